@@ -1,0 +1,37 @@
+// swift-tools-version: 6.0
+//
+// UVCombine: Combine's programming model on a libuv event loop.
+//
+// The root package depends on nothing beyond the toolchain, libuv (through the
+// CLibUV system-library target) and, once HTTP lands, apple/swift-http-types.
+// Benchmarks live in the nested package `Benchmarks/` so that their
+// dependencies (package-benchmark, OpenCombine) never reach our users.
+import PackageDescription
+
+let package = Package(
+    name: "UVCombine",
+    products: [
+        .library(name: "UVCombine", targets: ["UVCombine"]),
+        .library(name: "UVCombineTesting", targets: ["UVCombineTesting"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibUV",
+            path: "CLibUV",
+            pkgConfig: "libuv",
+            providers: [.apt(["libuv1-dev"])]
+        ),
+        .target(name: "UVCombineCore"),
+        .target(name: "UVCombine", dependencies: ["UVCombineCore"]),
+        .target(name: "UVCombineTesting", dependencies: ["UVCombineCore"]),
+        .testTarget(
+            name: "UVCombineCoreTests",
+            dependencies: ["UVCombineCore", "UVCombineTesting"]
+        ),
+        .testTarget(
+            name: "UVCombineTestingTests",
+            dependencies: ["UVCombineCore", "UVCombineTesting"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
