@@ -23,7 +23,10 @@ let package = Package(
         ),
         .target(name: "UVCombineCore"),
         .target(name: "UVCombine", dependencies: ["UVCombineCore"]),
-        .target(name: "UVCombineTesting", dependencies: ["UVCombineCore"]),
+        // Counts allocations per thread by interposing malloc; linked only
+        // through the test support module.
+        .target(name: "CUVCombineMallocCounter"),
+        .target(name: "UVCombineTesting", dependencies: ["UVCombineCore", "CUVCombineMallocCounter"]),
         .testTarget(
             name: "UVCombineCoreTests",
             dependencies: ["UVCombineCore", "UVCombineTesting"]

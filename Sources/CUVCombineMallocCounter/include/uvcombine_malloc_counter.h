@@ -1,0 +1,14 @@
+// Counts heap allocations made by the calling thread.
+//
+// The test support module links this into test binaries: it defines malloc,
+// calloc, realloc and the aligned allocators, forwarding each to glibc's
+// internal entry points and counting calls in a thread-local counter, so a
+// test measures only its own thread while other tests run in parallel.
+#ifndef UVCOMBINE_MALLOC_COUNTER_H
+#define UVCOMBINE_MALLOC_COUNTER_H
+
+/// The number of allocations (malloc, calloc, realloc, posix_memalign,
+/// aligned_alloc, memalign) the calling thread made since it started.
+long uvc_malloc_counter_thread_total(void);
+
+#endif

@@ -1,0 +1,106 @@
+import Synchronization
+
+/// A type-erasing cancellable object that executes a provided closure when
+/// cancelled, and cancels automatically when deinitialised.
+///
+/// Cancellation is idempotent: the closure runs at most once, whichever of
+/// `cancel()` or `deinit` comes first. Threading: `cancel()` may be called
+/// from any thread, also concurrently; hashing and equality use identity.
+///
+/// ```swift
+/// var storage = Set<AnyCancellable>()
+/// subject.sink { print($0) }.store(in: &storage)
+/// storage.removeAll() // cancels the subscription
+/// ```
+public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
+    // @unchecked Sendable: the only mutable state is the action inside the
+    // mutex, taken out exactly once under the lock.
+    @usableFromInline internal let action: Mutex<UncheckedSendable<Action>>
+
+    /// What cancelling does. A class-bound cancellable is kept as an
+    /// existential (stored inline), not as a closure over `cancel`, which
+    /// would cost one more allocation per subscription.
+    @usableFromInline
+    internal enum Action {
+        case closure(() -> Void)
+        case cancellable(any Cancellable)
+        case done
+
+        @inlinable
+        internal func run() {
+            switch self {
+            case .closure(let body): body()
+            case .cancellable(let target): target.cancel()
+            case .done: break
+            }
+        }
+    }
+
+    /// Creates a cancellable object that runs `cancel` when cancelled or
+    /// deinitialised.
+    ///
+    /// ```swift
+    /// let token = AnyCancellable { print("cancelled") }
+    /// token.cancel() // Prints: "cancelled"
+    /// ```
+    public init(_ cancel: @escaping () -> Void) {
+        action = Mutex(UncheckedSendable(.closure(cancel)))
+    }
+
+    /// Creates a cancellable object that forwards cancellation to
+    /// `canceller`.
+    ///
+    /// ```swift
+    /// let token = AnyCancellable(connectable.connect())
+    /// ```
+    @inlinable
+    public init<C: Cancellable>(_ canceller: C) {
+        action = Mutex(UncheckedSendable(.cancellable(canceller)))
+    }
+
+    deinit {
+        cancel()
+    }
+
+    /// Cancels the activity; later calls do nothing.
+    public func cancel() {
+        let taken = action.withLock { box -> UncheckedSendable<Action> in
+            let taken = box
+            box = UncheckedSendable(.done)
+            return taken
+        }
+        taken.value.run()
+    }
+
+    /// Identity: two instances are equal only when they are the same object.
+    public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool {
+        lhs === rhs
+    }
+
+    /// Hashes the object identity.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+
+    /// Stores this cancellable in the given collection.
+    ///
+    /// ```swift
+    /// var bag: [AnyCancellable] = []
+    /// subject.sink { _ in }.store(in: &bag)
+    /// ```
+    public func store<C: RangeReplaceableCollection>(in collection: inout C)
+        where C.Element == AnyCancellable
+    {
+        collection.append(self)
+    }
+
+    /// Stores this cancellable in the given set.
+    ///
+    /// ```swift
+    /// var storage = Set<AnyCancellable>()
+    /// subject.sink { _ in }.store(in: &storage)
+    /// ```
+    public func store(in set: inout Set<AnyCancellable>) {
+        set.insert(self)
+    }
+}

@@ -1,0 +1,139 @@
+import Synchronization
+
+/// What a subject offers its conduits: detaching on cancel, and the latest
+/// value for subjects that replay it (``CurrentValueSubject``).
+@usableFromInline
+internal protocol ConduitParent<Output, Failure>: AnyObject {
+    associatedtype Output
+    associatedtype Failure: Error
+    /// Removes a cancelled conduit from the subscriber list.
+    func detach(_ conduit: ConduitBase<Output, Failure>)
+    /// The value a new or starved subscriber is owed, if the subject keeps one.
+    func latestValue() -> Output?
+}
+
+/// One subscriber's link to a subject, non-generic over the subscriber type
+/// so a subject can hold subscribers of different types in one list. A class
+/// (not a protocol existential) so `offer` is one vtable call.
+@usableFromInline
+internal class ConduitBase<Output, Failure: Error>: Subscription {
+    @inlinable init() {}
+    /// Delivers `value` if this subscriber has demand; drops it otherwise.
+    @usableFromInline func offer(_ value: Output) { violation("abstract ConduitBase.offer") }
+    /// Delivers the completion once and detaches.
+    @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) { violation("abstract ConduitBase.finish") }
+    @usableFromInline func request(_ demand: Subscribers.Demand) { violation("abstract ConduitBase.request") }
+    @usableFromInline func cancel() { violation("abstract ConduitBase.cancel") }
+}
+
+/// The conduit for one concrete subscriber type.
+///
+/// State (demand, link to the parent) sits in one inline mutex. Values and
+/// completion are delivered outside it, so a subscriber may call `request`,
+/// `cancel` or the subject's `send` re-entrantly.
+@usableFromInline
+internal final class SubjectConduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downstream.Failure>,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline typealias Output = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    internal struct State {
+        /// `nil` once cancelled or finished.
+        @usableFromInline var parent: (any ConduitParent<Output, Failure>)?
+        @usableFromInline var demand: Subscribers.Demand = .none
+        /// The subscriber has not seen the parent's latest value yet
+        /// (only for parents that keep one).
+        @usableFromInline var owesLatest: Bool
+
+        @inlinable
+        init(parent: any ConduitParent<Output, Failure>, owesLatest: Bool) {
+            self.parent = parent
+            self.owesLatest = owesLatest
+        }
+    }
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let state: Mutex<UncheckedSendable<State>>
+    @usableFromInline let name: StaticString
+    @usableFromInline let replaysLatest: Bool
+
+    @inlinable
+    init(parent: any ConduitParent<Output, Failure>, downstream: Downstream, replaysLatest: Bool, name: StaticString) {
+        self.downstream = downstream
+        self.name = name
+        self.replaysLatest = replaysLatest
+        state = Mutex(UncheckedSendable(State(parent: parent, owesLatest: replaysLatest)))
+    }
+
+    @inlinable
+    override func offer(_ value: Output) {
+        let deliver = state.withLock { s -> Bool in
+            guard s.value.parent != nil else { return false }
+            if s.value.demand.isUnlimited { return true }
+            guard s.value.demand.rawValue > 0 else {
+                // Starved: a replaying parent owes this subscriber the
+                // latest value on its next request; others drop it.
+                if replaysLatest { s.value.owesLatest = true }
+                return false
+            }
+            s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue - 1)
+            s.value.owesLatest = false
+            return true
+        }
+        guard deliver else { return }
+        let more = downstream.receive(value)
+        if more.rawValue > 0 { add(more) }
+    }
+
+    @inlinable
+    internal func add(_ more: Subscribers.Demand) {
+        state.withLock { s in
+            if s.value.parent != nil { s.value.demand += more }
+        }
+    }
+
+    @usableFromInline
+    override func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        let owed = state.withLock { s -> UncheckedSendable<Output?> in
+            guard let parent = s.value.parent else { return UncheckedSendable(nil) }
+            s.value.demand += demand
+            guard s.value.owesLatest, let latest = parent.latestValue() else { return UncheckedSendable(nil) }
+            s.value.owesLatest = false
+            s.value.demand -= 1
+            return UncheckedSendable(latest)
+        }
+        if let value = owed.value {
+            let more = downstream.receive(value)
+            if more.rawValue > 0 { add(more) }
+        }
+    }
+
+    @usableFromInline
+    override func cancel() {
+        let parent = state.withLock { s -> UncheckedSendable<(any ConduitParent<Output, Failure>)?> in
+            let parent = s.value.parent
+            s.value.parent = nil
+            return UncheckedSendable(parent)
+        }
+        parent.value?.detach(self)
+    }
+
+    @usableFromInline
+    override func finish(_ completion: Subscribers.Completion<Failure>) {
+        let wasActive = state.withLock { s -> Bool in
+            guard s.value.parent != nil else { return false }
+            s.value.parent = nil
+            return true
+        }
+        if wasActive { downstream.receive(completion: completion) }
+    }
+
+    @usableFromInline var description: String { name.description }
+    @usableFromInline var customMirror: Mirror {
+        Mirror(self, children: ["downstream": downstream, "demand": state.withLock { $0.value.demand }])
+    }
+    @usableFromInline var playgroundDescription: Any { description }
+}

@@ -1,0 +1,130 @@
+/// A type-erasing subscriber.
+///
+/// Wraps any subscriber, a subject, or three closures, so that the concrete
+/// type does not appear in an API. Wrapping an `AnySubscriber` again reuses
+/// its box. Threading: as the wrapped subscriber.
+///
+/// ```swift
+/// let any = AnySubscriber<Int, Never>(
+///     receiveSubscription: { $0.request(.unlimited) },
+///     receiveValue: { print($0); return .none },
+///     receiveCompletion: { _ in })
+/// [1].publisher.subscribe(any) // Prints: "1"
+/// ```
+@frozen
+public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline internal let box: AnySubscriberBox<Input, Failure>
+
+    /// The wrapped subscriber's identifier.
+    public let combineIdentifier: CombineIdentifier
+
+    /// Wraps `subscriber`.
+    ///
+    /// ```swift
+    /// let erased = AnySubscriber(Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in }))
+    /// ```
+    @inlinable
+    public init<S: Subscriber>(_ subscriber: S) where S.Input == Input, S.Failure == Failure {
+        if let already = subscriber as? AnySubscriber<Input, Failure> {
+            self = already
+            return
+        }
+        box = SubscriberBox(subscriber)
+        combineIdentifier = subscriber.combineIdentifier
+    }
+
+    /// Wraps a subject: values and completion are sent to it, and the
+    /// subscription is handed to it with `send(subscription:)`.
+    ///
+    /// ```swift
+    /// let erased = AnySubscriber(PassthroughSubject<Int, Never>())
+    /// ```
+    public init<S: Subject>(_ subject: S) where S.Output == Input, S.Failure == Failure {
+        self.init(SubjectSubscriber(subject))
+    }
+
+    /// Creates a subscriber from closures; a missing closure does nothing
+    /// (a missing `receiveValue` returns `.none`).
+    ///
+    /// ```swift
+    /// let erased = AnySubscriber<Int, Never>(receiveValue: { print($0); return .none })
+    /// ```
+    public init(receiveSubscription: ((any Subscription) -> Void)? = nil,
+                receiveValue: ((Input) -> Subscribers.Demand)? = nil,
+                receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil) {
+        box = ClosureSubscriberBox(receiveSubscription: receiveSubscription ?? { _ in },
+                                   receiveValue: receiveValue ?? { _ in .none },
+                                   receiveCompletion: receiveCompletion ?? { _ in })
+        combineIdentifier = CombineIdentifier()
+    }
+
+    /// Forwards to the wrapped subscriber.
+    @inlinable
+    public func receive(subscription: any Subscription) {
+        box.receive(subscription: subscription)
+    }
+
+    /// Forwards to the wrapped subscriber.
+    @inlinable
+    public func receive(_ value: Input) -> Subscribers.Demand {
+        box.receive(value)
+    }
+
+    /// Forwards to the wrapped subscriber.
+    @inlinable
+    public func receive(completion: Subscribers.Completion<Failure>) {
+        box.receive(completion: completion)
+    }
+
+    /// The wrapped subscriber's description, or `Anonymous AnySubscriber`.
+    public var description: String { box.description }
+    /// The wrapped subscriber's mirror.
+    public var customMirror: Mirror { box.customMirror }
+    /// The description.
+    public var playgroundDescription: Any { description }
+}
+
+/// The abstract box of ``AnySubscriber``: one virtual call per event.
+@usableFromInline
+internal class AnySubscriberBox<Input, Failure: Error> {
+    @inlinable init() {}
+    @usableFromInline func receive(subscription: any Subscription) { violation("abstract AnySubscriberBox.receive(subscription:)") }
+    @usableFromInline func receive(_ value: Input) -> Subscribers.Demand { violation("abstract AnySubscriberBox.receive(_:)") }
+    @usableFromInline func receive(completion: Subscribers.Completion<Failure>) { violation("abstract AnySubscriberBox.receive(completion:)") }
+    @usableFromInline var description: String { "AnySubscriber" }
+    @usableFromInline var customMirror: Mirror { Mirror(reflecting: self) }
+}
+
+@usableFromInline
+internal final class SubscriberBox<S: Subscriber>: AnySubscriberBox<S.Input, S.Failure> {
+    @usableFromInline let subscriber: S
+    @inlinable init(_ subscriber: S) { self.subscriber = subscriber }
+    @inlinable override func receive(subscription: any Subscription) { subscriber.receive(subscription: subscription) }
+    @inlinable override func receive(_ value: S.Input) -> Subscribers.Demand { subscriber.receive(value) }
+    @inlinable override func receive(completion: Subscribers.Completion<S.Failure>) { subscriber.receive(completion: completion) }
+    @usableFromInline override var description: String { String(describing: subscriber) }
+    @usableFromInline override var customMirror: Mirror { Mirror(reflecting: subscriber) }
+}
+
+@usableFromInline
+internal final class ClosureSubscriberBox<Input, Failure: Error>: AnySubscriberBox<Input, Failure> {
+    let onSubscription: (any Subscription) -> Void
+    let onValue: (Input) -> Subscribers.Demand
+    let onCompletion: (Subscribers.Completion<Failure>) -> Void
+
+    init(receiveSubscription: @escaping (any Subscription) -> Void,
+         receiveValue: @escaping (Input) -> Subscribers.Demand,
+         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
+        onSubscription = receiveSubscription
+        onValue = receiveValue
+        onCompletion = receiveCompletion
+    }
+
+    override func receive(subscription: any Subscription) { onSubscription(subscription) }
+    override func receive(_ value: Input) -> Subscribers.Demand { onValue(value) }
+    override func receive(completion: Subscribers.Completion<Failure>) { onCompletion(completion) }
+    override var description: String { "Anonymous AnySubscriber" }
+    override var customMirror: Mirror { Mirror(self, children: [:]) }
+}

@@ -1,0 +1,223 @@
+extension Subscribers {
+    /// A requested number of items, sent to a publisher from a subscriber
+    /// through the subscription.
+    ///
+    /// A trivial value type with saturating arithmetic, as in Combine: adding
+    /// to `.unlimited` stays `.unlimited`, overflow becomes `.unlimited`, and
+    /// a subtraction that would go negative gives `.none`. Creating
+    /// `.max(negative)` traps with a message naming the rule.
+    ///
+    /// ```swift
+    /// var demand = Subscribers.Demand.max(2)
+    /// demand += 1         // max(3)
+    /// demand -= 5         // max(0)
+    /// print(demand + .unlimited) // Prints: "unlimited"
+    /// ```
+    @frozen
+    public struct Demand: Equatable, Comparable, Hashable, Codable, CustomStringConvertible, Sendable {
+        /// `UInt.max` stands for `.unlimited`; any other value for `.max(n)`
+        /// with `n <= Int.max`.
+        @usableFromInline internal let rawValue: UInt
+
+        @inlinable @inline(__always)
+        internal init(rawValue: UInt) {
+            self.rawValue = rawValue
+        }
+
+        /// A request for as many values as the publisher can produce.
+        public static let unlimited = Demand(rawValue: .max)
+
+        /// A request for no elements from the publisher. Requesting it from a
+        /// subscription traps; it is a valid return from `receive(_:)`.
+        public static let none = Demand(rawValue: 0)
+
+        /// Creates a demand for the given maximum number of elements.
+        ///
+        /// Traps when `value` is negative.
+        @inlinable @inline(__always)
+        public static func max(_ value: Int) -> Demand {
+            precondition(value >= 0, "UVCombine API violation: Subscribers.Demand.max(\(value)): demand cannot be negative")
+            return Demand(rawValue: UInt(value))
+        }
+
+        /// The number of requested values, or `nil` for `.unlimited`.
+        @inlinable
+        public var max: Int? {
+            rawValue == .max ? nil : Int(rawValue)
+        }
+
+        /// `unlimited` or `max(n)`, as Combine prints demand.
+        public var description: String {
+            rawValue == .max ? "unlimited" : "max(\(rawValue))"
+        }
+
+        // MARK: Arithmetic (saturating)
+
+        /// The sum of two demands; `.unlimited` if either is, or on overflow.
+        @inlinable @inline(__always)
+        public static func + (lhs: Demand, rhs: Demand) -> Demand {
+            if lhs.rawValue == .max || rhs.rawValue == .max { return .unlimited }
+            let (sum, overflow) = Int(lhs.rawValue).addingReportingOverflow(Int(rhs.rawValue))
+            return overflow ? .unlimited : Demand(rawValue: UInt(sum))
+        }
+
+        /// Adds `rhs` to `lhs`.
+        @inlinable @inline(__always)
+        public static func += (lhs: inout Demand, rhs: Demand) {
+            lhs = lhs + rhs
+        }
+
+        /// The sum of a demand and an integer; `.unlimited` stays unlimited,
+        /// overflow becomes `.unlimited`, a negative result becomes `.none`.
+        @inlinable @inline(__always)
+        public static func + (lhs: Demand, rhs: Int) -> Demand {
+            if lhs.rawValue == .max { return .unlimited }
+            let (sum, overflow) = Int(lhs.rawValue).addingReportingOverflow(rhs)
+            if overflow { return rhs > 0 ? .unlimited : .none }
+            return sum < 0 ? .none : Demand(rawValue: UInt(sum))
+        }
+
+        /// Adds `rhs` to `lhs`.
+        @inlinable @inline(__always)
+        public static func += (lhs: inout Demand, rhs: Int) {
+            lhs = lhs + rhs
+        }
+
+        /// The product of a demand and an integer; `.unlimited` stays
+        /// unlimited, overflow becomes `.unlimited`, a negative result `.none`.
+        @inlinable
+        public static func * (lhs: Demand, rhs: Int) -> Demand {
+            if lhs.rawValue == .max { return .unlimited }
+            let (product, overflow) = Int(lhs.rawValue).multipliedReportingOverflow(by: rhs)
+            if overflow { return rhs > 0 ? .unlimited : .none }
+            return product < 0 ? .none : Demand(rawValue: UInt(product))
+        }
+
+        /// Multiplies `lhs` by `rhs`.
+        @inlinable
+        public static func *= (lhs: inout Demand, rhs: Int) {
+            lhs = lhs * rhs
+        }
+
+        /// The difference of two demands. Anything subtracted from
+        /// `.unlimited` leaves `.unlimited`; `.unlimited` subtracted from a
+        /// finite demand gives `.none`; a negative result gives `.none`.
+        @inlinable @inline(__always)
+        public static func - (lhs: Demand, rhs: Demand) -> Demand {
+            if lhs.rawValue == .max { return .unlimited }
+            if rhs.rawValue == .max { return .none }
+            return lhs.rawValue >= rhs.rawValue ? Demand(rawValue: lhs.rawValue - rhs.rawValue) : .none
+        }
+
+        /// Subtracts `rhs` from `lhs`.
+        @inlinable @inline(__always)
+        public static func -= (lhs: inout Demand, rhs: Demand) {
+            lhs = lhs - rhs
+        }
+
+        /// The difference of a demand and an integer; `.unlimited` stays
+        /// unlimited, a negative result becomes `.none`.
+        @inlinable @inline(__always)
+        public static func - (lhs: Demand, rhs: Int) -> Demand {
+            lhs + (rhs == .min ? .max : -rhs)
+        }
+
+        /// Subtracts `rhs` from `lhs`.
+        @inlinable @inline(__always)
+        public static func -= (lhs: inout Demand, rhs: Int) {
+            lhs = lhs - rhs
+        }
+
+        // MARK: Comparison with Demand
+
+        /// Orders demands; `.unlimited` is greater than every finite demand.
+        @inlinable @inline(__always)
+        public static func < (lhs: Demand, rhs: Demand) -> Bool {
+            lhs.rawValue < rhs.rawValue
+        }
+
+        // MARK: Comparison with Int
+
+        /// Whether a demand is greater than an integer (`.unlimited` always is).
+        @inlinable public static func > (lhs: Demand, rhs: Int) -> Bool {
+            rhs < 0 || lhs.rawValue > UInt(rhs)
+        }
+        /// Whether a demand is at least an integer (`.unlimited` always is).
+        @inlinable public static func >= (lhs: Demand, rhs: Int) -> Bool {
+            rhs < 0 || lhs.rawValue >= UInt(rhs)
+        }
+        /// Whether an integer is greater than a demand (never for `.unlimited`).
+        @inlinable public static func > (lhs: Int, rhs: Demand) -> Bool {
+            lhs >= 0 && UInt(lhs) > rhs.rawValue
+        }
+        /// Whether an integer is at least a demand (never for `.unlimited`).
+        @inlinable public static func >= (lhs: Int, rhs: Demand) -> Bool {
+            lhs >= 0 && UInt(lhs) >= rhs.rawValue
+        }
+        /// Whether a demand is less than an integer (never for `.unlimited`).
+        @inlinable public static func < (lhs: Demand, rhs: Int) -> Bool {
+            rhs >= 0 && lhs.rawValue < UInt(rhs)
+        }
+        /// Whether a demand is at most an integer (never for `.unlimited`).
+        @inlinable public static func <= (lhs: Demand, rhs: Int) -> Bool {
+            rhs >= 0 && lhs.rawValue <= UInt(rhs)
+        }
+        /// Whether an integer is less than a demand (`.unlimited` always is).
+        @inlinable public static func < (lhs: Int, rhs: Demand) -> Bool {
+            lhs < 0 || UInt(lhs) < rhs.rawValue
+        }
+        /// Whether an integer is at most a demand (`.unlimited` always is).
+        @inlinable public static func <= (lhs: Int, rhs: Demand) -> Bool {
+            lhs < 0 || UInt(lhs) <= rhs.rawValue
+        }
+        /// Whether a demand equals an integer (never for `.unlimited`).
+        @inlinable public static func == (lhs: Demand, rhs: Int) -> Bool {
+            rhs >= 0 && lhs.rawValue == UInt(rhs)
+        }
+        /// Whether a demand differs from an integer (always for `.unlimited`).
+        @inlinable public static func != (lhs: Demand, rhs: Int) -> Bool {
+            !(lhs == rhs)
+        }
+        /// Whether an integer equals a demand (never for `.unlimited`).
+        @inlinable public static func == (lhs: Int, rhs: Demand) -> Bool {
+            rhs == lhs
+        }
+        /// Whether an integer differs from a demand (always for `.unlimited`).
+        @inlinable public static func != (lhs: Int, rhs: Demand) -> Bool {
+            !(rhs == lhs)
+        }
+
+        // MARK: Codable — a single unsigned integer, as Combine encodes it.
+
+        /// Creates a demand from a decoder: a single `UInt` where
+        /// `UInt.max` means `.unlimited`.
+        public init(from decoder: any Decoder) throws {
+            let raw = try decoder.singleValueContainer().decode(UInt.self)
+            guard raw == .max || raw <= UInt(Int.max) else {
+                throw DecodingError.dataCorrupted(.init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "Subscribers.Demand: \(raw) is neither unlimited nor a valid max"))
+            }
+            self.init(rawValue: raw)
+        }
+
+        /// Encodes the demand as a single `UInt` (`UInt.max` for `.unlimited`).
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+
+        // MARK: Internal helpers
+
+        /// Whether this is `.unlimited`.
+        @inlinable @inline(__always)
+        internal var isUnlimited: Bool { rawValue == .max }
+
+        /// Traps when the demand is `.none`: `request(.none)` is a contract
+        /// violation in Combine.
+        @inlinable @inline(__always)
+        internal func assertNonZero() {
+            precondition(rawValue != 0, "UVCombine API violation: Subscription.request(.none): demand must not be zero")
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Testing
+import UVCombineCore
+import UVCombineTesting
+
+/// Steady-state paths must not allocate per element. Each test warms the
+/// path up, then counts the calling thread's mallocs over many elements.
+@Suite("Allocations")
+struct AllocationTests {
+    @Test func subjectMapFilterSinkAllocatesNothingPerElement() {
+        let subject = PassthroughSubject<Int, Never>()
+        var total = 0
+        let c = subject.map { $0 &* 2 }.filter { $0 % 3 != 0 }.map { $0 &+ 1 }.sink { total &+= $0 }
+        subject.send(0)
+        let mallocs = AllocationCounter.count {
+            for i in 0..<10_000 { subject.send(i) }
+        }
+        #expect(mallocs == 0)
+        #expect(total > 0)
+        c.cancel()
+    }
+
+    @Test func sequenceToSinkAllocatesNothingPerElement() {
+        var total = 0
+        // Subscribing costs a few allocations; 100,000 elements must not add any.
+        let small = AllocationCounter.count {
+            _ = (0..<10).publisher.map { $0 &* 2 }.sink { total &+= $0 }
+        }
+        let large = AllocationCounter.count {
+            _ = (0..<100_000).publisher.map { $0 &* 2 }.sink { total &+= $0 }
+        }
+        #expect(large == small)
+        #expect(total > 0)
+    }
+
+    @Test func justMapSinkSubscriptionCostsAtMostThreeAllocations() {
+        var total = 0
+        let warm = Just(1).map { $0 + 1 }.sink { total += $0 }
+        warm.cancel()
+        let mallocs = AllocationCounter.count {
+            let c = Just(1).map { $0 + 1 }.sink { total += $0 }
+            c.cancel()
+        }
+        // Just's subscription, the Sink, the AnyCancellable; the closure
+        // contexts here capture `total` by reference (one box each).
+        #expect(mallocs <= 5)
+        #expect(total == 4)
+    }
+}
