@@ -6,7 +6,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: all build test demo deps bench bench-check clean
+.PHONY: all build test test-debug demo deps bench bench-check clean
 
 all: build
 
@@ -25,7 +25,12 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# Release: allocation counts and specialisation are only meaningful
+# optimised; preconditions stay on in release builds.
 test: deps
+	$(SWIFT) test -c release $(SWIFT_TEST_FLAGS)
+
+test-debug: deps
 	$(SWIFT) test $(SWIFT_TEST_FLAGS)
 
 demo: deps

@@ -1,6 +1,8 @@
 /// A publisher that performs type erasure by wrapping another publisher.
 ///
 /// Use it at API boundaries so the concrete operator chain stays private.
+/// Erasing costs one allocation (the closure below); subscribing through it
+/// runs the wrapped publisher's specialised code.
 /// Threading: as the wrapped publisher.
 ///
 /// ```swift
@@ -12,7 +14,11 @@
 public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible,
     CustomPlaygroundDisplayConvertible
 {
-    @usableFromInline internal let box: AnyPublisherBox<Output, Failure>
+    /// Subscribes an erased subscriber to the wrapped publisher. A closure
+    /// formed in the `@inlinable` initialiser (so specialised for the
+    /// concrete publisher) rather than a box class whose overridden method
+    /// would run unspecialised generic code.
+    @usableFromInline internal let subscribeErased: (AnySubscriber<Output, Failure>) -> Void
 
     /// Wraps `publisher`; wrapping an `AnyPublisher` returns it unchanged.
     ///
@@ -24,14 +30,14 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
         if let already = publisher as? AnyPublisher<Output, Failure> {
             self = already
         } else {
-            box = PublisherBox(publisher)
+            subscribeErased = { publisher.receive(subscriber: $0) }
         }
     }
 
     /// Subscribes `subscriber` to the wrapped publisher.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        box.receive(subscriber: AnySubscriber(subscriber))
+        subscribeErased(AnySubscriber(subscriber))
     }
 
     /// `AnyPublisher`, as Combine describes it.
@@ -49,22 +55,5 @@ extension Publisher {
     @inlinable
     public func eraseToAnyPublisher() -> AnyPublisher<Output, Failure> {
         AnyPublisher(self)
-    }
-}
-
-@usableFromInline
-internal class AnyPublisherBox<Output, Failure: Error> {
-    @inlinable init() {}
-    @usableFromInline func receive(subscriber: AnySubscriber<Output, Failure>) {
-        violation("abstract AnyPublisherBox.receive(subscriber:)")
-    }
-}
-
-@usableFromInline
-internal final class PublisherBox<P: Publisher>: AnyPublisherBox<P.Output, P.Failure> {
-    @usableFromInline let publisher: P
-    @inlinable init(_ publisher: P) { self.publisher = publisher }
-    @inlinable override func receive(subscriber: AnySubscriber<P.Output, P.Failure>) {
-        publisher.receive(subscriber: subscriber)
     }
 }

@@ -87,11 +87,18 @@ extension Publishers.Sequence {
 
         @usableFromInline let downstream: Downstream
         @usableFromInline let state: Mutex<UncheckedSendable<State>>
+        /// The emit loop, formed where `receive(subscriber:)` is specialised.
+        /// `request` arrives through `any Subscription`, where only the
+        /// unspecialised body is reachable; that body allocates per element
+        /// (generic iterator coroutines). Calling through this non-capturing
+        /// closure runs the specialised loop instead.
+        @usableFromInline let emitter: (Inner) -> Void
 
         @inlinable
         init(downstream: Downstream, iterator: Elements.Iterator, first: Elements.Element) {
             self.downstream = downstream
             state = Mutex(UncheckedSendable(State(iterator: iterator, next: first)))
+            emitter = { $0.emit() }
         }
 
         @inlinable
@@ -104,7 +111,7 @@ extension Publishers.Sequence {
                 s.value.emitting = true
                 return true
             }
-            if start { emit() }
+            if start { emitter(self) }
         }
 
         @inlinable

@@ -13,13 +13,27 @@ internal protocol ConduitParent<Output, Failure>: AnyObject {
 }
 
 /// One subscriber's link to a subject, non-generic over the subscriber type
-/// so a subject can hold subscribers of different types in one list. A class
-/// (not a protocol existential) so `offer` is one vtable call.
+/// so a subject can hold subscribers of different types in one list.
+///
+/// Why `deliver` is a stored function and not an overridden method: a class
+/// method reached through the base class runs the *unspecialised* generic
+/// body, which is slow and allocates (re-abstraction thunks, coroutine
+/// frames). The subclass fills `deliver` with a non-capturing closure formed
+/// in its `@inlinable` initialiser, which the subscribing call site
+/// specialises for the concrete subscriber: the per-value path then runs
+/// specialised code behind one indirect call, and costs no allocation.
 @usableFromInline
 internal class ConduitBase<Output, Failure: Error>: Subscription {
-    @inlinable init() {}
+    @usableFromInline let deliver: (ConduitBase<Output, Failure>, Output) -> Void
+
+    @inlinable
+    init(deliver: @escaping (ConduitBase<Output, Failure>, Output) -> Void) {
+        self.deliver = deliver
+    }
+
     /// Delivers `value` if this subscriber has demand; drops it otherwise.
-    @usableFromInline func offer(_ value: Output) { violation("abstract ConduitBase.offer") }
+    @inlinable @inline(__always)
+    final func offer(_ value: Output) { deliver(self, value) }
     /// Delivers the completion once and detaches.
     @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) { violation("abstract ConduitBase.finish") }
     @usableFromInline func request(_ demand: Subscribers.Demand) { violation("abstract ConduitBase.request") }
@@ -65,10 +79,13 @@ internal final class SubjectConduit<Downstream: Subscriber>: ConduitBase<Downstr
         self.name = name
         self.replaysLatest = replaysLatest
         state = Mutex(UncheckedSendable(State(parent: parent, owesLatest: replaysLatest)))
+        super.init(deliver: { base, value in
+            unsafeDowncast(base, to: SubjectConduit<Downstream>.self).offerNow(value)
+        })
     }
 
     @inlinable
-    override func offer(_ value: Output) {
+    func offerNow(_ value: Output) {
         let deliver = state.withLock { s -> Bool in
             guard s.value.parent != nil else { return false }
             if s.value.demand.isUnlimited { return true }

@@ -63,19 +63,19 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     /// Forwards to the wrapped subscriber.
     @inlinable
     public func receive(subscription: any Subscription) {
-        box.receive(subscription: subscription)
+        box.receiveSubscription(box, subscription)
     }
 
     /// Forwards to the wrapped subscriber.
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-        box.receive(value)
+        box.receiveValue(box, value)
     }
 
     /// Forwards to the wrapped subscriber.
     @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) {
-        box.receive(completion: completion)
+        box.receiveCompletion(box, completion)
     }
 
     /// The wrapped subscriber's description, or `Anonymous AnySubscriber`.
@@ -86,13 +86,28 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     public var playgroundDescription: Any { description }
 }
 
-/// The abstract box of ``AnySubscriber``: one virtual call per event.
+/// The box behind ``AnySubscriber``.
+///
+/// The three entry points are stored functions, not overridden methods: an
+/// override reached through the base class runs the unspecialised generic
+/// body (slow, and it allocates per value); these non-capturing closures are
+/// formed in the `@inlinable` initialisers, where the caller specialises
+/// them for the concrete subscriber.
 @usableFromInline
 internal class AnySubscriberBox<Input, Failure: Error> {
-    @inlinable init() {}
-    @usableFromInline func receive(subscription: any Subscription) { violation("abstract AnySubscriberBox.receive(subscription:)") }
-    @usableFromInline func receive(_ value: Input) -> Subscribers.Demand { violation("abstract AnySubscriberBox.receive(_:)") }
-    @usableFromInline func receive(completion: Subscribers.Completion<Failure>) { violation("abstract AnySubscriberBox.receive(completion:)") }
+    @usableFromInline let receiveSubscription: (AnySubscriberBox, any Subscription) -> Void
+    @usableFromInline let receiveValue: (AnySubscriberBox, Input) -> Subscribers.Demand
+    @usableFromInline let receiveCompletion: (AnySubscriberBox, Subscribers.Completion<Failure>) -> Void
+
+    @inlinable
+    init(receiveSubscription: @escaping (AnySubscriberBox, any Subscription) -> Void,
+         receiveValue: @escaping (AnySubscriberBox, Input) -> Subscribers.Demand,
+         receiveCompletion: @escaping (AnySubscriberBox, Subscribers.Completion<Failure>) -> Void) {
+        self.receiveSubscription = receiveSubscription
+        self.receiveValue = receiveValue
+        self.receiveCompletion = receiveCompletion
+    }
+
     @usableFromInline var description: String { "AnySubscriber" }
     @usableFromInline var customMirror: Mirror { Mirror(reflecting: self) }
 }
@@ -100,10 +115,22 @@ internal class AnySubscriberBox<Input, Failure: Error> {
 @usableFromInline
 internal final class SubscriberBox<S: Subscriber>: AnySubscriberBox<S.Input, S.Failure> {
     @usableFromInline let subscriber: S
-    @inlinable init(_ subscriber: S) { self.subscriber = subscriber }
-    @inlinable override func receive(subscription: any Subscription) { subscriber.receive(subscription: subscription) }
-    @inlinable override func receive(_ value: S.Input) -> Subscribers.Demand { subscriber.receive(value) }
-    @inlinable override func receive(completion: Subscribers.Completion<S.Failure>) { subscriber.receive(completion: completion) }
+
+    @inlinable
+    init(_ subscriber: S) {
+        self.subscriber = subscriber
+        super.init(
+            receiveSubscription: { box, subscription in
+                unsafeDowncast(box, to: SubscriberBox<S>.self).subscriber.receive(subscription: subscription)
+            },
+            receiveValue: { box, value in
+                unsafeDowncast(box, to: SubscriberBox<S>.self).subscriber.receive(value)
+            },
+            receiveCompletion: { box, completion in
+                unsafeDowncast(box, to: SubscriberBox<S>.self).subscriber.receive(completion: completion)
+            })
+    }
+
     @usableFromInline override var description: String { String(describing: subscriber) }
     @usableFromInline override var customMirror: Mirror { Mirror(reflecting: subscriber) }
 }
@@ -120,11 +147,18 @@ internal final class ClosureSubscriberBox<Input, Failure: Error>: AnySubscriberB
         onSubscription = receiveSubscription
         onValue = receiveValue
         onCompletion = receiveCompletion
+        super.init(
+            receiveSubscription: { box, subscription in
+                unsafeDowncast(box, to: ClosureSubscriberBox.self).onSubscription(subscription)
+            },
+            receiveValue: { box, value in
+                unsafeDowncast(box, to: ClosureSubscriberBox.self).onValue(value)
+            },
+            receiveCompletion: { box, completion in
+                unsafeDowncast(box, to: ClosureSubscriberBox.self).onCompletion(completion)
+            })
     }
 
-    override func receive(subscription: any Subscription) { onSubscription(subscription) }
-    override func receive(_ value: Input) -> Subscribers.Demand { onValue(value) }
-    override func receive(completion: Subscribers.Completion<Failure>) { onCompletion(completion) }
     override var description: String { "Anonymous AnySubscriber" }
     override var customMirror: Mirror { Mirror(self, children: [:]) }
 }
