@@ -22,7 +22,10 @@ let package = Package(
             providers: [.apt(["libuv1-dev"])]
         ),
         .target(name: "UVCombineCore"),
-        .target(name: "UVCombine", dependencies: ["UVCombineCore"]),
+        // The libuv loop as a Scheduler, the uv_timer timer publisher; the
+        // only Swift module besides the C API that imports CLibUV.
+        .target(name: "UVCombineLoop", dependencies: ["UVCombineCore", "CLibUV"]),
+        .target(name: "UVCombine", dependencies: ["UVCombineCore", "UVCombineLoop"]),
         // Counts allocations per thread by interposing malloc; linked only
         // through the test support module.
         .target(name: "CUVCombineMallocCounter"),
@@ -30,6 +33,10 @@ let package = Package(
         .testTarget(
             name: "UVCombineCoreTests",
             dependencies: ["UVCombineCore", "UVCombineTesting"]
+        ),
+        .testTarget(
+            name: "UVCombineLoopTests",
+            dependencies: ["UVCombineLoop", "UVCombineTesting"]
         ),
         .testTarget(
             name: "UVCombineTestingTests",
