@@ -36,7 +36,9 @@ extension Subscribers {
         /// Traps when `value` is negative.
         @inlinable @inline(__always)
         public static func max(_ value: Int) -> Demand {
-            precondition(value >= 0, "UVCombine API violation: Subscribers.Demand.max(\(value)): demand cannot be negative")
+            // fatalError rather than precondition: release builds drop a
+            // precondition's message, and the message names the rule.
+            if value < 0 { violation("Subscribers.Demand.max(\(value)): demand cannot be negative") }
             return Demand(rawValue: UInt(value))
         }
 
@@ -217,7 +219,7 @@ extension Subscribers {
         /// violation in Combine.
         @inlinable @inline(__always)
         internal func assertNonZero() {
-            precondition(rawValue != 0, "UVCombine API violation: Subscription.request(.none): demand must not be zero")
+            if rawValue == 0 { violation("Subscription.request(.none): demand must not be zero") }
         }
     }
 }
