@@ -38,7 +38,7 @@ internal class UVHandleOwner {
     }
 
     deinit {
-        precondition(phase == .idle || phase == .closed, "a libuv handle owner was deinitialised while its handle was open")
+        if phase == .open || phase == .closing { violation("a libuv handle owner was deinitialised while its handle was open") }
     }
 
     /// Opens the handle: subclasses allocate and initialise it, then call
@@ -50,7 +50,7 @@ internal class UVHandleOwner {
     /// Takes ownership of an initialised handle: retains `self` in its data
     /// and registers with the loop. Loop thread.
     internal final func didOpen(_ handle: UnsafeMutablePointer<uv_handle_t>) {
-        precondition(phase == .idle, "a libuv handle owner was opened twice")
+        if phase != .idle { violation("a libuv handle owner was opened twice") }
         handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
         self.handle = handle
         phase = .open

@@ -42,12 +42,19 @@ extension UVLoop {
     /// sends anyway; this also skips the atomic). The send happens under
     /// the lock so that it can never race `close()` closing the handle.
     internal func post(_ job: Job) {
-        inbox.withLock { inbox in
-            guard !inbox.isClosed else { return }
+        let accepted = inbox.withLock { inbox -> Bool in
+            guard !inbox.isClosed else { return false }
             inbox.jobs.append(job)
             if inbox.jobs.count == 1 {
                 _ = uv_async_send(wakeup)
             }
+            return true
+        }
+        // Work the loop thread queues for itself keeps the loop alive until
+        // it ran, also on a host's loop that we do not run ourselves.
+        if accepted && isInLoop && !isWakeupRefForQueue {
+            isWakeupRefForQueue = true
+            uv_ref(UVLoop.handle(wakeup))
         }
     }
 
@@ -84,6 +91,9 @@ extension UVLoop {
         swap(&batch, &spare)
         inbox.withLock { swap(&$0.jobs, &batch) }
         let count = batch.count
+        // Jobs the loop thread queues from here on take the ref again.
+        let hadQueueRef = isWakeupRefForQueue
+        isWakeupRefForQueue = false
         if count > 0 {
             isDraining = true
             for index in 0..<count { perform(batch[index]) }
@@ -93,6 +103,7 @@ extension UVLoop {
             batch.removeAll(keepingCapacity: true)
         }
         spare = batch
+        if hadQueueRef { syncKeepAlive() }
         return count
     }
 

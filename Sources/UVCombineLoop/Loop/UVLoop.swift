@@ -91,6 +91,8 @@ public final class UVLoop: @unchecked Sendable {
     /// `uv_loop_close` returned 0 (owned loops only).
     internal var isLoopClosed = false
     internal var isWakeupClosed = false
+    /// The wake-up handle is ref'd because the loop thread queued work.
+    internal var isWakeupRefForQueue = false
     /// Every handle owner whose handle is open or closing.
     internal var owners = HandleOwnerRegistry()
 
@@ -191,7 +193,7 @@ public final class UVLoop: @unchecked Sendable {
     deinit {
         // The wake-up handle retains the loop until close() closed it, so
         // reaching deinit means close() ran.
-        precondition(isClosed, "UVLoop deinitialised without close()")
+        if !isClosed { violation("UVLoop deinitialised without close()") }
         if case .owned(allocated: true) = ownership {
             UnsafeMutableRawPointer(uvLoop).deallocate()
         }
@@ -342,7 +344,7 @@ public final class UVLoop: @unchecked Sendable {
 
     internal func syncKeepAlive() {
         guard !isWakeupClosed else { return }
-        if keepAliveCount.load(ordering: .relaxed) > 0 {
+        if keepAliveCount.load(ordering: .relaxed) > 0 || isWakeupRefForQueue {
             uv_ref(UVLoop.handle(wakeup))
         } else {
             uv_unref(UVLoop.handle(wakeup))
