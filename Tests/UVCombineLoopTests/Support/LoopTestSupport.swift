@@ -106,3 +106,11 @@ func percentile<T: Comparable>(_ values: [T], _ q: Double) -> T {
 
 /// An object to watch with a weak reference.
 final class Token: @unchecked Sendable {}
+
+/// A value handed to another thread or stored for a closure in tests where
+/// the test itself orders every access (set before the loop runs, read on
+/// the loop thread).
+final class Unchecked<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
