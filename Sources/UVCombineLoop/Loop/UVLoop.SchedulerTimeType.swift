@@ -252,8 +252,12 @@ extension UVLoop {
 
             /// The stride repeated `rhs` times, saturating.
             ///
+            /// A literal multiplier is read as a stride of seconds (as for
+            /// Combine's Dispatch stride), so pass an `Int` value:
+            ///
             /// ```swift
-            /// let tenTicks = UVLoop.SchedulerTimeType.Stride.milliseconds(5) * 10
+            /// let ticks = 10
+            /// let total = UVLoop.SchedulerTimeType.Stride.milliseconds(5) * ticks // 50 ms
             /// ```
             @inlinable
             public static func * (lhs: Stride, rhs: Int) -> Stride {
