@@ -59,6 +59,21 @@ struct TimerScheduleTests {
         #expect(schedule.skippedCount == 4)
     }
 
+    @Test func aDeadlineLateByLessThanAPeriodRunsAtOnce() {
+        let first = 10 * ms + 300_000
+        var schedule = TimerSchedule(first: first, interval: ms)
+        // libuv's millisecond polling let the offset creep: the firing for
+        // 10.3 runs at 12.05 (loop clock 12). 11.3 is due but late by less
+        // than a period: it runs at once (its slot, 12, has passed), which
+        // puts the timer back on its grid instead of dropping a tick.
+        #expect(schedule.timerFired(now: 12 * ms + 50_000, loopTime: 12) == .fire(nextSlot: 12))
+        #expect(schedule.deadline == first + ms)
+        #expect(TimerSchedule.timeout(forSlot: 12, loopTime: 12) == 0)
+        #expect(schedule.timerFired(now: 12 * ms + 60_000, loopTime: 12) == .fire(nextSlot: 13))
+        #expect(schedule.deadline == first + 2 * ms)
+        #expect(schedule.skippedCount == 0)
+    }
+
     @Test func aDeadlineLaterInTheCurrentSlotIsNotSkipped() {
         var schedule = TimerSchedule(first: 10 * ms, interval: ms)
         // Fired 0.95 ms late: 11.0 is already past, but its slot (11) is

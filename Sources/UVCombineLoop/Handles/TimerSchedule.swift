@@ -9,10 +9,18 @@
 ///
 /// Repeating timers keep a fixed origin: deadline k is `first + k *
 /// interval`, computed by addition, never re-armed from "now", so they do
-/// not drift. A deadline whose slot the loop clock has already reached when
-/// the previous firing ran is skipped, as Foundation's `Timer` skips the
-/// firings a blocked run loop missed; nothing is ever delivered twice in a
-/// row to catch up.
+/// not drift.
+///
+/// Lateness: libuv polls in whole milliseconds measured from a clock read
+/// at the start of each iteration, so a timer due at a millisecond boundary
+/// wakes a little after it, and at a 1 ms period that offset creeps until a
+/// firing lands one slot late. When the next deadline is then already due
+/// (late by less than one more period) it runs at once, in the same timer
+/// pass, which keeps the rate exact and re-aligns the timer to its grid.
+/// When the loop was blocked for longer, every deadline whose period has
+/// fully elapsed is skipped and the timer resumes with the first deadline
+/// still ahead, as Foundation's `Timer` skips the firings a blocked run loop
+/// missed.
 ///
 /// States: `deadline` is the next deadline. Events: ``timerFired(now:loopTime:)``.
 /// Actions: ``Action``.
@@ -66,16 +74,20 @@ package struct TimerSchedule: Equatable, Sendable {
         }
         guard interval > 0 else { return .fire(nextSlot: nil) }
         var next = Self.saturatingAdd(deadline, interval)
-        // Deadlines at or before the loop clock would fire in this same
-        // timer pass: they were missed, skip them.
+        // The loop clock, in nanoseconds: deadlines at or before it are due
+        // now (they would run in this same timer pass).
         let (loopNanoseconds, overflow) = loopTime.multipliedReportingOverflow(by: 1_000_000)
         let horizon = overflow ? UInt64.max : loopNanoseconds
-        if next <= horizon && next != .max {
+        if next != .max && Self.saturatingAdd(next, interval) <= horizon {
+            // Blocked past a whole period after `next`: skip every due
+            // deadline; resume with the first one after the loop clock.
             let missed = (horizon - next) / interval + 1
             let (skip, skipOverflow) = missed.multipliedReportingOverflow(by: interval)
             next = skipOverflow ? .max : Self.saturatingAdd(next, skip)
             skippedCount &+= missed
         }
+        // Otherwise `next` is ahead, or due but late by less than a period:
+        // it runs at its slot (at once when that slot has passed).
         deadline = next
         return .fire(nextSlot: Self.slot(for: next))
     }
