@@ -199,26 +199,42 @@ struct UVTimerPublisherTests {
         }
     }
 
-    @Test func cancelFromAnotherThreadWhileFiring() {
+    /// A cancel from another thread while a value is being delivered waits
+    /// for that delivery, and nothing is delivered after it returned; the
+    /// same for the connection's cancel.
+    @Test(arguments: [false, true])
+    func cancelFromAnotherThreadWaitsForTheValueInFlight(cancelConnection: Bool) {
         withLoop { loop in
             let timer = UVTimer.publish(every: .milliseconds(1), on: loop)
             let firings = Atomic<Int>(0)
-            let cancelReturned = Atomic<Bool>(false)
-            let sink = Subscribers.Sink<Date, Never>(receiveCompletion: { _ in }) { _ in
+            let inCallback = Atomic<Bool>(false)
+            let cancelling = Atomic<Bool>(false)
+            let sawCallbackRunningAfterCancel = Atomic<Bool>(false)
+            let tracker = TrackingSubscriber<Date, Never>(onValue: { _ in
+                inCallback.store(true, ordering: .releasing)
                 firings.add(1, ordering: .acquiringAndReleasing)
-                spinUntil { cancelReturned.load(ordering: .acquiring) }
-            }
-            timer.subscribe(sink)
+                // Keep the value in flight until the other thread is inside
+                // cancel(), then a little longer (2 ms).
+                spinUntil { cancelling.load(ordering: .acquiring) }
+                let until = uv_hrtime() + 2_000_000
+                spinUntil { uv_hrtime() >= until }
+                inCallback.store(false, ordering: .releasing)
+            })
+            timer.subscribe(tracker)
             let connection = Unchecked(timer.connect())
             let canceller = TestThread {
                 spinUntil { firings.load(ordering: .acquiring) == 1 }
+                cancelling.store(true, ordering: .releasing)
+                if cancelConnection { connection.value.cancel() } else { tracker.cancel() }
+                if inCallback.load(ordering: .acquiring) { sawCallbackRunningAfterCancel.store(true, ordering: .releasing) }
                 connection.value.cancel()
-                cancelReturned.store(true, ordering: .releasing)
             }
             loop.run()
             canceller.join()
             let total = firings.load(ordering: .acquiring)
+            let overlapped = sawCallbackRunningAfterCancel.load(ordering: .acquiring)
             #expect(total == 1)
+            #expect(!overlapped, "cancel() returned while the value was still being delivered")
         }
     }
 

@@ -28,7 +28,12 @@ extension UVTimer {
     /// monotonic clock) inside the subscriber.
     ///
     /// Threading: subscribe, request, cancel and connect from any thread;
-    /// values arrive on the loop's thread. Each firing allocates nothing.
+    /// values arrive on the loop's thread. Once a subscriber's `cancel()`
+    /// (or the connection's) has returned, no value reaches it: a cancel
+    /// from another thread waits for a firing being delivered. The price, as
+    /// with Combine's own downstream lock: a subscriber must not block
+    /// waiting for a thread that cancels on the same timer. Each firing
+    /// allocates nothing.
     ///
     /// ```swift
     /// var timerCancellable = Set<AnyCancellable>()
@@ -63,6 +68,12 @@ extension UVTimer {
         }
 
         @usableFromInline internal let state = Mutex(UncheckedSendable(State()))
+        /// Held across each firing's deliveries, so that a cancel from
+        /// another thread waits for the value in flight.
+        @usableFromInline internal let gate = Mutex(())
+        /// The thread holding `gate`, or 0: calls from inside a delivery
+        /// (a subscriber cancelling itself) must not take it again.
+        @usableFromInline internal let gateOwner = Atomic<UInt>(0)
 
         /// Creates a timer publisher; intervals under 100 µs count as
         /// 100 µs, as Foundation clamps them. Any thread.
@@ -107,10 +118,30 @@ extension UVTimer {
             return connection
         }
 
-        /// Delivers one firing to every subscriber with demand. Loop thread.
+        /// Delivers one firing to every subscriber with demand, holding the
+        /// gate. Subscribers that attach meanwhile see only later firings.
+        /// Loop thread.
         internal func fire(_ date: Date) {
-            let subscribers = state.withLock { UncheckedSendable($0.value.subscribers) }
-            subscribers.value.forEach { $0.offer(date) }
+            withGate {
+                let subscribers = state.withLock { UncheckedSendable($0.value.subscribers) }
+                subscribers.value.forEach { $0.offer(date) }
+            }
+        }
+
+        /// Runs `body` holding the delivery gate; re-entrant for the thread
+        /// that holds it. Any thread.
+        @usableFromInline
+        internal func withGate(_ body: () -> Void) {
+            let me = currentThreadID()
+            if gateOwner.load(ordering: .relaxed) == me {
+                body()
+                return
+            }
+            gate.withLock { _ in
+                gateOwner.store(me, ordering: .relaxed)
+                body()
+                gateOwner.store(0, ordering: .relaxed)
+            }
         }
 
         @usableFromInline
@@ -118,13 +149,19 @@ extension UVTimer {
             state.withLock { $0.value.subscribers.remove(subscription) }
         }
 
-        /// Detaches every current subscriber. Any thread.
+        /// Detaches every current subscriber, after the firing in flight.
+        /// Any thread.
         internal func disconnectAll() {
-            let subscribers = state.withLock { state -> UncheckedSendable<TimerSubscriberList> in
-                defer { state.value.subscribers = .empty }
-                return UncheckedSendable(state.value.subscribers)
+            var subscribers = UncheckedSendable(TimerSubscriberList.empty)
+            withGate {
+                subscribers = state.withLock { state -> UncheckedSendable<TimerSubscriberList> in
+                    defer { state.value.subscribers = .empty }
+                    return UncheckedSendable(state.value.subscribers)
+                }
+                subscribers.value.forEach { $0.disconnect() }
             }
-            subscribers.value.forEach { $0.disconnect() }
+            // The subscriptions are released here, outside the gate.
+            _ = subscribers
         }
 
         /// `TimerPublisher`.
@@ -213,22 +250,36 @@ internal final class TimerSubscription<Downstream: Subscriber>: TimerSubscriptio
         }
     }
 
+    /// Detaches from the publisher after the firing in flight (strict
+    /// cancel); the subscriber is released outside every lock.
     @usableFromInline
     override func cancel() {
-        let taken = state.withLock { s -> UncheckedSendable<(Downstream?, UVTimer.TimerPublisher?)> in
-            defer {
-                s.value.downstream = nil
-                s.value.publisher = nil
+        let publisher = state.withLock { UncheckedSendable($0.value.publisher) }.value
+        var taken = UncheckedSendable<Downstream?>(nil)
+        let detach = {
+            taken = self.state.withLock { s -> UncheckedSendable<Downstream?> in
+                defer {
+                    s.value.downstream = nil
+                    s.value.publisher = nil
+                }
+                return UncheckedSendable(s.value.downstream)
             }
-            return UncheckedSendable((s.value.downstream, s.value.publisher))
         }
-        guard taken.value.0 != nil else { return }
-        taken.value.1?.detach(self)
+        if let publisher {
+            publisher.withGate {
+                detach()
+                if taken.value != nil { publisher.detach(self) }
+            }
+        } else {
+            // The publisher is gone (and with it every firing): just let go.
+            detach()
+        }
+        _ = taken
     }
 
+    /// The connection was cancelled; called under the publisher's gate.
     @usableFromInline
     override func disconnect() {
-        // Released outside the lock: the subscriber's deinit may run.
         let taken = state.withLock { s -> UncheckedSendable<Downstream?> in
             defer {
                 s.value.downstream = nil
@@ -236,6 +287,8 @@ internal final class TimerSubscription<Downstream: Subscriber>: TimerSubscriptio
             }
             return UncheckedSendable(s.value.downstream)
         }
+        // Released here, outside the subscription's lock (the subscriber's
+        // deinit may call back into it); the publisher's gate is re-entrant.
         _ = taken
     }
 
