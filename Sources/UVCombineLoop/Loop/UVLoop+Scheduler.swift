@@ -60,7 +60,10 @@ extension UVLoop: Scheduler {
     ///
     /// Any thread. The returned cancellable stops the repetition and closes
     /// its timer; keep it, or the action repeats (and keeps ``run(_:)``
-    /// running) until the loop closes. Repeating allocates nothing.
+    /// running) until the loop closes. `cancel()` may come from any thread
+    /// and never blocks: no run starts after it returned, and a run already
+    /// in progress on the loop thread completes. Repeating allocates
+    /// nothing.
     ///
     /// ```swift
     /// let ticking = loop.schedule(after: loop.now, interval: .seconds(1)) { print("tick") }

@@ -309,7 +309,7 @@ public final class UVLoop: @unchecked Sendable {
     /// ```
     public func stop() {
         guard case .owned = ownership else { violation("UVLoop.stop(): an adopted loop is stopped by its host") }
-        if isInLoop && isInsideUVRun {
+        if isInLoop && running.load(ordering: .relaxed) {
             performStop()
         } else {
             post(.stop)
