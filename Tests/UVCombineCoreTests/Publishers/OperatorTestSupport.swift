@@ -1,5 +1,6 @@
 import Synchronization
 import UVCombineCore
+import UVCombineTesting
 
 /// A subscriber that keeps the raw subscription it was given and requests
 /// nothing by itself, so a test can call `request` and `cancel` on that very
@@ -65,4 +66,18 @@ final class RecordingStream: TextOutputStream, @unchecked Sendable {
 struct LockedBox<Value>: @unchecked Sendable {
     var value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// A publisher that offers its subscriber a second subscription right after
+/// the first, which a correct operator must cancel.
+final class SubscribesTwice<Output>: Publisher {
+    typealias Failure = Never
+    let first = TestPublisher<Output, Never>()
+    let extraUpstream = TestPublisher<Output, Never>()
+    var extra: TestPublisher<Output, Never>.TestSubscription { extraUpstream.subscription! }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+        first.receive(subscriber: subscriber)
+        extraUpstream.receive(subscriber: subscriber)
+    }
 }
