@@ -33,6 +33,6 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
     /// Creates a publisher and subscribes `subscriber` to it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        createPublisher().subscribe(subscriber)
+        createPublisher().receive(subscriber: subscriber)
     }
 }

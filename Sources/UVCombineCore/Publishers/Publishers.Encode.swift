@@ -51,7 +51,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let encoder = self.encoder
-            upstream.subscribe(TryTransformer<Upstream.Output, Upstream.Failure, S>(
+            upstream.receive(subscriber: TryTransformer<Upstream.Output, Upstream.Failure, S>(
                 downstream: subscriber, name: "Encode",
                 transform: { try encoder.encode($0) }))
         }

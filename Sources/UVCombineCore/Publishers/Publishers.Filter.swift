@@ -46,7 +46,7 @@ extension Publishers {
         /// Subscribes a stateless inner subscriber to the upstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+            upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
         }
 
         /// Fuses `filter` after `filter` into one stage.

@@ -98,7 +98,7 @@ extension Publishers {
             let handlers = Handlers(subscription: receiveSubscription, output: receiveOutput,
                                     completion: receiveCompletion, cancel: receiveCancel,
                                     request: receiveRequest)
-            upstream.subscribe(Inner(downstream: subscriber, handlers: handlers))
+            upstream.receive(subscriber: Inner(downstream: subscriber, handlers: handlers))
         }
     }
 }

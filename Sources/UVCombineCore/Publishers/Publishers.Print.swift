@@ -70,7 +70,7 @@ extension Publishers {
         /// Subscribes a `Print` subscription to the upstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, stream: stream))
+            upstream.receive(subscriber: Inner(downstream: subscriber, prefix: prefix, stream: stream))
         }
     }
 }

@@ -55,7 +55,7 @@ extension Publishers {
         /// Subscribes a `ReplaceError` subscription to the upstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            upstream.subscribe(Inner(downstream: subscriber, output: output))
+            upstream.receive(subscriber: Inner(downstream: subscriber, output: output))
         }
     }
 }

@@ -56,7 +56,7 @@ extension Publishers {
         /// Subscribes an inner subscriber holding a fresh accumulator.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, initialResult: initialResult,
+            upstream.receive(subscriber: Inner(downstream: subscriber, initialResult: initialResult,
                                      nextPartialResult: nextPartialResult))
         }
     }

@@ -54,7 +54,7 @@ extension Publishers {
         /// Subscribes a `TryCompactMap` subscription to the upstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.subscribe(TryTransformer<Upstream.Output, Upstream.Failure, S>(
+            upstream.receive(subscriber: TryTransformer<Upstream.Output, Upstream.Failure, S>(
                 downstream: subscriber, name: "TryCompactMap", transform: transform))
         }
 

@@ -53,7 +53,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let isIncluded = self.isIncluded
-            upstream.subscribe(TryTransformer<Upstream.Output, Upstream.Failure, S>(
+            upstream.receive(subscriber: TryTransformer<Upstream.Output, Upstream.Failure, S>(
                 downstream: subscriber, name: "TryFilter", transform: { try isIncluded($0) ? $0 : nil }))
         }
 

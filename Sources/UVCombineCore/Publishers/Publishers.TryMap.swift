@@ -50,7 +50,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let transform = self.transform
-            upstream.subscribe(TryTransformer<Upstream.Output, Upstream.Failure, S>(
+            upstream.receive(subscriber: TryTransformer<Upstream.Output, Upstream.Failure, S>(
                 downstream: subscriber, name: "TryMap", transform: { try transform($0) }))
         }
 

@@ -58,7 +58,7 @@ extension Publishers {
         /// Subscribes a `TryScan` subscription holding a fresh accumulator.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.subscribe(Inner(downstream: subscriber, initialResult: initialResult,
+            upstream.receive(subscriber: Inner(downstream: subscriber, initialResult: initialResult,
                                      nextPartialResult: nextPartialResult))
         }
     }
