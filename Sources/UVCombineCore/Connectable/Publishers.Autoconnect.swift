@@ -98,7 +98,9 @@ extension Publishers {
                     return false
                 }
             }
-            upstream.subscribe(Inner(parent: self, downstream: subscriber))
+            // receive(subscriber:), not subscribe(_:), so the chain stays
+            // specialised: see docs/engineering-notes.md.
+            upstream.receive(subscriber: Inner(parent: self, downstream: subscriber))
             guard mustConnect else { return }
             let connection = upstream.connect()
             let abandoned = state.withLock { s -> Bool in

@@ -55,7 +55,9 @@ extension Publishers {
         /// Attaches `subscriber`; nothing flows before `connect()`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            inner.subscribe(subscriber)
+            // receive(subscriber:), not subscribe(_:), so the chain stays
+            // specialised: see docs/engineering-notes.md.
+            inner.receive(subscriber: subscriber)
         }
 
         /// Subscribes to the upstream; cancel the result to stop it.

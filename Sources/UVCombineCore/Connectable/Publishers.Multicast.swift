@@ -114,7 +114,9 @@ extension Publishers {
         /// `connect()`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            lazySubject.subscribe(Inner(downstream: subscriber))
+            // receive(subscriber:), not subscribe(_:), so the chain stays
+            // specialised: see docs/engineering-notes.md.
+            lazySubject.receive(subscriber: Inner(downstream: subscriber))
         }
 
         /// Subscribes the subject to the upstream and returns the connection.
@@ -129,7 +131,7 @@ extension Publishers {
         @inlinable
         public func connect() -> any Cancellable {
             let connection = Connection(subject: lazySubject)
-            upstream.subscribe(connection)
+            upstream.receive(subscriber: connection)
             return AnyCancellable(connection)
         }
     }

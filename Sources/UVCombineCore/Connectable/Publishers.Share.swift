@@ -65,7 +65,9 @@ extension Publishers {
         /// first.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            inner.subscribe(subscriber)
+            // receive(subscriber:), not subscribe(_:), so the chain stays
+            // specialised: see docs/engineering-notes.md.
+            inner.receive(subscriber: subscriber)
         }
 
         /// Identity: a share equals only itself.

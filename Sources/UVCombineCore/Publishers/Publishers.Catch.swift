@@ -61,7 +61,9 @@ extension Publishers {
         /// Subscribes an inner subscriber to the upstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, handler: handler).upstreamSide)
+            // receive(subscriber:), not subscribe(_:), so the chain stays
+            // specialised: see docs/engineering-notes.md.
+            upstream.receive(subscriber: Inner(downstream: subscriber, handler: handler).upstreamSide)
         }
     }
 }
@@ -155,7 +157,7 @@ extension Publishers.Catch {
             case .finished:
                 downstream.receive(completion: .finished)
             case .failure(let error):
-                handler(error).subscribe(ReplacementSide(inner: self))
+                handler(error).receive(subscriber: ReplacementSide(inner: self))
             }
         }
 

@@ -46,7 +46,9 @@ extension Publishers {
         /// Subscribes a stateless inner subscriber to the upstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+            // receive(subscriber:), not subscribe(_:), so the chain stays
+            // specialised: see docs/engineering-notes.md.
+            upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
         }
 
         /// Fuses `filter` after `filter` into one stage.

@@ -44,7 +44,9 @@ extension Publishers {
         /// Subscribes a stateless inner subscriber to the upstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+            // receive(subscriber:), not subscribe(_:), so the chain stays
+            // specialised: see docs/engineering-notes.md.
+            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }
 
         /// Fuses `map` after `map` into one stage.

@@ -64,7 +64,9 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let remaining = retries.flatMap { $0 >= 0 ? $0 : nil }
-            upstream.subscribe(Inner(upstream: upstream, remaining: remaining, downstream: subscriber))
+            // receive(subscriber:), not subscribe(_:), so the chain stays
+            // specialised: see docs/engineering-notes.md.
+            upstream.receive(subscriber: Inner(upstream: upstream, remaining: remaining, downstream: subscriber))
         }
     }
 }
@@ -91,7 +93,7 @@ extension Publishers.Retry {
             /// Retries left; `nil` for no limit.
             @usableFromInline var remaining: Int?
             @usableFromInline var downstreamHasSubscription = false
-            /// A thread is inside `upstream.subscribe(self)`; a failure
+            /// A thread is inside `upstream.receive(subscriber: self)`; a failure
             /// arriving meanwhile asks it to go round again.
             @usableFromInline var subscribing = false
             @usableFromInline var resubscribeRequested = false
@@ -198,7 +200,7 @@ extension Publishers.Retry {
         func resubscribeLoop() {
             var again = true
             while again {
-                upstream.subscribe(self)
+                upstream.receive(subscriber: self)
                 again = state.withLock { s -> Bool in
                     if s.value.resubscribeRequested, !s.value.status.isTerminal {
                         s.value.resubscribeRequested = false

@@ -66,7 +66,9 @@ extension Publishers {
         /// Subscribes an inner subscriber to the upstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, handler: handler).upstreamSide)
+            // receive(subscriber:), not subscribe(_:), so the chain stays
+            // specialised: see docs/engineering-notes.md.
+            upstream.receive(subscriber: Inner(downstream: subscriber, handler: handler).upstreamSide)
         }
     }
 }
@@ -172,7 +174,7 @@ extension Publishers.TryCatch {
                     if wasWaiting { downstream.receive(completion: .failure(error)) }
                     return
                 }
-                replacement.subscribe(ReplacementSide(inner: self))
+                replacement.receive(subscriber: ReplacementSide(inner: self))
             }
         }
 
