@@ -148,6 +148,35 @@ struct ShareTests {
         #expect(upstream.subscription?.isCancelled == true)
     }
 
+    @Test func concurrentSubscribeCancelAndSendLeavesEveryConnectionCancelled() async {
+        let upstream = TestPublisher<Int, Never>()
+        let share = UncheckedSendableBox(upstream.share())
+        let keeper = TrackingSubscriber<Int, Never>()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for i in 0..<20_000 { upstream.send(i) }
+            }
+            for _ in 0..<3 {
+                group.addTask {
+                    for _ in 0..<1_000 {
+                        let c = share.value.sink { _ in }
+                        c.cancel()
+                    }
+                }
+            }
+            group.addTask { share.value.subscribe(keeper) }
+        }
+        // The keeper still holds a share of the connection: exactly one live
+        // upstream subscription remains, and it reaches the keeper.
+        let live = upstream.allSubscriptions.filter { !$0.isCancelled }
+        #expect(live.count == 1)
+        let before = keeper.values.count
+        upstream.send(-1)
+        #expect(keeper.values.count == before + 1)
+        keeper.cancel()
+        #expect(upstream.allSubscriptions.allSatisfy { $0.isCancelled })
+    }
+
     @Test func everythingDeinitialisesAfterCancel() {
         weak var weakShare: Publishers.Share<CountingUpstream<Int, Never>>?
         weak var weakUpstream: CountingUpstream<Int, Never>?
