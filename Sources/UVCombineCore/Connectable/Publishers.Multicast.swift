@@ -144,7 +144,8 @@ extension Publishers.Multicast: @unchecked Sendable where Upstream: Sendable, Su
 extension Publishers.Multicast {
     /// The subject's link to the upstream: the upstream sees it as its
     /// subscriber, the subject as its upstream subscription (both named
-    /// `Subject`, as in Combine). Values go straight into the subject.
+    /// `Subject`, as in Combine). Values go straight into the subject: the
+    /// per-value path is one atomic load and one weak load, no lock.
     @usableFromInline
     internal final class Connection: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -152,37 +153,31 @@ extension Publishers.Multicast {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
 
-        @usableFromInline
-        internal struct State {
-            @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
-            /// Weak, as in Combine: the subject keeps this connection among
-            /// its upstreams, so a strong reference would be a cycle.
-            @usableFromInline weak var subject: SubjectType?
-
-            @inlinable
-            init(subject: SubjectType) {
-                self.subject = subject
-            }
-        }
-
-        @usableFromInline let state: Mutex<UncheckedSendable<State>>
+        /// Weak, as in Combine: the subject keeps this connection among its
+        /// upstreams, so a strong reference would be a cycle. Immutable, so
+        /// reading it needs no lock.
+        @usableFromInline weak let subject: SubjectType?
+        /// The upstream subscription.
+        @usableFromInline let state = Mutex(UncheckedSendable(SubscriptionStatus.awaitingSubscription))
+        /// Mirrors `state == .subscribed`, written under the lock, read
+        /// without it on the per-value path.
+        @usableFromInline let delivering = Atomic<Bool>(false)
 
         @inlinable
         init(subject: SubjectType) {
-            state = Mutex(UncheckedSendable(State(subject: subject)))
+            self.subject = subject
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let subject = state.withLock { s -> UncheckedSendable<SubjectType?> in
-                guard case .awaitingSubscription = s.value.status, let subject = s.value.subject else {
-                    return UncheckedSendable(nil)
-                }
-                s.value.status = .subscribed(subscription)
-                return UncheckedSendable(subject)
+            let accepted = state.withLock { s -> Bool in
+                guard case .awaitingSubscription = s.value else { return false }
+                s.value = .subscribed(subscription)
+                delivering.store(true, ordering: .releasing)
+                return true
             }
-            guard let subject = subject.value else {
-                subscription.cancel()
+            guard accepted, let subject else {
+                if accepted { cancel() } else { subscription.cancel() }
                 return
             }
             subject.send(subscription: self)
@@ -190,37 +185,34 @@ extension Publishers.Multicast {
 
         @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
-            let subject = state.withLock { s in
-                UncheckedSendable(s.value.status.isSubscribed ? s.value.subject : nil)
-            }
-            subject.value?.send(input)
+            guard delivering.load(ordering: .acquiring), let subject else { return .none }
+            subject.send(input)
             return .none
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
-            let subject = state.withLock { s -> UncheckedSendable<SubjectType?> in
-                guard s.value.status.isSubscribed else { return UncheckedSendable(nil) }
-                let subject = s.value.subject
-                s.value.status = .terminal
-                s.value.subject = nil
-                return UncheckedSendable(subject)
+            let wasSubscribed = state.withLock { s -> Bool in
+                guard s.value.isSubscribed else { return false }
+                s.value = .terminal
+                delivering.store(false, ordering: .releasing)
+                return true
             }
-            subject.value?.send(completion: completion)
+            if wasSubscribed { subject?.send(completion: completion) }
         }
 
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero()
-            state.withLock { UncheckedSendable($0.value.status.subscription) }.value?.request(demand)
+            state.withLock { UncheckedSendable($0.value.subscription) }.value?.request(demand)
         }
 
         @usableFromInline
         func cancel() {
             let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                let upstream = s.value.status.subscription
-                s.value.status = .terminal
-                s.value.subject = nil
+                let upstream = s.value.subscription
+                s.value = .terminal
+                delivering.store(false, ordering: .releasing)
                 return UncheckedSendable(upstream)
             }
             upstream.value?.cancel()
