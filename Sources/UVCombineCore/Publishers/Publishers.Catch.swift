@@ -77,20 +77,23 @@ extension Publishers.Catch {
         CustomReflectable, CustomPlaygroundDisplayConvertible
         where Downstream.Input == Output, Downstream.Failure == NewPublisher.Failure
     {
-        /// Where the values come from.
+        /// Where the values come from. A trivial enum: checking it on the
+        /// per-value path copies nothing.
         @usableFromInline
-        internal enum Phase {
+        internal enum Phase: UInt8 {
             case awaitingUpstream
-            case upstream(any Subscription)
+            case upstream
             /// The upstream failed; the replacement is being subscribed.
             case awaitingReplacement
-            case replacement(any Subscription)
+            case replacement
             case terminal
         }
 
         @usableFromInline
         internal struct State {
             @usableFromInline var phase: Phase = .awaitingUpstream
+            /// The upstream's subscription, then the replacement's.
+            @usableFromInline var subscription: (any Subscription)?
             /// Requested by the downstream and not yet delivered by the
             /// upstream; handed to the replacement.
             @usableFromInline var demand: Subscribers.Demand = .none
@@ -114,8 +117,9 @@ extension Publishers.Catch {
         @inlinable
         func receiveUpstream(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
-                guard case .awaitingUpstream = s.value.phase else { return false }
-                s.value.phase = .upstream(subscription)
+                guard s.value.phase == .awaitingUpstream else { return false }
+                s.value.phase = .upstream
+                s.value.subscription = subscription
                 return true
             }
             if accepted {
@@ -128,7 +132,7 @@ extension Publishers.Catch {
         @inlinable
         func receiveUpstream(_ input: Output) -> Subscribers.Demand {
             let deliver = state.withLock { s -> Bool in
-                guard case .upstream = s.value.phase else { return false }
+                guard s.value.phase == .upstream else { return false }
                 if !s.value.demand.isUnlimited, s.value.demand.rawValue > 0 {
                     s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue - 1)
                 }
@@ -145,11 +149,12 @@ extension Publishers.Catch {
         @inlinable
         func receiveUpstream(completion: Subscribers.Completion<Upstream.Failure>) {
             let wasActive = state.withLock { s -> Bool in
-                guard case .upstream = s.value.phase else { return false }
+                guard s.value.phase == .upstream else { return false }
                 switch completion {
                 case .finished: s.value.phase = .terminal
                 case .failure: s.value.phase = .awaitingReplacement
                 }
+                s.value.subscription = nil
                 return true
             }
             guard wasActive else { return }
@@ -166,8 +171,9 @@ extension Publishers.Catch {
         @inlinable
         func receiveReplacement(subscription: any Subscription) {
             let demand = state.withLock { s -> Subscribers.Demand? in
-                guard case .awaitingReplacement = s.value.phase else { return nil }
-                s.value.phase = .replacement(subscription)
+                guard s.value.phase == .awaitingReplacement else { return nil }
+                s.value.phase = .replacement
+                s.value.subscription = subscription
                 return s.value.demand
             }
             guard let demand else {
@@ -180,18 +186,16 @@ extension Publishers.Catch {
 
         @inlinable
         func receiveReplacement(_ input: Output) -> Subscribers.Demand {
-            let deliver = state.withLock { s -> Bool in
-                if case .replacement = s.value.phase { return true }
-                return false
-            }
+            let deliver = state.withLock { $0.value.phase == .replacement }
             return deliver ? downstream.receive(input) : .none
         }
 
         @inlinable
         func receiveReplacement(completion: Subscribers.Completion<NewPublisher.Failure>) {
             let wasActive = state.withLock { s -> Bool in
-                guard case .replacement = s.value.phase else { return false }
+                guard s.value.phase == .replacement else { return false }
                 s.value.phase = .terminal
+                s.value.subscription = nil
                 return true
             }
             if wasActive { downstream.receive(completion: completion) }
@@ -207,11 +211,11 @@ extension Publishers.Catch {
                 case .awaitingUpstream, .awaitingReplacement:
                     s.value.demand += demand
                     return UncheckedSendable(nil)
-                case .upstream(let subscription):
+                case .upstream:
                     s.value.demand += demand
-                    return UncheckedSendable(subscription)
-                case .replacement(let subscription):
-                    return UncheckedSendable(subscription)
+                    return UncheckedSendable(s.value.subscription)
+                case .replacement:
+                    return UncheckedSendable(s.value.subscription)
                 case .terminal:
                     return UncheckedSendable(nil)
                 }
@@ -222,12 +226,9 @@ extension Publishers.Catch {
         @usableFromInline
         func cancel() {
             let target = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                let target: (any Subscription)?
-                switch s.value.phase {
-                case .upstream(let subscription), .replacement(let subscription): target = subscription
-                case .awaitingUpstream, .awaitingReplacement, .terminal: target = nil
-                }
+                let target = s.value.subscription
                 s.value.phase = .terminal
+                s.value.subscription = nil
                 return UncheckedSendable(target)
             }
             target.value?.cancel()

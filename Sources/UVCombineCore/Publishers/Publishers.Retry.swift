@@ -86,7 +86,9 @@ extension Publishers.Retry {
         @usableFromInline
         internal struct State {
             /// The current attempt; `.awaitingSubscription` between attempts.
-            @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
+            @usableFromInline var phase: Phase = .awaitingSubscription
+            /// The current attempt's subscription.
+            @usableFromInline var subscription: (any Subscription)?
             /// Requested by the downstream and not yet delivered; carried
             /// over to every new attempt.
             @usableFromInline var demand: Subscribers.Demand = .none
@@ -102,6 +104,13 @@ extension Publishers.Retry {
             init(remaining: Int?) {
                 self.remaining = remaining
             }
+        }
+
+        /// The life cycle of one attempt. A trivial enum (the subscription
+        /// is kept apart): checking it per value copies nothing.
+        @usableFromInline
+        internal enum Phase: UInt8 {
+            case awaitingSubscription, subscribed, terminal
         }
 
         /// What a completion leads to, decided under the lock.
@@ -124,8 +133,9 @@ extension Publishers.Retry {
         @inlinable
         func receive(subscription: any Subscription) {
             let decision = state.withLock { s -> (accepted: Bool, first: Bool, demand: Subscribers.Demand) in
-                guard case .awaitingSubscription = s.value.status else { return (false, false, .none) }
-                s.value.status = .subscribed(subscription)
+                guard s.value.phase == .awaitingSubscription else { return (false, false, .none) }
+                s.value.phase = .subscribed
+                s.value.subscription = subscription
                 let first = !s.value.downstreamHasSubscription
                 s.value.downstreamHasSubscription = true
                 return (true, first, s.value.demand)
@@ -141,7 +151,7 @@ extension Publishers.Retry {
         @inlinable
         func receive(_ input: Output) -> Subscribers.Demand {
             let deliver = state.withLock { s -> Bool in
-                guard s.value.status.isSubscribed else { return false }
+                guard s.value.phase == .subscribed else { return false }
                 if !s.value.demand.isUnlimited, s.value.demand.rawValue > 0 {
                     s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue - 1)
                 }
@@ -153,9 +163,9 @@ extension Publishers.Retry {
             // As in Combine: more demand is recorded (for a later attempt)
             // and requested from the current one.
             let current = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                guard !s.value.status.isTerminal else { return UncheckedSendable(nil) }
+                guard s.value.phase != .terminal else { return UncheckedSendable(nil) }
                 s.value.demand += more
-                return UncheckedSendable(s.value.status.subscription)
+                return UncheckedSendable(s.value.subscription)
             }
             current.value?.request(more)
             return .none
@@ -164,17 +174,18 @@ extension Publishers.Retry {
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
             let step = state.withLock { s -> CompletionStep in
-                guard s.value.status.isSubscribed else { return .ignore }
+                guard s.value.phase == .subscribed else { return .ignore }
+                s.value.subscription = nil
                 if case .failure = completion {
                     if let remaining = s.value.remaining {
                         if remaining > 0 {
                             s.value.remaining = remaining - 1
                         } else {
-                            s.value.status = .terminal
+                            s.value.phase = .terminal
                             return .complete
                         }
                     }
-                    s.value.status = .awaitingSubscription
+                    s.value.phase = .awaitingSubscription
                     if s.value.subscribing {
                         s.value.resubscribeRequested = true
                         return .deferToRunningLoop
@@ -182,7 +193,7 @@ extension Publishers.Retry {
                     s.value.subscribing = true
                     return .resubscribe
                 }
-                s.value.status = .terminal
+                s.value.phase = .terminal
                 return .complete
             }
             switch step {
@@ -202,7 +213,7 @@ extension Publishers.Retry {
             while again {
                 upstream.receive(subscriber: self)
                 again = state.withLock { s -> Bool in
-                    if s.value.resubscribeRequested, !s.value.status.isTerminal {
+                    if s.value.resubscribeRequested, s.value.phase != .terminal {
                         s.value.resubscribeRequested = false
                         return true
                     }
@@ -217,9 +228,9 @@ extension Publishers.Retry {
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero()
             let current = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                guard !s.value.status.isTerminal else { return UncheckedSendable(nil) }
+                guard s.value.phase != .terminal else { return UncheckedSendable(nil) }
                 s.value.demand += demand
-                return UncheckedSendable(s.value.status.subscription)
+                return UncheckedSendable(s.value.subscription)
             }
             current.value?.request(demand)
         }
@@ -227,8 +238,9 @@ extension Publishers.Retry {
         @usableFromInline
         func cancel() {
             let current = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                let current = s.value.status.subscription
-                s.value.status = .terminal
+                let current = s.value.subscription
+                s.value.phase = .terminal
+                s.value.subscription = nil
                 return UncheckedSendable(current)
             }
             current.value?.cancel()

@@ -82,20 +82,23 @@ extension Publishers.TryCatch {
         CustomReflectable, CustomPlaygroundDisplayConvertible
         where Downstream.Input == Output, Downstream.Failure == any Error
     {
-        /// Where the values come from.
+        /// Where the values come from. A trivial enum: checking it on the
+        /// per-value path copies nothing.
         @usableFromInline
-        internal enum Phase {
+        internal enum Phase: UInt8 {
             case awaitingUpstream
-            case upstream(any Subscription)
+            case upstream
             /// The upstream failed; the replacement is being subscribed.
             case awaitingReplacement
-            case replacement(any Subscription)
+            case replacement
             case terminal
         }
 
         @usableFromInline
         internal struct State {
             @usableFromInline var phase: Phase = .awaitingUpstream
+            /// The upstream's subscription, then the replacement's.
+            @usableFromInline var subscription: (any Subscription)?
             /// Requested by the downstream and not yet delivered by the
             /// upstream; handed to the replacement.
             @usableFromInline var demand: Subscribers.Demand = .none
@@ -119,8 +122,9 @@ extension Publishers.TryCatch {
         @inlinable
         func receiveUpstream(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
-                guard case .awaitingUpstream = s.value.phase else { return false }
-                s.value.phase = .upstream(subscription)
+                guard s.value.phase == .awaitingUpstream else { return false }
+                s.value.phase = .upstream
+                s.value.subscription = subscription
                 return true
             }
             if accepted {
@@ -133,7 +137,7 @@ extension Publishers.TryCatch {
         @inlinable
         func receiveUpstream(_ input: Output) -> Subscribers.Demand {
             let deliver = state.withLock { s -> Bool in
-                guard case .upstream = s.value.phase else { return false }
+                guard s.value.phase == .upstream else { return false }
                 if !s.value.demand.isUnlimited, s.value.demand.rawValue > 0 {
                     s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue - 1)
                 }
@@ -150,11 +154,12 @@ extension Publishers.TryCatch {
         @inlinable
         func receiveUpstream(completion: Subscribers.Completion<Upstream.Failure>) {
             let wasActive = state.withLock { s -> Bool in
-                guard case .upstream = s.value.phase else { return false }
+                guard s.value.phase == .upstream else { return false }
                 switch completion {
                 case .finished: s.value.phase = .terminal
                 case .failure: s.value.phase = .awaitingReplacement
                 }
+                s.value.subscription = nil
                 return true
             }
             guard wasActive else { return }
@@ -167,7 +172,7 @@ extension Publishers.TryCatch {
                     replacement = try handler(error)
                 } catch {
                     let wasWaiting = state.withLock { s -> Bool in
-                        guard case .awaitingReplacement = s.value.phase else { return false }
+                        guard s.value.phase == .awaitingReplacement else { return false }
                         s.value.phase = .terminal
                         return true
                     }
@@ -183,8 +188,9 @@ extension Publishers.TryCatch {
         @inlinable
         func receiveReplacement(subscription: any Subscription) {
             let demand = state.withLock { s -> Subscribers.Demand? in
-                guard case .awaitingReplacement = s.value.phase else { return nil }
-                s.value.phase = .replacement(subscription)
+                guard s.value.phase == .awaitingReplacement else { return nil }
+                s.value.phase = .replacement
+                s.value.subscription = subscription
                 return s.value.demand
             }
             guard let demand else {
@@ -197,18 +203,16 @@ extension Publishers.TryCatch {
 
         @inlinable
         func receiveReplacement(_ input: Output) -> Subscribers.Demand {
-            let deliver = state.withLock { s -> Bool in
-                if case .replacement = s.value.phase { return true }
-                return false
-            }
+            let deliver = state.withLock { $0.value.phase == .replacement }
             return deliver ? downstream.receive(input) : .none
         }
 
         @inlinable
         func receiveReplacement(completion: Subscribers.Completion<NewPublisher.Failure>) {
             let wasActive = state.withLock { s -> Bool in
-                guard case .replacement = s.value.phase else { return false }
+                guard s.value.phase == .replacement else { return false }
                 s.value.phase = .terminal
+                s.value.subscription = nil
                 return true
             }
             guard wasActive else { return }
@@ -228,11 +232,11 @@ extension Publishers.TryCatch {
                 case .awaitingUpstream, .awaitingReplacement:
                     s.value.demand += demand
                     return UncheckedSendable(nil)
-                case .upstream(let subscription):
+                case .upstream:
                     s.value.demand += demand
-                    return UncheckedSendable(subscription)
-                case .replacement(let subscription):
-                    return UncheckedSendable(subscription)
+                    return UncheckedSendable(s.value.subscription)
+                case .replacement:
+                    return UncheckedSendable(s.value.subscription)
                 case .terminal:
                     return UncheckedSendable(nil)
                 }
@@ -243,12 +247,9 @@ extension Publishers.TryCatch {
         @usableFromInline
         func cancel() {
             let target = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                let target: (any Subscription)?
-                switch s.value.phase {
-                case .upstream(let subscription), .replacement(let subscription): target = subscription
-                case .awaitingUpstream, .awaitingReplacement, .terminal: target = nil
-                }
+                let target = s.value.subscription
                 s.value.phase = .terminal
+                s.value.subscription = nil
                 return UncheckedSendable(target)
             }
             target.value?.cancel()
