@@ -290,9 +290,15 @@ public struct HTTPResponseParser {
 
             case .closeDelimited:
                 if offset == count { return (.needMoreData, offset) }
-                let length = count - offset
-                try addBody(length)
-                return (.body(UnsafeRawBufferPointer(rebasing: input[offset..<count])), count)
+                var length = count - offset
+                if let maximum = configuration.maximumBodyLength, bodyLength + length > maximum {
+                    // Deliver up to the limit first, so the events do not
+                    // depend on how the bytes were split into chunks.
+                    length = maximum - bodyLength
+                    if length == 0 { throw Self.bodyTooLong(maximum) }
+                }
+                bodyLength += length
+                return (.body(UnsafeRawBufferPointer(rebasing: input[offset..<offset + length])), offset + length)
 
             case .chunkSize, .chunkSizeWhitespace, .chunkExtension, .chunkSizeLF:
                 if offset == count { return (.needMoreData, offset) }
@@ -366,8 +372,12 @@ public struct HTTPResponseParser {
     private mutating func addBody(_ length: Int) throws(UVURLError) {
         bodyLength += length
         if let maximum = configuration.maximumBodyLength, bodyLength > maximum {
-            throw UVURLError(.dataLengthExceedsMaximum, detail: "body exceeds the maximum of \(maximum) bytes")
+            throw Self.bodyTooLong(maximum)
         }
+    }
+
+    private static func bodyTooLong(_ maximum: Int) -> UVURLError {
+        UVURLError(.dataLengthExceedsMaximum, detail: "body exceeds the maximum of \(maximum) bytes")
     }
 
     // MARK: Sections (head and trailers)
@@ -673,23 +683,16 @@ public struct HTTPResponseParser {
         }
         var colon = 0
         let count = line.count
-        while colon < count && line[colon] != UInt8(ascii: ":") {
-            let byte = line[colon]
-            if !HTTPRequestValidation.isTokenByte(byte) {
-                if HTTPTokenList.isOWS(byte) {
-                    // RFC 9112 section 5.1: no whitespace before the colon.
-                    var next = colon
-                    while next < count && HTTPTokenList.isOWS(line[next]) { next += 1 }
-                    if next < count && line[next] == UInt8(ascii: ":") {
-                        throw .badResponse("whitespace between header field name and colon")
-                    }
-                }
-                throw .badResponse("invalid byte in header field name")
-            }
-            colon += 1
-        }
+        while colon < count && line[colon] != UInt8(ascii: ":") { colon += 1 }
         if colon == count { throw .badResponse("header field line without a colon") }
         if colon == 0 { throw .badResponse("empty header field name") }
+        for index in 0..<colon where !HTTPRequestValidation.isTokenByte(line[index]) {
+            // RFC 9112 section 5.1: no whitespace between name and colon.
+            var rest = index
+            while rest < colon && HTTPTokenList.isOWS(line[rest]) { rest += 1 }
+            if rest == colon { throw .badResponse("whitespace between header field name and colon") }
+            throw .badResponse("invalid byte in header field name")
+        }
         var lower = colon + 1
         var upper = count
         while lower < upper && HTTPTokenList.isOWS(line[lower]) { lower += 1 }
