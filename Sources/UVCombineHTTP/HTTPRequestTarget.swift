@@ -173,22 +173,26 @@ public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Hex digits, `:` and `.` (embedded IPv4), then an optional `%zone`.
+    /// An IPv6 address (`inet_pton` decides), then an optional `%zone` of
+    /// letters, digits, `-`, `_` and `.`.
     private static func checkIPv6(_ host: String) throws(UVURLError) {
-        var inZone = false
-        for byte in host.utf8 {
-            switch byte {
-            case UInt8(ascii: "%") where !inZone:
-                inZone = true
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-                UInt8(ascii: "A")...UInt8(ascii: "F"), UInt8(ascii: ":"), UInt8(ascii: "."):
-                continue
-            case UInt8(ascii: "g")...UInt8(ascii: "z"), UInt8(ascii: "G")...UInt8(ascii: "Z"),
-                UInt8(ascii: "-"), UInt8(ascii: "_") where inZone:
-                continue
-            default:
-                throw UVURLError(.badURL, detail: "invalid IPv6 address literal")
+        let parts = host.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false)
+        var address = in6_addr()
+        guard inet_pton(AF_INET6, String(parts[0]), &address) == 1 else {
+            throw UVURLError(.badURL, detail: "invalid IPv6 address literal")
+        }
+        if parts.count == 2 {
+            let zone = parts[1].utf8
+            let valid = !zone.isEmpty && zone.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                    true
+                default:
+                    false
+                }
             }
+            if !valid { throw UVURLError(.badURL, detail: "invalid IPv6 zone") }
         }
     }
 }
