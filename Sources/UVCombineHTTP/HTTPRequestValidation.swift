@@ -124,28 +124,23 @@ public enum HTTPRequestValidation {
 
     // MARK: Byte classes
 
-    /// `tchar` from RFC 9110 section 5.6.2.
+    /// `tchar` from RFC 9110 section 5.6.2, as two bit masks over ASCII
+    /// (constants, so the hot path reads no global).
     @inline(__always)
     internal static func isTokenByte(_ byte: UInt8) -> Bool {
-        tokenTable[Int(byte)]
+        // ! # $ % & ' * + - . 0-9 (bytes 0x21-0x3F)
+        let low: UInt64 = 0x03FF_6CFA_0000_0000
+        // A-Z ^ _ ` a-z | ~ (bytes 0x40-0x7F)
+        let high: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+        if byte < 64 { return (low >> UInt64(byte)) & 1 == 1 }
+        if byte < 128 { return (high >> UInt64(byte - 64)) & 1 == 1 }
+        return false
     }
 
     /// HTAB, SP, VCHAR and obs-text.
     @inline(__always)
     internal static func isFieldValueByte(_ byte: UInt8) -> Bool {
         byte == 0x09 || (byte >= 0x20 && byte != 0x7F)
-    }
-
-    /// The token characters, as a 256-entry table.
-    internal static let tokenTable: [Bool] = (0..<256).map { value -> Bool in
-        let byte = UInt8(value)
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
     }
 
     /// A name for a byte that never belongs in a request line or field:

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HTTPTypes
 
 /// An incremental HTTP/1.1 response parser: a pure state machine fed byte
@@ -399,43 +404,69 @@ public struct HTTPResponseParser {
         isTrailer: Bool
     ) throws(UVURLError) -> Int? {
         let count = input.count
+        guard offset < count, let base = input.baseAddress else { return nil }
         let maximumBytes = configuration.maximumHeaderBytes
+        let maximumStatusLine = configuration.maximumStatusLineLength
         while offset < count {
-            let byte = input[offset]
+            if !lastWasCR {
+                // The run of ordinary bytes up to the next CR or LF.
+                let start = offset
+                while offset < count {
+                    let byte = base.load(fromByteOffset: offset, as: UInt8.self)
+                    if byte == 0x0D || byte == 0x0A { break }
+                    offset += 1
+                }
+                let run = offset - start
+                lineLength += run
+                sectionBytes += run
+                try checkSectionLimits(isTrailer: isTrailer, maximumBytes: maximumBytes, maximumStatusLine: maximumStatusLine)
+                if offset == count { return nil }
+                let byte = base.load(fromByteOffset: offset, as: UInt8.self)
+                offset += 1
+                sectionBytes += 1
+                try checkSectionLimits(isTrailer: isTrailer, maximumBytes: maximumBytes, maximumStatusLine: maximumStatusLine)
+                if byte == 0x0A { throw .badResponse("bare LF in header section") }
+                lastWasCR = true
+                continue
+            }
+            let byte = base.load(fromByteOffset: offset, as: UInt8.self)
             offset += 1
             sectionBytes += 1
-            if sectionBytes > maximumBytes {
-                throw .badResponse(isTrailer
-                    ? "trailer section exceeds \(maximumBytes) bytes" : "header section exceeds \(maximumBytes) bytes")
+            try checkSectionLimits(isTrailer: isTrailer, maximumBytes: maximumBytes, maximumStatusLine: maximumStatusLine)
+            guard byte == 0x0A else { throw .badResponse("CR not followed by LF in header section") }
+            lastWasCR = false
+            if lineLength == 0 {
+                if lineCount == 0 && !isTrailer {
+                    throw .badResponse("empty line before the status line")
+                }
+                return offset
             }
-            if lastWasCR {
-                guard byte == 0x0A else { throw .badResponse("CR not followed by LF in header section") }
-                lastWasCR = false
-                if lineLength == 0 {
-                    if lineCount == 0 && !isTrailer {
-                        throw .badResponse("empty line before the status line")
-                    }
-                    return offset
-                }
-                lineCount += 1
-                lineLength = 0
-                // The status line is line 1 of a head; trailers have none.
-                let fields = isTrailer ? lineCount : lineCount - 1
-                if fields > configuration.maximumHeaderCount {
-                    throw .badResponse("more than \(configuration.maximumHeaderCount) header fields")
-                }
-            } else if byte == 0x0D {
-                lastWasCR = true
-            } else if byte == 0x0A {
-                throw .badResponse("bare LF in header section")
-            } else {
-                lineLength += 1
-                if lineCount == 0 && !isTrailer && lineLength > configuration.maximumStatusLineLength {
-                    throw .badResponse("status line exceeds \(configuration.maximumStatusLineLength) bytes")
-                }
+            lineCount += 1
+            lineLength = 0
+            // The status line is line 1 of a head; trailers have none.
+            let fields = isTrailer ? lineCount : lineCount - 1
+            if fields > configuration.maximumHeaderCount {
+                throw .badResponse("more than \(configuration.maximumHeaderCount) header fields")
             }
         }
         return nil
+    }
+
+    /// Throws when the section or the status line grew past its limit,
+    /// naming the limit a byte-by-byte scan would have crossed first.
+    @inline(__always)
+    private func checkSectionLimits(isTrailer: Bool, maximumBytes: Int, maximumStatusLine: Int) throws(UVURLError) {
+        let statusLineTooLong = lineCount == 0 && !isTrailer && lineLength > maximumStatusLine
+        if statusLineTooLong && maximumStatusLine < maximumBytes {
+            throw .badResponse("status line exceeds \(maximumStatusLine) bytes")
+        }
+        if sectionBytes > maximumBytes {
+            throw .badResponse(isTrailer
+                ? "trailer section exceeds \(maximumBytes) bytes" : "header section exceeds \(maximumBytes) bytes")
+        }
+        if statusLineTooLong {
+            throw .badResponse("status line exceeds \(maximumStatusLine) bytes")
+        }
     }
 
     // MARK: Chunked framing
@@ -534,8 +565,7 @@ public struct HTTPResponseParser {
     /// scan already guaranteed CRLF line endings and the limits.
     private func parseHead(_ bytes: UnsafeRawBufferPointer) throws(UVURLError) -> ParsedHead {
         // Status line.
-        var lineEnd = 0
-        while bytes[lineEnd] != 0x0D { lineEnd += 1 }
+        var lineEnd = Self.indexOfCR(bytes, from: 0)
         let statusLine = UnsafeRawBufferPointer(rebasing: bytes[0..<lineEnd])
         let (isHTTP10, code, reason) = try Self.parseStatusLine(statusLine)
 
@@ -555,8 +585,7 @@ public struct HTTPResponseParser {
 
         var lineStart = lineEnd + 2
         while true {
-            lineEnd = lineStart
-            while bytes[lineEnd] != 0x0D { lineEnd += 1 }
+            lineEnd = Self.indexOfCR(bytes, from: lineStart)
             if lineEnd == lineStart { break }
             let line = UnsafeRawBufferPointer(rebasing: bytes[lineStart..<lineEnd])
             lineStart = lineEnd + 2
@@ -600,7 +629,7 @@ public struct HTTPResponseParser {
             case .other:
                 break
             }
-            fields.append(HTTPField(name: Self.fieldName(nameBytes), value: value))
+            fields.append(Self.field(Self.fieldName(nameBytes), value))
         }
 
         let status = HTTPResponse.Status(code: code, reasonPhrase: reason)
@@ -708,12 +737,19 @@ public struct HTTPResponseParser {
     private static func checkTrailers(_ bytes: UnsafeRawBufferPointer) throws(UVURLError) {
         var lineStart = 0
         while true {
-            var lineEnd = lineStart
-            while bytes[lineEnd] != 0x0D { lineEnd += 1 }
+            let lineEnd = Self.indexOfCR(bytes, from: lineStart)
             if lineEnd == lineStart { return }
             _ = try splitFieldLine(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<lineEnd]))
             lineStart = lineEnd + 2
         }
+    }
+
+    /// The index of the next CR at or after `start`; the caller knows
+    /// there is one (the scan checked every line ending).
+    @inline(__always)
+    private static func indexOfCR(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        let found = memchr(bytes.baseAddress! + start, 0x0D, bytes.count - start)!
+        return bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
     }
 
     /// The fields that decide framing and connection reuse.
@@ -735,8 +771,57 @@ public struct HTTPResponseParser {
     /// swift-http-types spells them reuse its static names (no string is
     /// created); others keep the server's spelling.
     private static func fieldName(_ bytes: UnsafeRawBufferPointer) -> HTTPField.Name {
-        for known in commonNames where known.rawName.utf8.count == bytes.count {
-            if known.rawName.utf8.elementsEqual(bytes) { return known }
+        @inline(__always) func matches(_ name: StaticString) -> Bool {
+            memcmp(bytes.baseAddress!, name.utf8Start, bytes.count) == 0
+        }
+        switch bytes.count {
+        case 3:
+            if matches("Age") { return .age }
+            if matches("Via") { return .via }
+        case 4:
+            if matches("Date") { return .date }
+            if matches("ETag") { return .eTag }
+            if matches("Vary") { return .vary }
+        case 5:
+            if matches("Allow") { return .allow }
+        case 6:
+            if matches("Server") { return .server }
+        case 7:
+            if matches("Expires") { return .expires }
+            if matches("Trailer") { return .trailer }
+            if matches("Upgrade") { return .upgrade }
+        case 8:
+            if matches("Location") { return .location }
+        case 10:
+            if matches("Connection") { return .connection }
+            if matches("Set-Cookie") { return .setCookie }
+            if matches("Keep-Alive") { return keepAliveName }
+        case 11:
+            if matches("Retry-After") { return .retryAfter }
+        case 12:
+            if matches("Content-Type") { return .contentType }
+        case 13:
+            if matches("Cache-Control") { return .cacheControl }
+            if matches("Last-Modified") { return .lastModified }
+            if matches("Accept-Ranges") { return .acceptRanges }
+            if matches("Content-Range") { return .contentRange }
+        case 14:
+            if matches("Content-Length") { return .contentLength }
+        case 16:
+            if matches("Content-Encoding") { return .contentEncoding }
+            if matches("Content-Language") { return .contentLanguage }
+            if matches("Content-Location") { return .contentLocation }
+            if matches("WWW-Authenticate") { return .wwwAuthenticate }
+        case 17:
+            if matches("Transfer-Encoding") { return .transferEncoding }
+        case 22:
+            if matches("X-Content-Type-Options") { return .xContentTypeOptions }
+        case 25:
+            if matches("Strict-Transport-Security") { return .strictTransportSecurity }
+        case 27:
+            if matches("Access-Control-Allow-Origin") { return .accessControlAllowOrigin }
+        default:
+            break
         }
         guard let name = HTTPField.Name(String(decoding: bytes, as: UTF8.self)) else {
             httpViolation("HTTPResponseParser.fieldName: a validated token was refused by HTTPField.Name")
@@ -744,13 +829,21 @@ public struct HTTPResponseParser {
         return name
     }
 
-    /// Field names servers commonly send, in their usual spelling.
-    private static let commonNames: [HTTPField.Name] = [
-        .contentLength, .contentType, .date, .server, .connection, .transferEncoding,
-        .contentEncoding, .cacheControl, .eTag, .lastModified, .location, .setCookie,
-        .vary, .expires, .acceptRanges, .age, .contentLanguage, .contentLocation,
-        .contentRange, .retryAfter, .wwwAuthenticate, .strictTransportSecurity,
-        .xContentTypeOptions, .accessControlAllowOrigin, .allow, .trailer, .upgrade, .via,
-        HTTPField.Name("Keep-Alive")!, HTTPField.Name("X-Frame-Options")!,
-    ]
+    private static var keepAliveName: HTTPField.Name { HTTPField.Name("Keep-Alive")! }
+
+    /// A field from validated bytes. ASCII values (nearly all) become a
+    /// `String` directly, which swift-http-types stores as is; values with
+    /// obs-text bytes keep their exact bytes.
+    @inline(__always)
+    private static func field(_ name: HTTPField.Name, _ value: UnsafeRawBufferPointer) -> HTTPField {
+        var ascii = true
+        for byte in value where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        if ascii {
+            return HTTPField(name: name, value: String(decoding: value, as: UTF8.self))
+        }
+        return HTTPField(name: name, value: value)
+    }
 }

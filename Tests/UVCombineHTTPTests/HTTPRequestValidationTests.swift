@@ -125,3 +125,20 @@ struct HTTPRequestValidationTests {
         }
     }
 }
+
+@Suite("Token bytes")
+struct TokenByteTests {
+    /// The bit masks behind the token check agree with RFC 9110's tchar
+    /// for every byte.
+    @Test func everyByteIsClassifiedAsRFC9110Says() {
+        let symbols = Array("!#$%&'*+-.^_`|~".utf8)
+        for value in 0..<256 {
+            let byte = UInt8(value)
+            let isTChar = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+                || (byte >= 0x61 && byte <= 0x7A) || symbols.contains(byte)
+            let name = String(decoding: [UInt8(ascii: "X"), byte], as: UTF8.self)
+            let accepted = failure { () throws(UVURLError) in try HTTPRequestValidation.validateFieldName(name) } == nil
+            #expect(accepted == isTChar, "byte \(value)")
+        }
+    }
+}
