@@ -119,6 +119,7 @@ public struct ConnectionPoolStateMachine: Sendable {
 
     /// What to do about a request.
     public enum RequestAction: Equatable, Sendable {
+        /// Nothing to do for any request.
         case none
         /// Write the request on this established connection.
         case execute(RequestID, on: ConnectionID)
@@ -130,6 +131,8 @@ public struct ConnectionPoolStateMachine: Sendable {
         /// sent downstream.
         case retry(RequestID, on: RetryTarget)
 
+        /// Equal cases with equal values; errors must agree on code and
+        /// detail.
         public static func == (lhs: RequestAction, rhs: RequestAction) -> Bool {
             switch (lhs, rhs) {
             case (.none, .none): true
@@ -143,6 +146,7 @@ public struct ConnectionPoolStateMachine: Sendable {
 
     /// What to do about connections.
     public enum ConnectionAction: Equatable, Sendable {
+        /// Nothing to do for any connection.
         case none
         /// Open a connection for `key`, and arm its connect timer for
         /// `connectDeadline` (report ``connectTimeoutFired(_:now:)``).
@@ -161,7 +165,9 @@ public struct ConnectionPoolStateMachine: Sendable {
     /// The actions for one event: at most one about connections and one
     /// about requests. Run the connection action first.
     public struct Action: Equatable, Sendable {
+        /// What to do about connections; run it first.
         public var connection: ConnectionAction
+        /// What to do about a request; run it second.
         public var request: RequestAction
 
         /// Creates an action pair.

@@ -50,6 +50,8 @@ public struct RedirectStateMachine: Sendable {
         /// Fail the task.
         case fail(UVURLError)
 
+        /// Equal cases with equal values; errors must agree on code and
+        /// detail.
         public static func == (lhs: Decision, rhs: Decision) -> Bool {
             switch (lhs, rhs) {
             case (.deliver, .deliver): true

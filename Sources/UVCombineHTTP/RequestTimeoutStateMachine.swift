@@ -48,6 +48,8 @@ public struct RequestTimeoutStateMachine: Sendable {
         /// Fail the task with this error (the timer is not re-armed).
         case fail(UVURLError)
 
+        /// Equal cases with equal values; errors must agree on code and
+        /// timeout kind.
         public static func == (lhs: Action, rhs: Action) -> Bool {
             switch (lhs, rhs) {
             case (.none, .none), (.cancel, .cancel): true
