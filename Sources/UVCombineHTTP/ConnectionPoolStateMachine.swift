@@ -304,7 +304,11 @@ public struct ConnectionPoolStateMachine: Sendable {
             retried: false,
             phase: .queued
         )
-        if let connection = keys[key]?.idle.popLast() {
+        // Read first, then mutate through `!`: an optional-chained
+        // mutation (`keys[key]?.idle.popLast()`) heap-allocates the
+        // dictionary's coroutine frame on every call.
+        if keys[key]?.idle.isEmpty == false {
+            let connection = keys[key]!.idle.removeLast()
             state.phase = .leased(connection, .assigned)
             requests[request] = state
             connections[connection]!.phase = .leased(request)

@@ -79,14 +79,17 @@ public struct RedirectStateMachine: Sendable {
     public private(set) var redirectCount = 0
     /// The current URL (the last one requested).
     public private(set) var current: HTTPRequestTarget
-    /// Every (method, URL) requested in this task.
-    private var visited: Set<String>
+    /// Every (method, URL) requested in this task; filled at the first
+    /// redirect, so a task without redirects allocates nothing for it.
+    private var visited: Set<String> = []
+    /// The first request's method, for `visited`.
+    private let initialMethod: HTTPRequest.Method
 
     /// Starts the bookkeeping for a task's first request.
     public init(policy: RedirectPolicy, target: HTTPRequestTarget, method: HTTPRequest.Method) {
         self.policy = policy
         self.current = target
-        self.visited = [Self.visitKey(method, target)]
+        self.initialMethod = method
     }
 
     /// Decides what to do with `response` to `request` (the request sent
@@ -94,9 +97,11 @@ public struct RedirectStateMachine: Sendable {
     public mutating func decide(response: HTTPResponse, request: HTTPRequest) -> Decision {
         guard policy.followsRedirects else { return .deliver }
         let code = response.status.code
-        guard [301, 302, 303, 307, 308].contains(code), let location = response.headerFields[.location] else {
-            return .deliver
+        switch code {
+        case 301, 302, 303, 307, 308: break
+        default: return .deliver
         }
+        guard let location = response.headerFields[.location] else { return .deliver }
         guard let resolved = URL(string: location, relativeTo: current.url)?.absoluteURL else {
             return .fail(UVURLError(.badServerResponse, detail: "redirect Location is not a valid URL"))
         }
@@ -123,6 +128,7 @@ public struct RedirectStateMachine: Sendable {
             method = .get
             keepsBody = false
         }
+        if visited.isEmpty { visited.insert(Self.visitKey(initialMethod, current)) }
         let key = Self.visitKey(method, next)
         if visited.contains(key) {
             return .fail(UVURLError(.httpTooManyRedirects, detail: "redirect cycle"))

@@ -58,14 +58,6 @@ struct HTTPAllocationTests {
             }
             #expect(total == 1_024_000)
             #expect(mallocs <= 4 * 1_000, "\(Double(mallocs) / 1_000) allocations per response")
-
-            // For the record (not asserted: the machine is shared).
-            let clock = ContinuousClock()
-            let elapsed = clock.measure {
-                for _ in 0..<20_000 { total &+= Self.parseOne(&parser, bytes) }
-            }
-            let nanoseconds = Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9
-            print("HTTPResponseParser: \(Double(mallocs) / 1_000) allocations and \(Int(nanoseconds / 20_000)) ns per typical keep-alive response")
         }
     }
 
@@ -120,5 +112,58 @@ struct HTTPAllocationTests {
         }
         #expect(failures == 0)
         #expect(mallocs == 0, "\(Double(mallocs) / 10_000) allocations per request")
+    }
+
+    /// A keep-alive request through the pool (reuse an idle connection,
+    /// write, receive, finish) allocates nothing once the pool's tables
+    /// have grown.
+    @Test func poolKeepAliveCycleAllocatesNothing() {
+        var pool = ConnectionPoolStateMachine()
+        let key = ConnectionKey(scheme: .http, host: "127.0.0.1", port: 8080)
+        var now = HTTPDeadline(uptimeNanoseconds: 1)
+        _ = pool.executeRequest(.init(0), key: key, method: .get, now: now)
+        _ = pool.connectionEstablished(.init(1), now: now)
+        pool.requestWriteStarted(.init(0))
+        pool.responseBytesReceived(.init(0))
+        _ = pool.requestFinished(.init(0), keepAlive: true, now: now)
+        var executed = 0
+        func cycle(_ n: Int) {
+            now = now.advanced(by: .microseconds(10))
+            let request = ConnectionPoolStateMachine.RequestID(n)
+            if case .execute = pool.executeRequest(request, key: key, method: .get, now: now).request { executed += 1 }
+            pool.requestWriteStarted(request)
+            pool.responseBytesReceived(request)
+            _ = pool.requestFinished(request, keepAlive: true, now: now)
+        }
+        for n in 1...100 { cycle(n) }
+        let mallocs = AllocationCounter.count {
+            for n in 101...10_100 { cycle(n) }
+        }
+        #expect(executed == 10_100)
+        #expect(mallocs == 0, "\(Double(mallocs) / 10_000) allocations per request")
+    }
+
+    /// Deciding on a final (non-redirect) response and running the task's
+    /// timeouts through an exchange allocate nothing.
+    @Test func redirectDecisionAndTimeoutsAllocateNothingPerResponse() throws {
+        let target = try HTTPRequestTarget(string: "http://127.0.0.1:8080/")
+        let request = target.makeRequest()
+        let response = HTTPResponse(status: .ok)
+        var delivered = 0
+        func task(_ n: Int) {
+            let start = HTTPDeadline(uptimeNanoseconds: UInt64(n) * 1_000)
+            var redirects = RedirectStateMachine(policy: RedirectPolicy(), target: target, method: .get)
+            var timeouts = RequestTimeoutStateMachine(timeouts: RequestTimeouts(), now: start)
+            _ = timeouts.exchangeStarted(now: start)
+            timeouts.activity(now: start.advanced(by: .microseconds(5)))
+            if redirects.decide(response: response, request: request) == .deliver { delivered += 1 }
+            _ = timeouts.finished()
+        }
+        for n in 0..<100 { task(n) }
+        let mallocs = AllocationCounter.count {
+            for n in 100..<10_100 { task(n) }
+        }
+        #expect(delivered == 10_100)
+        #expect(mallocs == 0, "\(Double(mallocs) / 10_000) allocations per task")
     }
 }
