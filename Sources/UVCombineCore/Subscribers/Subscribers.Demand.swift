@@ -25,11 +25,15 @@ extension Subscribers {
         }
 
         /// A request for as many values as the publisher can produce.
-        public static let unlimited = Demand(rawValue: .max)
+        // Computed, not `static let`: a stored static is reached through a
+        // lazy-initialisation check on every use, on the hot path.
+        @inlinable @inline(__always)
+        public static var unlimited: Demand { Demand(rawValue: .max) }
 
         /// A request for no elements from the publisher. Requesting it from a
         /// subscription traps; it is a valid return from `receive(_:)`.
-        public static let none = Demand(rawValue: 0)
+        @inlinable @inline(__always)
+        public static var none: Demand { Demand(rawValue: 0) }
 
         /// Creates a demand for the given maximum number of elements.
         ///

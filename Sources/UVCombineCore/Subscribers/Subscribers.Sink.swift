@@ -6,8 +6,15 @@ extension Subscribers {
     ///
     /// Threading: the closures run on whatever thread the publisher delivers
     /// on. `cancel()` may be called from any thread, also from inside the
-    /// closures; after cancel or completion the closures are released (which
-    /// breaks retain cycles through captured owners) and never called again.
+    /// closures; after it returns the value closure is not called again
+    /// (for a value in flight on another thread, publishers that serialise
+    /// delivery — subjects, `share()`, loop-bound publishers — make
+    /// `cancel()` wait for it).
+    ///
+    /// Lifetime: the sink that `sink(receiveCompletion:receiveValue:)`
+    /// creates is released by its `AnyCancellable` on cancel and on
+    /// completion, and its closures with it, so a finished or cancelled
+    /// pipeline does not keep an owner captured by the closures alive.
     ///
     /// ```swift
     /// let sink = Subscribers.Sink<Int, Never>(
@@ -19,48 +26,45 @@ extension Subscribers {
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     {
-        /// The two closures, kept together in a struct: a closure moved
-        /// through a generic container (`Optional<T>`, a lock's result
-        /// type) is re-abstracted with an allocated thunk, one per value.
-        /// Inside a struct field its representation never changes.
-        @usableFromInline
-        internal struct Handlers {
-            @usableFromInline let value: (Input) -> Void
-            @usableFromInline let completion: (Subscribers.Completion<Failure>) -> Void
+        /// The closures are `let`: a stored `var` closure is retained and
+        /// released around every call (two atomic operations per value);
+        /// a `let` is called in place.
+        @usableFromInline internal let onValue: (Input) -> Void
+        @usableFromInline internal let onCompletion: (Subscribers.Completion<Failure>) -> Void
 
-            @inlinable
-            init(value: @escaping (Input) -> Void,
-                 completion: @escaping (Subscribers.Completion<Failure>) -> Void) {
-                self.value = value
-                self.completion = completion
-            }
-        }
+        @usableFromInline internal static var awaiting: UInt8 { 0 }
+        @usableFromInline internal static var subscribed: UInt8 { 1 }
+        @usableFromInline internal static var terminal: UInt8 { 2 }
+
+        /// The life-cycle phase. Written under `state`'s lock, read on the
+        /// value path without it (an acquiring load is a plain load on x86).
+        @usableFromInline internal let phase = Atomic<UInt8>(0)
 
         @usableFromInline
         internal struct State {
-            @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
-            /// `nil` once completed or cancelled: releasing the closures
-            /// breaks retain cycles through captured owners.
-            @usableFromInline var handlers: Handlers?
+            @usableFromInline var subscription: (any Subscription)?
+            /// The `AnyCancellable` that `sink(…)` returned, which holds this
+            /// sink. On completion the sink asks it to let go (so the closures
+            /// die with the sink); on cancel the cancellable lets go itself.
+            /// Unmanaged because the token owns us; it tells us when it dies
+            /// (its deinit cancels us, which clears this under the lock).
+            @usableFromInline var token: Unmanaged<AnyCancellable>?
 
-            @inlinable
-            init(handlers: Handlers) {
-                self.handlers = handlers
-            }
+            @inlinable init() {}
         }
 
-        @usableFromInline internal let state: Mutex<UncheckedSendable<State>>
+        @usableFromInline internal let state = Mutex(UncheckedSendable(State()))
 
         /// The closure that runs for each value; a no-op once the sink has
         /// completed or been cancelled.
         public var receiveValue: (Input) -> Void {
-            state.withLock { UncheckedSendable($0.value.handlers) }.value?.value ?? { _ in }
+            phase.load(ordering: .acquiring) == Self.terminal ? { _ in } : onValue
         }
 
         /// The closure that runs on completion; a no-op once the sink has
         /// completed or been cancelled.
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            state.withLock { UncheckedSendable($0.value.handlers) }.value?.completion ?? { _ in }
+            phase.load(ordering: .acquiring) == Self.terminal ? { _ in } : onCompletion
         }
 
         /// Creates a sink with closures for completion and for values.
@@ -70,16 +74,27 @@ extension Subscribers {
         /// ```
         public init(receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
                     receiveValue: @escaping (Input) -> Void) {
-            state = Mutex(UncheckedSendable(State(handlers: Handlers(value: receiveValue,
-                                                                     completion: receiveCompletion))))
+            onValue = receiveValue
+            onCompletion = receiveCompletion
+        }
+
+        /// Records the token that owns this sink (see `State.token`).
+        @usableFromInline
+        internal func attach(token: AnyCancellable) {
+            state.withLock { s in
+                if phase.load(ordering: .relaxed) != Self.terminal {
+                    s.value.token = Unmanaged.passUnretained(token)
+                }
+            }
         }
 
         /// Stores the subscription and requests `.unlimited`; a second
         /// subscription is cancelled at once.
         public func receive(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
-                guard case .awaitingSubscription = s.value.status else { return false }
-                s.value.status = .subscribed(subscription)
+                guard phase.load(ordering: .relaxed) == Self.awaiting else { return false }
+                s.value.subscription = subscription
+                phase.store(Self.subscribed, ordering: .releasing)
                 return true
             }
             if accepted {
@@ -92,38 +107,40 @@ extension Subscribers {
         /// Runs `receiveValue` while subscribed.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            let handlers = state.withLock { s in
-                UncheckedSendable(s.value.status.isSubscribed ? s.value.handlers : nil)
+            if phase.load(ordering: .acquiring) == Self.subscribed {
+                onValue(value)
             }
-            handlers.value?.value(value)
             return .none
         }
 
-        /// Runs `receiveCompletion` once, then releases both closures.
+        /// Runs `receiveCompletion` once.
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let taken = state.withLock { s -> UncheckedSendable<State?> in
-                if s.value.status.isTerminal { return UncheckedSendable(nil) }
-                let old = s.value
-                s.value.status = .terminal
-                s.value.handlers = nil
-                return UncheckedSendable(old)
+            let released = state.withLock { s -> UncheckedSendable<(subscription: (any Subscription)?, token: AnyCancellable.Action)>? in
+                guard phase.load(ordering: .relaxed) != Self.terminal else { return nil }
+                phase.store(Self.terminal, ordering: .releasing)
+                // Detached while we hold the lock: the token cannot finish
+                // dying meanwhile, because its deinit cancels us and waits
+                // for this lock.
+                let action = s.value.token?._withUnsafeGuaranteedRef { $0.detach() } ?? .done
+                defer { s.value = State() }
+                return UncheckedSendable((s.value.subscription, action))
             }
-            taken.value?.handlers?.completion(completion)
+            guard released != nil else { return }
+            onCompletion(completion)
+            // `released` (the subscription, and the token's hold on us) is
+            // dropped here, outside the lock.
         }
 
-        /// Cancels the upstream subscription and releases both closures.
-        /// Idempotent; callable from any thread.
+        /// Cancels the upstream subscription. Idempotent; callable from any
+        /// thread.
         public func cancel() {
-            let taken = state.withLock { s -> UncheckedSendable<State?> in
-                if s.value.status.isTerminal { return UncheckedSendable(nil) }
-                let old = s.value
-                s.value.status = .terminal
-                s.value.handlers = nil
-                return UncheckedSendable(old)
+            let subscription = state.withLock { s -> UncheckedSendable<(any Subscription)?>? in
+                guard phase.load(ordering: .relaxed) != Self.terminal else { return nil }
+                phase.store(Self.terminal, ordering: .releasing)
+                defer { s.value = State() }
+                return UncheckedSendable(s.value.subscription)
             }
-            // Released here, outside the lock: the closures' captures may
-            // run arbitrary deinit code.
-            taken.value?.status.subscription?.cancel()
+            subscription?.value?.cancel()
         }
 
         /// `Sink`, as Combine describes it.
@@ -152,8 +169,10 @@ extension Publisher {
                      receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion,
                                                      receiveValue: receiveValue)
-        subscribe(sink)
-        return AnyCancellable(sink)
+        let token = AnyCancellable(sink)
+        sink.attach(token: token)
+        receive(subscriber: sink)
+        return token
     }
 }
 
