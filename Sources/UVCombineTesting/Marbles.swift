@@ -27,8 +27,13 @@ extension TestScheduler {
     /// instant (a value arriving exactly at a deadline counts as arriving
     /// before it). The subscriber requests `.unlimited`.
     ///
-    /// Output: one entry per tick, up to the completion or until
-    /// `max(ticks, input ticks)` ticks have passed. A tick shows `-` when
+    /// Duration: with `ticks`, exactly that many ticks run (fewer if the
+    /// output completes). Without it, the run goes on until the output
+    /// completes, or for the input's length plus 64 ticks; the output then
+    /// ends at the completion, or else at the later of the input's last
+    /// tick and the last event.
+    ///
+    /// Output: one entry per tick. A tick shows `-` when
     /// nothing arrived, the event when one did (a value's description,
     /// `|` for finished, `#` for a failure), and `(…)` around several
     /// events of the same tick. Work that falls between two ticks is
@@ -39,16 +44,16 @@ extension TestScheduler {
     /// let out = scheduler.marbles("a-b--c---|", tick: .seconds(1)) {
     ///     $0.debounce(for: .seconds(2), scheduler: scheduler)
     /// }
-    /// // out == "----b----(c|)"  (c is dropped? see DebounceTests)
+    /// // out == "----b--c-|"
     /// ```
     public func marbles<P: Publisher>(
         _ input: String,
         tick: SchedulerTimeType.Stride,
-        ticks: Int = 0,
+        ticks: Int? = nil,
         _ makePublisher: (PassthroughSubject<String, MarbleError>) -> P
     ) -> String where P.Failure == MarbleError {
         let plan = MarbleDiagram.parse(input)
-        let total = Swift.max(ticks, plan.count)
+        let total = ticks ?? plan.count + 64
         let subject = PassthroughSubject<String, MarbleError>()
         let start = now
         var instant = start
@@ -75,7 +80,7 @@ extension TestScheduler {
             if recorder.isComplete { break }
         }
         recorder.cancel()
-        return recorder.render(ticks: total)
+        return recorder.render(minimumTicks: ticks ?? plan.count)
     }
 }
 
@@ -167,9 +172,11 @@ internal final class MarbleRecorder<Input>: Subscriber, Cancellable, @unchecked 
         subscription.value?.cancel()
     }
 
-    func render(ticks: Int) -> String {
+    /// Renders ticks up to the completion, or else up to the later of
+    /// `minimumTicks - 1` and the last event.
+    func render(minimumTicks: Int) -> String {
         let (events, complete) = state.withLock { s in (s.value.events, s.value.complete) }
-        let last = complete ? (events.last?.tick ?? 0) : ticks - 1
+        let last = complete ? (events.last?.tick ?? 0) : Swift.max(minimumTicks - 1, events.last?.tick ?? -1)
         var output = ""
         for tick in 0...Swift.max(last, 0) where tick <= last {
             let tokens = events.filter { $0.tick == tick }.map(\.token)
