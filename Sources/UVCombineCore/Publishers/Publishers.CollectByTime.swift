@@ -84,217 +84,216 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let parts = strategy.parts
-            upstream.subscribe(Inner(downstream: subscriber, scheduler: parts.scheduler, stride: parts.stride,
-                                     count: parts.count, options: options))
+            let inner = CollectByTimeInner<Upstream.Output, S, Context>(
+                downstream: subscriber, scheduler: parts.scheduler, stride: parts.stride, count: parts.count,
+                options: options)
+            upstream.receive(subscriber: inner)
         }
     }
 }
 
-extension Publishers.CollectByTime {
-    /// Collects into a buffer; a periodic action sends it.
+/// Collects into a buffer; a periodic action sends it.
+@usableFromInline
+internal final class CollectByTimeInner<Input, Downstream: Subscriber, Context: Scheduler>:
+    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == [Input]
+{
+        @usableFromInline typealias Failure = Downstream.Failure
+
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-        where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure
-    {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
-        @usableFromInline
-        internal struct State {
-            @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
-            @usableFromInline var demand: Subscribers.Demand = .none
-            @usableFromInline var buffer: [Input] = []
-            @usableFromInline var timer: (any Cancellable)?
-            /// The upstream finished while arrays were waiting for demand.
-            @usableFromInline var finishPending = false
-
-            @inlinable
-            init() {}
-        }
-
-        @usableFromInline
-        internal enum Action {
-            case none
-            case send([Input])
-            case sendAndFinish([Input]?)
-        }
-
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let scheduler: Context
-        @usableFromInline let stride: Context.SchedulerTimeType.Stride
-        @usableFromInline let count: Int?
-        @usableFromInline let options: Context.SchedulerOptions?
-        @usableFromInline let state = Mutex(UncheckedSendable(State()))
+    internal struct State {
+        @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
+        @usableFromInline var demand: Subscribers.Demand = .none
+        @usableFromInline var buffer: [Input] = []
+        @usableFromInline var timer: (any Cancellable)?
+        /// The upstream finished while arrays were waiting for demand.
+        @usableFromInline var finishPending = false
 
         @inlinable
-        init(downstream: Downstream, scheduler: Context, stride: Context.SchedulerTimeType.Stride, count: Int?,
-             options: Context.SchedulerOptions?) {
-            precondition(count.map { $0 > 0 } ?? true,
-                         "UVCombine API violation: collect(.byTimeOrCount): the count must be positive")
-            self.downstream = downstream
-            self.scheduler = scheduler
-            self.stride = stride
-            self.count = count
-            self.options = options
-        }
+        init() {}
+    }
 
-        deinit {
-            state.withLock { UncheckedSendable($0.value.timer) }.value?.cancel()
-        }
+    @usableFromInline
+    internal enum Action {
+        case none
+        case send([Input])
+        case sendAndFinish([Input]?)
+    }
 
-        @inlinable
-        func receive(subscription: any Subscription) {
-            let accepted = state.withLock { s -> Bool in
-                guard case .awaitingSubscription = s.value.status else { return false }
-                s.value.status = .subscribed(subscription)
-                if let count { s.value.buffer.reserveCapacity(count) }
-                return true
-            }
-            guard accepted else {
-                subscription.cancel()
-                return
-            }
-            downstream.receive(subscription: self)
-            let timer = scheduler.schedule(after: scheduler.now.advanced(by: stride), interval: stride,
-                                           tolerance: scheduler.minimumTolerance, options: options) { [weak self] in
-                self?.tick()
-            }
-            let stale = state.withLock { s -> UncheckedSendable<(any Cancellable)?> in
-                guard s.value.status.isSubscribed else { return UncheckedSendable(timer) }
-                s.value.timer = timer
-                return UncheckedSendable(nil)
-            }
-            stale.value?.cancel()
-            if count == nil { subscription.request(.unlimited) }
-        }
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let scheduler: Context
+    @usableFromInline let stride: Context.SchedulerTimeType.Stride
+    @usableFromInline let count: Int?
+    @usableFromInline let options: Context.SchedulerOptions?
+    @usableFromInline let state = Mutex(UncheckedSendable(State()))
 
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            let action = state.withLock { s -> UncheckedSendable<Action> in
-                guard s.value.status.isSubscribed else { return UncheckedSendable(.none) }
-                s.value.buffer.append(input)
-                guard let count, s.value.buffer.count >= count else { return UncheckedSendable(.none) }
-                return UncheckedSendable(s.value.takeBatch())
-            }
-            perform(action.value)
-            return .none
-        }
+    @inlinable
+    init(downstream: Downstream, scheduler: Context, stride: Context.SchedulerTimeType.Stride, count: Int?,
+         options: Context.SchedulerOptions?) {
+        precondition(count.map { $0 > 0 } ?? true,
+                     "UVCombine API violation: collect(.byTimeOrCount): the count must be positive")
+        self.downstream = downstream
+        self.scheduler = scheduler
+        self.stride = stride
+        self.count = count
+        self.options = options
+    }
 
-        @inlinable
-        func tick() {
-            let action = state.withLock { s -> UncheckedSendable<Action> in
-                guard s.value.status.isSubscribed, !s.value.buffer.isEmpty else { return UncheckedSendable(.none) }
-                return UncheckedSendable(s.value.takeBatch())
-            }
-            perform(action.value)
-        }
+    deinit {
+        state.withLock { UncheckedSendable($0.value.timer) }.value?.cancel()
+    }
 
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            let taken = state.withLock { s -> UncheckedSendable<(Action, (any Cancellable)?)>? in
-                guard case .subscribed(let subscription) = s.value.status else { return nil }
-                let timer = s.value.timer
-                s.value.timer = nil
-                switch completion {
-                case .failure:
-                    s.value.status = .terminal
-                    s.value.buffer = []
-                    return UncheckedSendable((.none, timer))
-                case .finished:
-                    if s.value.buffer.isEmpty {
-                        s.value.status = .terminal
-                        return UncheckedSendable((.sendAndFinish(nil), timer))
-                    }
-                    guard s.value.demand.rawValue > 0 else {
-                        s.value.status = .pendingTerminal(subscription)
-                        s.value.finishPending = true
-                        return UncheckedSendable((.none, timer))
-                    }
-                    s.value.status = .terminal
-                    let batch = s.value.buffer
-                    s.value.buffer = []
-                    return UncheckedSendable((.sendAndFinish(batch), timer))
-                }
-            }
-            guard let taken else { return }
-            taken.value.1?.cancel()
-            if case .failure = completion {
-                downstream.receive(completion: completion)
-            } else {
-                perform(taken.value.0)
-            }
+    @inlinable
+    func receive(subscription: any Subscription) {
+        let accepted = state.withLock { s -> Bool in
+            guard case .awaitingSubscription = s.value.status else { return false }
+            s.value.status = .subscribed(subscription)
+            if let count { s.value.buffer.reserveCapacity(count) }
+            return true
         }
-
-        @inlinable
-        func perform(_ action: Action) {
-            switch action {
-            case .none:
-                return
-            case .send(let batch):
-                let more = downstream.receive(batch)
-                if more.rawValue > 0 { addDemand(more) }
-            case .sendAndFinish(let batch):
-                if let batch { _ = downstream.receive(batch) }
-                downstream.receive(completion: .finished)
-            }
+        guard accepted else {
+            subscription.cancel()
+            return
         }
-
-        @inlinable
-        func addDemand(_ demand: Subscribers.Demand) {
-            let (upstream, action) = state.withLock { s -> ((any Subscription)?, UncheckedSendable<Action>) in
-                switch s.value.status {
-                case .subscribed(let subscription):
-                    s.value.demand += demand
-                    var action = Action.none
-                    if let count, s.value.buffer.count >= count { action = s.value.takeBatch() }
-                    return (count == nil ? nil : subscription, UncheckedSendable(action))
-                case .pendingTerminal where s.value.finishPending:
-                    s.value.status = .terminal
-                    s.value.finishPending = false
-                    let batch = s.value.buffer
-                    s.value.buffer = []
-                    return (nil, UncheckedSendable(.sendAndFinish(batch)))
-                default:
-                    return (nil, UncheckedSendable(.none))
-                }
-            }
-            if let upstream, let count { upstream.request(demand * count) }
-            perform(action.value)
+        downstream.receive(subscription: self)
+        let timer = scheduler.schedule(after: scheduler.now.advanced(by: stride), interval: stride,
+                                       tolerance: scheduler.minimumTolerance, options: options) { [weak self] in
+            self?.tick()
         }
-
-        @inlinable
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
-            addDemand(demand)
+        let stale = state.withLock { s -> UncheckedSendable<(any Cancellable)?> in
+            guard s.value.status.isSubscribed else { return UncheckedSendable(timer) }
+            s.value.timer = timer
+            return UncheckedSendable(nil)
         }
+        stale.value?.cancel()
+        if count == nil { subscription.request(.unlimited) }
+    }
 
-        @inlinable
-        func cancel() {
-            let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, (any Cancellable)?)> in
-                guard !s.value.status.isTerminal else { return UncheckedSendable((nil, nil)) }
-                let upstream = s.value.status.isSubscribed ? s.value.status.subscription : nil
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let action = state.withLock { s -> UncheckedSendable<Action> in
+            guard s.value.status.isSubscribed else { return UncheckedSendable(.none) }
+            s.value.buffer.append(input)
+            guard let count, s.value.buffer.count >= count else { return UncheckedSendable(.none) }
+            return UncheckedSendable(s.value.takeBatch())
+        }
+        perform(action.value)
+        return .none
+    }
+
+    @inlinable
+    func tick() {
+        let action = state.withLock { s -> UncheckedSendable<Action> in
+            guard s.value.status.isSubscribed, !s.value.buffer.isEmpty else { return UncheckedSendable(.none) }
+            return UncheckedSendable(s.value.takeBatch())
+        }
+        perform(action.value)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let taken = state.withLock { s -> UncheckedSendable<(Action, (any Cancellable)?)>? in
+            guard case .subscribed(let subscription) = s.value.status else { return nil }
+            let timer = s.value.timer
+            s.value.timer = nil
+            switch completion {
+            case .failure:
                 s.value.status = .terminal
                 s.value.buffer = []
-                s.value.finishPending = false
-                let timer = s.value.timer
-                s.value.timer = nil
-                return UncheckedSendable((upstream, timer))
+                return UncheckedSendable((.none, timer))
+            case .finished:
+                if s.value.buffer.isEmpty {
+                    s.value.status = .terminal
+                    return UncheckedSendable((.sendAndFinish(nil), timer))
+                }
+                guard s.value.demand.rawValue > 0 else {
+                    s.value.status = .pendingTerminal(subscription)
+                    s.value.finishPending = true
+                    return UncheckedSendable((.none, timer))
+                }
+                s.value.status = .terminal
+                let batch = s.value.buffer
+                s.value.buffer = []
+                return UncheckedSendable((.sendAndFinish(batch), timer))
             }
-            taken.value.1?.cancel()
-            taken.value.0?.cancel()
         }
-
-        @usableFromInline var description: String { "CollectByTime" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
+        guard let taken else { return }
+        taken.value.1?.cancel()
+        if case .failure = completion {
+            downstream.receive(completion: completion)
+        } else {
+            perform(taken.value.0)
+        }
     }
+
+    @inlinable
+    func perform(_ action: Action) {
+        switch action {
+        case .none:
+            return
+        case .send(let batch):
+            let more = downstream.receive(batch)
+            if more.rawValue > 0 { addDemand(more) }
+        case .sendAndFinish(let batch):
+            if let batch { _ = downstream.receive(batch) }
+            downstream.receive(completion: .finished)
+        }
+    }
+
+    @inlinable
+    func addDemand(_ demand: Subscribers.Demand) {
+        let (upstream, action) = state.withLock { s -> ((any Subscription)?, UncheckedSendable<Action>) in
+            switch s.value.status {
+            case .subscribed(let subscription):
+                s.value.demand += demand
+                var action = Action.none
+                if let count, s.value.buffer.count >= count { action = s.value.takeBatch() }
+                return (count == nil ? nil : subscription, UncheckedSendable(action))
+            case .pendingTerminal where s.value.finishPending:
+                s.value.status = .terminal
+                s.value.finishPending = false
+                let batch = s.value.buffer
+                s.value.buffer = []
+                return (nil, UncheckedSendable(.sendAndFinish(batch)))
+            default:
+                return (nil, UncheckedSendable(.none))
+            }
+        }
+        if let upstream, let count { upstream.request(demand * count) }
+        perform(action.value)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        addDemand(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, (any Cancellable)?)> in
+            guard !s.value.status.isTerminal else { return UncheckedSendable((nil, nil)) }
+            let upstream = s.value.status.isSubscribed ? s.value.status.subscription : nil
+            s.value.status = .terminal
+            s.value.buffer = []
+            s.value.finishPending = false
+            let timer = s.value.timer
+            s.value.timer = nil
+            return UncheckedSendable((upstream, timer))
+        }
+        taken.value.1?.cancel()
+        taken.value.0?.cancel()
+    }
+
+    @usableFromInline var description: String { "CollectByTime" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
 }
 
-extension Publishers.CollectByTime.Inner.State {
+extension CollectByTimeInner.State {
     /// Takes the buffer as a batch when there is demand for it.
     @inlinable
-    mutating func takeBatch() -> Publishers.CollectByTime<Upstream, Context>.Inner<Downstream>.Action {
+    mutating func takeBatch() -> CollectByTimeInner.Action {
         guard demand.rawValue > 0 else { return .none }
         if !demand.isUnlimited { demand -= 1 }
         let batch = buffer

@@ -78,206 +78,205 @@ extension Publishers {
         /// Subscribes an inner subscriber to the upstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, interval: interval, tolerance: tolerance,
-                                     scheduler: scheduler, options: options))
+            let inner = DelayInner<S, Context>(
+                downstream: subscriber, interval: interval, tolerance: tolerance, scheduler: scheduler,
+                options: options)
+            upstream.receive(subscriber: inner)
         }
     }
 }
 
-extension Publishers.Delay {
-    /// Keeps (deadline, event) pairs in a ring and delivers them when due.
+/// Keeps (deadline, event) pairs in a ring and delivers them when due.
+@usableFromInline
+internal final class DelayInner<Downstream: Subscriber, Context: Scheduler>:
+    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline typealias Time = Context.SchedulerTimeType
+
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-        where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
-    {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-        @usableFromInline typealias Time = Context.SchedulerTimeType
+    internal enum Event {
+        case value(Input)
+        case completion(Subscribers.Completion<Failure>)
+    }
 
-        @usableFromInline
-        internal enum Event {
-            case value(Input)
-            case completion(Subscribers.Completion<Failure>)
-        }
-
-        @usableFromInline
-        internal struct Pending {
-            @usableFromInline let deadline: Time
-            @usableFromInline let event: Event
-
-            @inlinable
-            init(deadline: Time, event: Event) {
-                self.deadline = deadline
-                self.event = event
-            }
-        }
-
-        @usableFromInline
-        internal struct State {
-            @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
-            @usableFromInline var pending = RingBuffer<Pending>()
-            /// A scheduled action is waiting for the oldest event.
-            @usableFromInline var armed = false
-            /// A delivery loop is running (`fire`), on some thread.
-            @usableFromInline var delivering = false
-            /// Holds `self` while events wait, since the scheduled action
-            /// captures it weakly.
-            @usableFromInline var keepAlive: AnyObject?
-
-            @inlinable
-            init() {}
-        }
-
-        @usableFromInline
-        internal enum Step {
-            case deliver(Event)
-            case arm(Time)
-            case stop(keepAlive: AnyObject?)
-        }
-
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let interval: Context.SchedulerTimeType.Stride
-        @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
-        @usableFromInline let scheduler: Context
-        @usableFromInline let options: Context.SchedulerOptions?
-        @usableFromInline let state = Mutex(UncheckedSendable(State()))
-        /// Formed once in `init`; captures `self` weakly. Written only there.
-        @usableFromInline internal private(set) var fireAction: () -> Void = {}
+    @usableFromInline
+    internal struct Pending {
+        @usableFromInline let deadline: Time
+        @usableFromInline let event: Event
 
         @inlinable
-        init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride,
-             tolerance: Context.SchedulerTimeType.Stride, scheduler: Context,
-             options: Context.SchedulerOptions?) {
-            self.downstream = downstream
-            self.interval = interval
-            self.tolerance = tolerance
-            self.scheduler = scheduler
-            self.options = options
-            fireAction = { [weak self] in self?.fire() }
+        init(deadline: Time, event: Event) {
+            self.deadline = deadline
+            self.event = event
         }
+    }
+
+    @usableFromInline
+    internal struct State {
+        @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
+        @usableFromInline var pending = RingBuffer<Pending>()
+        /// A scheduled action is waiting for the oldest event.
+        @usableFromInline var armed = false
+        /// A delivery loop is running (`fire`), on some thread.
+        @usableFromInline var delivering = false
+        /// Holds `self` while events wait, since the scheduled action
+        /// captures it weakly.
+        @usableFromInline var keepAlive: AnyObject?
 
         @inlinable
-        func receive(subscription: any Subscription) {
-            let accepted = state.withLock { s -> Bool in
-                guard case .awaitingSubscription = s.value.status else { return false }
-                s.value.status = .subscribed(subscription)
-                return true
+        init() {}
+    }
+
+    @usableFromInline
+    internal enum Step {
+        case deliver(Event)
+        case arm(Time)
+        case stop(keepAlive: AnyObject?)
+    }
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let interval: Context.SchedulerTimeType.Stride
+    @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
+    @usableFromInline let scheduler: Context
+    @usableFromInline let options: Context.SchedulerOptions?
+    @usableFromInline let state = Mutex(UncheckedSendable(State()))
+    /// Formed once in `init`; captures `self` weakly. Written only there.
+    @usableFromInline internal private(set) var fireAction: () -> Void = {}
+
+    @inlinable
+    init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride,
+         tolerance: Context.SchedulerTimeType.Stride, scheduler: Context,
+         options: Context.SchedulerOptions?) {
+        self.downstream = downstream
+        self.interval = interval
+        self.tolerance = tolerance
+        self.scheduler = scheduler
+        self.options = options
+        fireAction = { [weak self] in self?.fire() }
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        let accepted = state.withLock { s -> Bool in
+            guard case .awaitingSubscription = s.value.status else { return false }
+            s.value.status = .subscribed(subscription)
+            return true
+        }
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        enqueue(.value(input), terminal: false)
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        enqueue(.completion(completion), terminal: true)
+    }
+
+    @inlinable
+    func enqueue(_ event: Event, terminal: Bool) {
+        let deadline = scheduler.now.advanced(by: interval)
+        let arm = state.withLock { s -> Bool in
+            guard case .subscribed(let subscription) = s.value.status else { return false }
+            if terminal { s.value.status = .pendingTerminal(subscription) }
+            s.value.pending.append(Pending(deadline: deadline, event: event))
+            guard !s.value.armed && !s.value.delivering else { return false }
+            s.value.armed = true
+            s.value.keepAlive = self
+            return true
+        }
+        if arm { scheduler.schedule(after: deadline, tolerance: tolerance, options: options, fireAction) }
+    }
+
+    /// Delivers every event that is due, then re-arms for the next one.
+    @inlinable
+    func fire() {
+        let now = scheduler.now
+        let start = state.withLock { s -> Bool in
+            guard !s.value.delivering else { return false }
+            s.value.delivering = true
+            s.value.armed = false
+            return true
+        }
+        guard start else { return }
+        while true {
+            let step = state.withLock { s -> UncheckedSendable<Step> in
+                guard !s.value.status.isTerminal, let first = s.value.pending.first else {
+                    s.value.delivering = false
+                    let owner = s.value.keepAlive
+                    s.value.keepAlive = nil
+                    return UncheckedSendable(.stop(keepAlive: owner))
+                }
+                guard first.deadline <= now else {
+                    s.value.delivering = false
+                    s.value.armed = true
+                    return UncheckedSendable(.arm(first.deadline))
+                }
+                _ = s.value.pending.popFirst()
+                if case .completion = first.event { s.value.status = .terminal }
+                return UncheckedSendable(.deliver(first.event))
             }
-            guard accepted else {
-                subscription.cancel()
+            switch step.value {
+            case .deliver(.value(let value)):
+                let more = downstream.receive(value)
+                if more.rawValue > 0 { request(more) }
+            case .deliver(.completion(let completion)):
+                downstream.receive(completion: completion)
+                let owner = state.withLock { s -> AnyObject? in
+                    s.value.delivering = false
+                    let owner = s.value.keepAlive
+                    s.value.keepAlive = nil
+                    return owner
+                }
+                _ = owner // released outside the lock
+                return
+            case .arm(let deadline):
+                scheduler.schedule(after: deadline, tolerance: tolerance, options: options, fireAction)
+                return
+            case .stop:
                 return
             }
-            downstream.receive(subscription: self)
         }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            enqueue(.value(input), terminal: false)
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            enqueue(.completion(completion), terminal: true)
-        }
-
-        @inlinable
-        func enqueue(_ event: Event, terminal: Bool) {
-            let deadline = scheduler.now.advanced(by: interval)
-            let arm = state.withLock { s -> Bool in
-                guard case .subscribed(let subscription) = s.value.status else { return false }
-                if terminal { s.value.status = .pendingTerminal(subscription) }
-                s.value.pending.append(Pending(deadline: deadline, event: event))
-                guard !s.value.armed && !s.value.delivering else { return false }
-                s.value.armed = true
-                s.value.keepAlive = self
-                return true
-            }
-            if arm { scheduler.schedule(after: deadline, tolerance: tolerance, options: options, fireAction) }
-        }
-
-        /// Delivers every event that is due, then re-arms for the next one.
-        @inlinable
-        func fire() {
-            let now = scheduler.now
-            let start = state.withLock { s -> Bool in
-                guard !s.value.delivering else { return false }
-                s.value.delivering = true
-                s.value.armed = false
-                return true
-            }
-            guard start else { return }
-            while true {
-                let step = state.withLock { s -> UncheckedSendable<Step> in
-                    guard !s.value.status.isTerminal, let first = s.value.pending.first else {
-                        s.value.delivering = false
-                        let owner = s.value.keepAlive
-                        s.value.keepAlive = nil
-                        return UncheckedSendable(.stop(keepAlive: owner))
-                    }
-                    guard first.deadline <= now else {
-                        s.value.delivering = false
-                        s.value.armed = true
-                        return UncheckedSendable(.arm(first.deadline))
-                    }
-                    _ = s.value.pending.popFirst()
-                    if case .completion = first.event { s.value.status = .terminal }
-                    return UncheckedSendable(.deliver(first.event))
-                }
-                switch step.value {
-                case .deliver(.value(let value)):
-                    let more = downstream.receive(value)
-                    if more.rawValue > 0 { request(more) }
-                case .deliver(.completion(let completion)):
-                    downstream.receive(completion: completion)
-                    let owner = state.withLock { s -> AnyObject? in
-                        s.value.delivering = false
-                        let owner = s.value.keepAlive
-                        s.value.keepAlive = nil
-                        return owner
-                    }
-                    _ = owner // released outside the lock
-                    return
-                case .arm(let deadline):
-                    scheduler.schedule(after: deadline, tolerance: tolerance, options: options, fireAction)
-                    return
-                case .stop:
-                    return
-                }
-            }
-        }
-
-        @inlinable
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
-            let subscription = state.withLock { s -> (any Subscription)? in
-                guard case .subscribed(let subscription) = s.value.status else { return nil }
-                return subscription
-            }
-            subscription?.request(demand)
-        }
-
-        @inlinable
-        func cancel() {
-            let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, AnyObject?)> in
-                let upstream: (any Subscription)?
-                switch s.value.status {
-                case .subscribed(let subscription): upstream = subscription
-                case .pendingTerminal: upstream = nil
-                case .awaitingSubscription, .terminal: return UncheckedSendable((nil, nil))
-                }
-                s.value.status = .terminal
-                s.value.pending.removeAll(keepingCapacity: false)
-                let owner = s.value.delivering ? nil : s.value.keepAlive
-                if !s.value.delivering { s.value.keepAlive = nil }
-                return UncheckedSendable((upstream, owner))
-            }
-            taken.value.0?.cancel()
-        }
-
-        @usableFromInline var description: String { "Delay" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
     }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        let subscription = state.withLock { s -> (any Subscription)? in
+            guard case .subscribed(let subscription) = s.value.status else { return nil }
+            return subscription
+        }
+        subscription?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, AnyObject?)> in
+            let upstream: (any Subscription)?
+            switch s.value.status {
+            case .subscribed(let subscription): upstream = subscription
+            case .pendingTerminal: upstream = nil
+            case .awaitingSubscription, .terminal: return UncheckedSendable((nil, nil))
+            }
+            s.value.status = .terminal
+            s.value.pending.removeAll(keepingCapacity: false)
+            let owner = s.value.delivering ? nil : s.value.keepAlive
+            if !s.value.delivering { s.value.keepAlive = nil }
+            return UncheckedSendable((upstream, owner))
+        }
+        taken.value.0?.cancel()
+    }
+
+    @usableFromInline var description: String { "Delay" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
 }

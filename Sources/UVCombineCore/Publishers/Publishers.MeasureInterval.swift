@@ -53,99 +53,98 @@ extension Publishers {
         /// Subscribes an inner subscriber to the upstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler))
+            let inner = MeasureIntervalInner<Upstream.Output, S, Context>(
+                downstream: subscriber, scheduler: scheduler)
+            upstream.receive(subscriber: inner)
         }
     }
 }
 
-extension Publishers.MeasureInterval {
-    /// Replaces each value by the time since the previous event.
+/// Replaces each value by the time since the previous event.
+@usableFromInline
+internal final class MeasureIntervalInner<Input, Downstream: Subscriber, Context: Scheduler>:
+    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Context.SchedulerTimeType.Stride
+{
+        @usableFromInline typealias Failure = Downstream.Failure
+
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-        where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure == Upstream.Failure
-    {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
-        @usableFromInline
-        internal struct State {
-            @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
-            /// When the subscription arrived, then when the last value did.
-            @usableFromInline var last: Context.SchedulerTimeType?
-
-            @inlinable
-            init() {}
-        }
-
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let scheduler: Context
-        @usableFromInline let state = Mutex(UncheckedSendable(State()))
+    internal struct State {
+        @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
+        /// When the subscription arrived, then when the last value did.
+        @usableFromInline var last: Context.SchedulerTimeType?
 
         @inlinable
-        init(downstream: Downstream, scheduler: Context) {
-            self.downstream = downstream
-            self.scheduler = scheduler
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            let now = scheduler.now
-            let accepted = state.withLock { s -> Bool in
-                guard case .awaitingSubscription = s.value.status else { return false }
-                s.value.status = .subscribed(subscription)
-                s.value.last = now
-                return true
-            }
-            guard accepted else {
-                subscription.cancel()
-                return
-            }
-            downstream.receive(subscription: self)
-        }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            let now = scheduler.now
-            let previous = state.withLock { s -> UncheckedSendable<Context.SchedulerTimeType?> in
-                guard s.value.status.isSubscribed, let last = s.value.last else { return UncheckedSendable(nil) }
-                s.value.last = now
-                return UncheckedSendable(last)
-            }
-            guard let previous = previous.value else { return .none }
-            return downstream.receive(previous.distance(to: now))
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            let active = state.withLock { s -> Bool in
-                guard s.value.status.isSubscribed else { return false }
-                s.value.status = .terminal
-                s.value.last = nil
-                return true
-            }
-            if active { downstream.receive(completion: completion) }
-        }
-
-        @inlinable
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
-            state.withLock { $0.value.status.subscription }?.request(demand)
-        }
-
-        @inlinable
-        func cancel() {
-            let subscription = state.withLock { s -> (any Subscription)? in
-                guard case .subscribed(let subscription) = s.value.status else { return nil }
-                s.value.status = .terminal
-                s.value.last = nil
-                return subscription
-            }
-            subscription?.cancel()
-        }
-
-        @usableFromInline var description: String { "MeasureInterval" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
+        init() {}
     }
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let scheduler: Context
+    @usableFromInline let state = Mutex(UncheckedSendable(State()))
+
+    @inlinable
+    init(downstream: Downstream, scheduler: Context) {
+        self.downstream = downstream
+        self.scheduler = scheduler
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        let now = scheduler.now
+        let accepted = state.withLock { s -> Bool in
+            guard case .awaitingSubscription = s.value.status else { return false }
+            s.value.status = .subscribed(subscription)
+            s.value.last = now
+            return true
+        }
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let now = scheduler.now
+        let previous = state.withLock { s -> UncheckedSendable<Context.SchedulerTimeType?> in
+            guard s.value.status.isSubscribed, let last = s.value.last else { return UncheckedSendable(nil) }
+            s.value.last = now
+            return UncheckedSendable(last)
+        }
+        guard let previous = previous.value else { return .none }
+        return downstream.receive(previous.distance(to: now))
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let active = state.withLock { s -> Bool in
+            guard s.value.status.isSubscribed else { return false }
+            s.value.status = .terminal
+            s.value.last = nil
+            return true
+        }
+        if active { downstream.receive(completion: completion) }
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        state.withLock { $0.value.status.subscription }?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        let subscription = state.withLock { s -> (any Subscription)? in
+            guard case .subscribed(let subscription) = s.value.status else { return nil }
+            s.value.status = .terminal
+            s.value.last = nil
+            return subscription
+        }
+        subscription?.cancel()
+    }
+
+    @usableFromInline var description: String { "MeasureInterval" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
 }

@@ -63,147 +63,146 @@ extension Publishers {
         /// Subscribes an inner subscriber to the upstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler, options: options))
+            let inner = ReceiveOnInner<S, Context>(
+                downstream: subscriber, scheduler: scheduler, options: options)
+            upstream.receive(subscriber: inner)
         }
     }
 }
 
-extension Publishers.ReceiveOn {
-    /// Queues values and the completion in a ``DeliveryQueue`` and drains it
-    /// on the scheduler.
+/// Queues values and the completion in a ``DeliveryQueue`` and drains it
+/// on the scheduler.
+@usableFromInline
+internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
+    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-        where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
-    {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
-        @usableFromInline
-        internal struct State {
-            @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
-            @usableFromInline var queue = DeliveryQueue<Input, Failure>()
-
-            @inlinable
-            init() {}
-        }
-
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let scheduler: Context
-        @usableFromInline let options: Context.SchedulerOptions?
-        @usableFromInline let state = Mutex(UncheckedSendable(State()))
-        /// The drain, formed once in the initialiser (where it is
-        /// specialised) and handed to the scheduler for every batch, so a
-        /// batch allocates no closure. It captures `self` weakly; the
-        /// queue's `keepAlive` holds `self` while a drain is pending.
-        /// Written only in `init`.
-        @usableFromInline internal private(set) var drainAction: () -> Void = {}
+    internal struct State {
+        @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
+        @usableFromInline var queue = DeliveryQueue<Input, Failure>()
 
         @inlinable
-        init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-            self.downstream = downstream
-            self.scheduler = scheduler
-            self.options = options
-            drainAction = { [weak self] in self?.drain() }
-        }
+        init() {}
+    }
 
-        @inlinable
-        func receive(subscription: any Subscription) {
-            let accepted = state.withLock { s -> Bool in
-                guard case .awaitingSubscription = s.value.status else { return false }
-                s.value.status = .subscribed(subscription)
-                return true
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let scheduler: Context
+    @usableFromInline let options: Context.SchedulerOptions?
+    @usableFromInline let state = Mutex(UncheckedSendable(State()))
+    /// The drain, formed once in the initialiser (where it is
+    /// specialised) and handed to the scheduler for every batch, so a
+    /// batch allocates no closure. It captures `self` weakly; the
+    /// queue's `keepAlive` holds `self` while a drain is pending.
+    /// Written only in `init`.
+    @usableFromInline internal private(set) var drainAction: () -> Void = {}
+
+    @inlinable
+    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+        self.downstream = downstream
+        self.scheduler = scheduler
+        self.options = options
+        drainAction = { [weak self] in self?.drain() }
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        let accepted = state.withLock { s -> Bool in
+            guard case .awaitingSubscription = s.value.status else { return false }
+            s.value.status = .subscribed(subscription)
+            return true
+        }
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let schedule = state.withLock { s -> Bool in
+            guard s.value.status.isSubscribed else { return false }
+            return s.value.queue.enqueue(input, owner: self)
+        }
+        if schedule { scheduler.schedule(options: options, drainAction) }
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let schedule = state.withLock { s -> Bool in
+            guard case .subscribed(let subscription) = s.value.status else { return false }
+            s.value.status = .pendingTerminal(subscription)
+            return s.value.queue.enqueue(completion: completion, owner: self)
+        }
+        if schedule { scheduler.schedule(options: options, drainAction) }
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        let subscription = state.withLock { s -> (any Subscription)? in
+            guard case .subscribed(let subscription) = s.value.status else { return nil }
+            return subscription
+        }
+        subscription?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, AnyObject?)> in
+            let upstream: (any Subscription)?
+            switch s.value.status {
+            case .subscribed(let subscription): upstream = subscription
+            case .pendingTerminal: upstream = nil // upstream already finished
+            case .awaitingSubscription, .terminal: return UncheckedSendable((nil, nil))
             }
-            guard accepted else {
-                subscription.cancel()
+            s.value.status = .terminal
+            return UncheckedSendable((upstream, s.value.queue.close()))
+        }
+        taken.value.0?.cancel()
+        // taken.value.1 (this object, kept alive for a pending drain) is
+        // released here, outside the lock.
+    }
+
+    /// Delivers batches until the queue is idle; see ``DeliveryQueue``.
+    @inlinable
+    func drain() {
+        guard var budget = state.withLock({ $0.value.queue.beginDrain() }) else { return }
+        while true {
+            let step = state.withLock { s in UncheckedSendable(s.value.queue.next(budget: &budget)) }
+            switch step.value {
+            case .value(let value):
+                let more = downstream.receive(value)
+                if more.rawValue > 0 { requestMore(more) }
+            case .completion(let completion, _):
+                state.withLock { $0.value.status = .terminal }
+                downstream.receive(completion: completion)
+                return
+            case .yield:
+                scheduler.schedule(options: options, drainAction)
+                let next = state.withLock { s in UncheckedSendable(s.value.queue.afterYield()) }
+                guard case .resume(let newBudget) = next.value else { return }
+                budget = newBudget
+            case .idle:
                 return
             }
-            downstream.receive(subscription: self)
         }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            let schedule = state.withLock { s -> Bool in
-                guard s.value.status.isSubscribed else { return false }
-                return s.value.queue.enqueue(input, owner: self)
-            }
-            if schedule { scheduler.schedule(options: options, drainAction) }
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            let schedule = state.withLock { s -> Bool in
-                guard case .subscribed(let subscription) = s.value.status else { return false }
-                s.value.status = .pendingTerminal(subscription)
-                return s.value.queue.enqueue(completion: completion, owner: self)
-            }
-            if schedule { scheduler.schedule(options: options, drainAction) }
-        }
-
-        @inlinable
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
-            let subscription = state.withLock { s -> (any Subscription)? in
-                guard case .subscribed(let subscription) = s.value.status else { return nil }
-                return subscription
-            }
-            subscription?.request(demand)
-        }
-
-        @inlinable
-        func cancel() {
-            let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, AnyObject?)> in
-                let upstream: (any Subscription)?
-                switch s.value.status {
-                case .subscribed(let subscription): upstream = subscription
-                case .pendingTerminal: upstream = nil // upstream already finished
-                case .awaitingSubscription, .terminal: return UncheckedSendable((nil, nil))
-                }
-                s.value.status = .terminal
-                return UncheckedSendable((upstream, s.value.queue.close()))
-            }
-            taken.value.0?.cancel()
-            // taken.value.1 (this object, kept alive for a pending drain) is
-            // released here, outside the lock.
-        }
-
-        /// Delivers batches until the queue is idle; see ``DeliveryQueue``.
-        @inlinable
-        func drain() {
-            guard var budget = state.withLock({ $0.value.queue.beginDrain() }) else { return }
-            while true {
-                let step = state.withLock { s in UncheckedSendable(s.value.queue.next(budget: &budget)) }
-                switch step.value {
-                case .value(let value):
-                    let more = downstream.receive(value)
-                    if more.rawValue > 0 { requestMore(more) }
-                case .completion(let completion, _):
-                    state.withLock { $0.value.status = .terminal }
-                    downstream.receive(completion: completion)
-                    return
-                case .yield:
-                    scheduler.schedule(options: options, drainAction)
-                    let next = state.withLock { s in UncheckedSendable(s.value.queue.afterYield()) }
-                    guard case .resume(let newBudget) = next.value else { return }
-                    budget = newBudget
-                case .idle:
-                    return
-                }
-            }
-        }
-
-        @inlinable
-        func requestMore(_ demand: Subscribers.Demand) {
-            let subscription = state.withLock { s -> (any Subscription)? in
-                guard case .subscribed(let subscription) = s.value.status else { return nil }
-                return subscription
-            }
-            subscription?.request(demand)
-        }
-
-        @usableFromInline var description: String { "ReceiveOn" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
     }
+
+    @inlinable
+    func requestMore(_ demand: Subscribers.Demand) {
+        let subscription = state.withLock { s -> (any Subscription)? in
+            guard case .subscribed(let subscription) = s.value.status else { return nil }
+            return subscription
+        }
+        subscription?.request(demand)
+    }
+
+    @usableFromInline var description: String { "ReceiveOn" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
 }

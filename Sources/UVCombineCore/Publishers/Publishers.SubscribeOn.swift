@@ -58,85 +58,82 @@ extension Publishers {
         /// Schedules the subscription to the upstream on the scheduler.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = Inner<S>(downstream: subscriber, scheduler: scheduler, options: options)
+            let inner = SubscribeOnInner<S, Context>(downstream: subscriber, scheduler: scheduler, options: options)
             let upstream = self.upstream
-            scheduler.schedule(options: options) { upstream.subscribe(inner) }
+            scheduler.schedule(options: options) { upstream.receive(subscriber: inner) }
         }
     }
 }
 
-extension Publishers.SubscribeOn {
-    /// Passes values through; moves request and cancel onto the scheduler.
-    @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-        where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
-    {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
+/// Passes values through; moves request and cancel onto the scheduler.
+@usableFromInline
+internal final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler>:
+    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
 
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let scheduler: Context
-        @usableFromInline let options: Context.SchedulerOptions?
-        @usableFromInline let state = Mutex(UncheckedSendable(SubscriptionStatus.awaitingSubscription))
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let scheduler: Context
+    @usableFromInline let options: Context.SchedulerOptions?
+    @usableFromInline let state = Mutex(UncheckedSendable(SubscriptionStatus.awaitingSubscription))
 
-        @inlinable
-        init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-            self.downstream = downstream
-            self.scheduler = scheduler
-            self.options = options
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            let accepted = state.withLock { s -> Bool in
-                guard case .awaitingSubscription = s.value else { return false }
-                s.value = .subscribed(subscription)
-                return true
-            }
-            guard accepted else {
-                subscription.cancel()
-                return
-            }
-            downstream.receive(subscription: self)
-        }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            guard state.withLock({ $0.value.isSubscribed }) else { return .none }
-            return downstream.receive(input)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            let active = state.withLock { s -> Bool in
-                guard s.value.isSubscribed else { return false }
-                s.value = .terminal
-                return true
-            }
-            if active { downstream.receive(completion: completion) }
-        }
-
-        @inlinable
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
-            guard let subscription = state.withLock({ $0.value.subscription }) else { return }
-            scheduler.schedule(options: options) { subscription.request(demand) }
-        }
-
-        @inlinable
-        func cancel() {
-            let subscription = state.withLock { s -> (any Subscription)? in
-                guard case .subscribed(let subscription) = s.value else { return nil }
-                s.value = .terminal
-                return subscription
-            }
-            guard let subscription else { return }
-            scheduler.schedule(options: options) { subscription.cancel() }
-        }
-
-        @usableFromInline var description: String { "SubscribeOn" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
+    @inlinable
+    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+        self.downstream = downstream
+        self.scheduler = scheduler
+        self.options = options
     }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        let accepted = state.withLock { s -> Bool in
+            guard case .awaitingSubscription = s.value else { return false }
+            s.value = .subscribed(subscription)
+            return true
+        }
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard state.withLock({ $0.value.isSubscribed }) else { return .none }
+        return downstream.receive(input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let active = state.withLock { s -> Bool in
+            guard s.value.isSubscribed else { return false }
+            s.value = .terminal
+            return true
+        }
+        if active { downstream.receive(completion: completion) }
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        guard let subscription = state.withLock({ $0.value.subscription }) else { return }
+        scheduler.schedule(options: options) { subscription.request(demand) }
+    }
+
+    @inlinable
+    func cancel() {
+        let subscription = state.withLock { s -> (any Subscription)? in
+            guard case .subscribed(let subscription) = s.value else { return nil }
+            s.value = .terminal
+            return subscription
+        }
+        guard let subscription else { return }
+        scheduler.schedule(options: options) { subscription.cancel() }
+    }
+
+    @usableFromInline var description: String { "SubscribeOn" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
 }
