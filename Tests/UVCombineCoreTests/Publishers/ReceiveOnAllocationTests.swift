@@ -46,4 +46,25 @@ struct ReceiveOnAllocationTests {
         #expect(total > 0)
         c.cancel()
     }
+
+    @Test func theRingGrowsOnlyWhenABatchOutgrowsIt() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        var total = 0
+        let c = subject.receive(on: scheduler).sink { total &+= $0 }
+        func batch(_ size: Int) -> Int {
+            AllocationCounter.count {
+                for i in 0..<size { subject.send(i) }
+                scheduler.advance()
+            }
+        }
+        _ = batch(1) // metadata, the scheduler's heap
+        #expect(batch(100) > 0)   // the ring grows to 128 slots
+        #expect(batch(100) == 0)  // and is reused
+        #expect(batch(128) == 0)
+        #expect(batch(129) > 0)   // grows again only past its capacity
+        #expect(batch(50) == 0)
+        #expect(total > 0)
+        c.cancel()
+    }
 }
