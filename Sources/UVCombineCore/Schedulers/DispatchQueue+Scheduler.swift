@@ -164,6 +164,7 @@ extension DispatchQueue: Scheduler {
                 self = .seconds(value)
             }
 
+            /// Orders strides by length.
             @inlinable public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs._nanoseconds < rhs._nanoseconds }
 
             /// The product of two strides taken as seconds, in whole nanoseconds.
@@ -181,14 +182,19 @@ extension DispatchQueue: Scheduler {
                 return Stride(nanoseconds: negative ? -Int64(quotient) : Int64(quotient))
             }
 
+            /// The sum of two strides.
             @inlinable public static func + (lhs: Stride, rhs: Stride) -> Stride {
                 Stride(nanoseconds: lhs._nanoseconds + rhs._nanoseconds)
             }
+            /// The difference of two strides.
             @inlinable public static func - (lhs: Stride, rhs: Stride) -> Stride {
                 Stride(nanoseconds: lhs._nanoseconds - rhs._nanoseconds)
             }
+            /// Subtracts `rhs` from `lhs`.
             @inlinable public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
+            /// Multiplies `lhs` by `rhs`.
             @inlinable public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
+            /// Adds `rhs` to `lhs`.
             @inlinable public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
 
             /// `s` seconds, clamped to the range of `Int64` nanoseconds.

@@ -76,12 +76,19 @@ public struct ImmediateScheduler: Scheduler, Sendable {
                 self.init(value)
             }
 
+            /// Orders strides by magnitude.
             @inlinable public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
+            /// The product of the magnitudes.
             @inlinable public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
+            /// The sum of two strides.
             @inlinable public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
+            /// The difference of two strides.
             @inlinable public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
+            /// Subtracts `rhs` from `lhs`.
             @inlinable public static func -= (lhs: inout Stride, rhs: Stride) { lhs.magnitude -= rhs.magnitude }
+            /// Multiplies `lhs` by `rhs`.
             @inlinable public static func *= (lhs: inout Stride, rhs: Stride) { lhs.magnitude *= rhs.magnitude }
+            /// Adds `rhs` to `lhs`.
             @inlinable public static func += (lhs: inout Stride, rhs: Stride) { lhs.magnitude += rhs.magnitude }
 
             /// Zero: the immediate scheduler has no notion of seconds.
