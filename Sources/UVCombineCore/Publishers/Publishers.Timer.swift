@@ -68,12 +68,16 @@ extension Publishers {
 
         @usableFromInline
         internal struct State {
-            @usableFromInline var conduits: ConduitList<Output, Never> = .empty
             @usableFromInline var connection: Connection?
             @usableFromInline var repeating: (any Cancellable)?
         }
 
+        /// The connection and its scheduled action.
         @usableFromInline internal let state = Mutex(UncheckedSendable(State()))
+        /// The subscribers and their demand: the subjects' engine, so a tick
+        /// is delivered exactly as `PassthroughSubject.send` delivers (one
+        /// lock per tick, none per subscriber, drop without demand).
+        @usableFromInline internal let engine = SubjectEngine<Output, Never>(latest: nil)
 
         /// Creates a timer publisher.
         ///
@@ -97,8 +101,9 @@ extension Publishers {
         /// Attaches `subscriber`; it receives ticks while it has demand.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            let conduit = SubjectConduit(parent: self, downstream: subscriber, replaysLatest: false, name: "Timer")
-            state.withLock { $0.value.conduits.insert(conduit) }
+            let conduit = SubjectConduit(parent: self, downstream: subscriber, name: "Timer")
+            // A timer never completes, so attaching always succeeds.
+            _ = engine.attach(conduit, replaysLatest: false)
             subscriber.receive(subscription: conduit)
         }
 
@@ -133,10 +138,8 @@ extension Publishers {
         @usableFromInline
         internal func fire() {
             let now = scheduler.now
-            let conduits = state.withLock { s in
-                UncheckedSendable(s.value.connection == nil ? .empty : s.value.conduits)
-            }
-            conduits.value.forEach { $0.offer(now) }
+            guard state.withLock({ $0.value.connection != nil }) else { return }
+            engine.send(now, replaysLatest: false)
         }
 
         @usableFromInline
@@ -152,12 +155,14 @@ extension Publishers {
         }
 
         @usableFromInline
-        internal func detach(_ conduit: ConduitBase<Output, Never>) {
-            state.withLock { $0.value.conduits.remove(conduit) }
+        internal func conduitRequested(_ conduit: ConduitBase<Output, Never>, _ demand: Subscribers.Demand) {
+            engine.request(demand, for: conduit)
         }
 
         @usableFromInline
-        internal func latestValue() -> Output? { nil }
+        internal func conduitCancelled(_ conduit: ConduitBase<Output, Never>) {
+            engine.cancel(conduit)
+        }
 
         /// `Timer`.
         public var description: String { "Timer" }
@@ -183,5 +188,5 @@ extension Publishers {
     }
 }
 
-// Every piece of mutable state is behind the mutex.
+// Every piece of mutable state is behind the mutex or the engine's gate.
 extension Publishers.Timer: @unchecked Sendable where Context: Sendable {}
