@@ -6,8 +6,9 @@ extension Publisher {
     ///
     /// Values and the completion are delivered on `scheduler`, in the order
     /// the upstream sent them. The subscription itself reaches the
-    /// subscriber synchronously, on the subscribing thread (as in Combine,
-    /// `receive(on:)` does not affect where `receive(subscription:)` runs),
+    /// subscriber synchronously, on the subscribing thread (Apple's
+    /// documentation: `receive(on:options:)` "doesn't affect the scheduler
+    /// used to call the subscriber's `receive(subscription:)` method"),
     /// and demand goes upstream on the thread that requests it. After
     /// `cancel()`, values already on their way to the scheduler are dropped.
     ///
