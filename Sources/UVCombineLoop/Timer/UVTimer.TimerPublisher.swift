@@ -24,8 +24,10 @@ extension UVTimer {
     ///
     /// Values: the `Date` of the firing, read once per firing (all
     /// subscribers get the same one), as Foundation's timer publisher sends
-    /// `Date()`. For intervals, compare dates, or read `loop.now` (the
-    /// monotonic clock) inside the subscriber.
+    /// `Date()`. For monotonic instants, read `loop.now` inside the
+    /// subscriber, or use the scheduler-generic `loop.timerPublisher(every:)`,
+    /// whose values are `UVLoop.SchedulerTimeType` (it runs on the loop's
+    /// repeating `schedule`, with the same fixed schedule).
     ///
     /// Threading: subscribe, request, cancel and connect from any thread;
     /// values arrive on the loop's thread. Once a subscriber's `cancel()`
@@ -45,7 +47,7 @@ extension UVTimer {
     /// timerPublisher.connect().store(in: &timerCancellable)
     /// // later: timerCancellable.removeAll() stops the timer
     /// ```
-    public final class TimerPublisher: Publisher, CustomStringConvertible, @unchecked Sendable {
+    public final class TimerPublisher: ConnectablePublisher, CustomStringConvertible, @unchecked Sendable {
         // @unchecked Sendable: the only mutable state is the subscriber list
         // inside the mutex.
 
