@@ -172,13 +172,13 @@ struct UVLoopSchedulerTests {
             let stopAt = Atomic<Int>(20)
             let repeating = loop.schedule(after: loop.now, interval: .milliseconds(1)) {
                 let n = count.add(1, ordering: .relaxed).newValue
-                if n == stopAt.load(ordering: .relaxed) { loop.stop() }
+                if n >= stopAt.load(ordering: .relaxed) { loop.stop() } // a late tick may catch up in the same pass
             }
             loop.run() // warm up
             stopAt.store(220, ordering: .relaxed)
             let mallocs = AllocationCounter.count { loop.run() }
             let runs = count.load(ordering: .relaxed)
-            #expect(runs == 220)
+            #expect(runs >= 220 && runs <= 222)
             #expect(mallocs == 0)
             repeating.cancel()
             loop.run()
