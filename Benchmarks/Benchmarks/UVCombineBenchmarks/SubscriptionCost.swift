@@ -1,0 +1,18 @@
+import Benchmark
+import BenchmarkSupport
+import UVCombine
+
+/// Building a pipeline, receiving its value and cancelling it,
+/// `Workload.pipelines` times per iteration; reported per pipeline.
+func registerSubscriptionCost() {
+    Benchmark("Subscribe.just.map.sink.cancel") { benchmark in
+        var total = 0
+        benchmark.measure(elements: Workload.pipelines) {
+            for _ in 0..<Workload.pipelines {
+                let cancellable = Just(1).map { $0 &+ 1 }.sink { total &+= $0 }
+                cancellable.cancel()
+            }
+        }
+        blackHole(total)
+    }
+}
