@@ -50,7 +50,7 @@ extension Publisher {
         where Failure == S.Failure, Output == S.Output
     {
         let subscriber = SubjectSubscriber(subject)
-        subscribe(subscriber)
+        receive(subscriber: subscriber)
         return AnyCancellable(subscriber)
     }
 }

@@ -46,7 +46,7 @@ extension Publishers {
         /// Subscribes a stateless inner subscriber to the upstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+            upstream.receive(subscriber: FilterInner(downstream: subscriber, isIncluded: isIncluded))
         }
 
         /// Fuses `filter` after `filter` into one stage.
@@ -62,43 +62,41 @@ extension Publishers {
     }
 }
 
-extension Publishers.Filter {
-    /// Forwards matching elements; the subscription goes straight through.
-    @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-        where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
-    {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
+/// Forwards matching elements; the subscription goes straight through.
+/// Top level for the reason given on `MapInner`.
+@usableFromInline
+internal struct FilterInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
 
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let isIncluded: (Upstream.Output) -> Bool
-        @usableFromInline let combineIdentifier = CombineIdentifier()
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let isIncluded: (Downstream.Input) -> Bool
+    @usableFromInline let combineIdentifier = CombineIdentifier()
 
-        @inlinable
-        init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
-            self.downstream = downstream
-            self.isIncluded = isIncluded
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            isIncluded(input) ? downstream.receive(input) : .max(1)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            downstream.receive(completion: completion)
-        }
-
-        @usableFromInline var description: String { "Filter" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
-        @usableFromInline var playgroundDescription: Any { description }
+    @inlinable
+    init(downstream: Downstream, isIncluded: @escaping (Downstream.Input) -> Bool) {
+        self.downstream = downstream
+        self.isIncluded = isIncluded
     }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+        isIncluded(input) ? downstream.receive(input) : .max(1)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        downstream.receive(completion: completion)
+    }
+
+    @usableFromInline var description: String { "Filter" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    @usableFromInline var playgroundDescription: Any { description }
 }

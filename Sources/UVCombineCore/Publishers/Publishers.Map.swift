@@ -44,7 +44,7 @@ extension Publishers {
         /// Subscribes a stateless inner subscriber to the upstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: MapInner<Upstream.Output, S>(downstream: subscriber, transform: transform))
         }
 
         /// Fuses `map` after `map` into one stage.
@@ -60,44 +60,46 @@ extension Publishers {
     }
 }
 
-extension Publishers.Map {
-    /// Applies the transform and forwards; the upstream subscription goes
-    /// straight to the downstream. A struct: subscribing allocates nothing.
-    @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-        where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
-    {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
+/// Applies the transform and forwards; the upstream subscription goes
+/// straight to the downstream. A struct: subscribing allocates nothing.
+///
+/// Top level and generic only over what it touches (not nested in
+/// `Publishers.Map<Upstream, Output>`): a nested type would carry the whole
+/// upstream chain in its type, so a long pipeline's types grow
+/// quadratically and exceed the optimiser's specialisation limits, leaving
+/// the hot path unspecialised (measured: 5x the instructions per value).
+@usableFromInline
+internal struct MapInner<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline typealias Failure = Downstream.Failure
 
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let transform: (Upstream.Output) -> Output
-        @usableFromInline let combineIdentifier = CombineIdentifier()
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let transform: (Input) -> Downstream.Input
+    @usableFromInline let combineIdentifier = CombineIdentifier()
 
-        @inlinable
-        init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
-            self.downstream = downstream
-            self.transform = transform
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            downstream.receive(transform(input))
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            downstream.receive(completion: completion)
-        }
-
-        @usableFromInline var description: String { "Map" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
-        @usableFromInline var playgroundDescription: Any { description }
+    @inlinable
+    init(downstream: Downstream, transform: @escaping (Input) -> Downstream.Input) {
+        self.downstream = downstream
+        self.transform = transform
     }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        downstream.receive(transform(input))
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        downstream.receive(completion: completion)
+    }
+
+    @usableFromInline var description: String { "Map" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    @usableFromInline var playgroundDescription: Any { description }
 }

@@ -54,6 +54,9 @@ internal final class SubjectConduit<Downstream: Subscriber>: ConduitBase<Downstr
 
     @usableFromInline
     internal struct State {
+        /// `false` once cancelled or finished; a plain flag so the
+        /// per-value check does not copy the `parent` existential.
+        @usableFromInline var active = true
         /// `nil` once cancelled or finished.
         @usableFromInline var parent: (any ConduitParent<Output, Failure>)?
         @usableFromInline var demand: Subscribers.Demand = .none
@@ -87,7 +90,7 @@ internal final class SubjectConduit<Downstream: Subscriber>: ConduitBase<Downstr
     @inlinable
     func offerNow(_ value: Output) {
         let deliver = state.withLock { s -> Bool in
-            guard s.value.parent != nil else { return false }
+            guard s.value.active else { return false }
             if s.value.demand.isUnlimited { return true }
             guard s.value.demand.rawValue > 0 else {
                 // Starved: a replaying parent owes this subscriber the
@@ -107,7 +110,7 @@ internal final class SubjectConduit<Downstream: Subscriber>: ConduitBase<Downstr
     @inlinable
     internal func add(_ more: Subscribers.Demand) {
         state.withLock { s in
-            if s.value.parent != nil { s.value.demand += more }
+            if s.value.active { s.value.demand += more }
         }
     }
 
@@ -133,6 +136,7 @@ internal final class SubjectConduit<Downstream: Subscriber>: ConduitBase<Downstr
         let parent = state.withLock { s -> UncheckedSendable<(any ConduitParent<Output, Failure>)?> in
             let parent = s.value.parent
             s.value.parent = nil
+            s.value.active = false
             return UncheckedSendable(parent)
         }
         parent.value?.detach(self)
@@ -140,11 +144,15 @@ internal final class SubjectConduit<Downstream: Subscriber>: ConduitBase<Downstr
 
     @usableFromInline
     override func finish(_ completion: Subscribers.Completion<Failure>) {
-        let wasActive = state.withLock { s -> Bool in
-            guard s.value.parent != nil else { return false }
-            s.value.parent = nil
-            return true
+        // The parent reference is handed out and dropped after the lock,
+        // like every reference we release.
+        let detached = state.withLock { s -> UncheckedSendable<(any ConduitParent<Output, Failure>)?>? in
+            guard s.value.active else { return nil }
+            s.value.active = false
+            defer { s.value.parent = nil }
+            return UncheckedSendable(s.value.parent)
         }
+        let wasActive = detached != nil
         if wasActive { downstream.receive(completion: completion) }
     }
 

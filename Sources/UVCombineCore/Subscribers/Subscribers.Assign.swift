@@ -108,7 +108,7 @@ extension Publisher where Failure == Never {
     public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>,
                              on object: Root) -> AnyCancellable {
         let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
-        subscribe(subscriber)
+        receive(subscriber: subscriber)
         return AnyCancellable(subscriber)
     }
 }

@@ -25,18 +25,24 @@ extension Subscribers {
         }
 
         /// A request for as many values as the publisher can produce.
-        public static let unlimited = Demand(rawValue: .max)
+        // Computed, not `static let`: a stored static is reached through a
+        // lazy-initialisation check on every use, on the hot path.
+        @inlinable @inline(__always)
+        public static var unlimited: Demand { Demand(rawValue: .max) }
 
         /// A request for no elements from the publisher. Requesting it from a
         /// subscription traps; it is a valid return from `receive(_:)`.
-        public static let none = Demand(rawValue: 0)
+        @inlinable @inline(__always)
+        public static var none: Demand { Demand(rawValue: 0) }
 
         /// Creates a demand for the given maximum number of elements.
         ///
         /// Traps when `value` is negative.
         @inlinable @inline(__always)
         public static func max(_ value: Int) -> Demand {
-            precondition(value >= 0, "UVCombine API violation: Subscribers.Demand.max(\(value)): demand cannot be negative")
+            // fatalError rather than precondition: release builds drop a
+            // precondition's message, and the message names the rule.
+            if value < 0 { violation("Subscribers.Demand.max(\(value)): demand cannot be negative") }
             return Demand(rawValue: UInt(value))
         }
 
@@ -217,7 +223,7 @@ extension Subscribers {
         /// violation in Combine.
         @inlinable @inline(__always)
         internal func assertNonZero() {
-            precondition(rawValue != 0, "UVCombine API violation: Subscription.request(.none): demand must not be zero")
+            if rawValue == 0 { violation("Subscription.request(.none): demand must not be zero") }
         }
     }
 }

@@ -19,33 +19,52 @@ extension Subscribers {
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     {
-        /// The two closures, kept together in a struct: a closure moved
-        /// through a generic container (`Optional<T>`, a lock's result
-        /// type) is re-abstracted with an allocated thunk, one per value.
-        /// Inside a struct field its representation never changes.
+        /// A closure kept in a struct field: a closure moved through a
+        /// generic container (`Optional<T>`, a lock's result type) is
+        /// re-abstracted with an allocated thunk, one per value. Inside a
+        /// struct field its representation never changes.
         @usableFromInline
-        internal struct Handlers {
-            @usableFromInline let value: (Input) -> Void
-            @usableFromInline let completion: (Subscribers.Completion<Failure>) -> Void
+        internal struct Handler<Argument> {
+            @usableFromInline let call: (Argument) -> Void
 
             @inlinable
-            init(value: @escaping (Input) -> Void,
-                 completion: @escaping (Subscribers.Completion<Failure>) -> Void) {
-                self.value = value
-                self.completion = completion
+            init(_ call: @escaping (Argument) -> Void) {
+                self.call = call
             }
         }
 
         @usableFromInline
+        internal enum Phase: UInt8 {
+            case awaitingSubscription, subscribed, terminal
+        }
+
+        /// Kept flat so the per-value path reads one byte and copies one
+        /// closure (a single retain), not the subscription existential.
+        @usableFromInline
         internal struct State {
-            @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
+            @usableFromInline var phase: Phase = .awaitingSubscription
+            @usableFromInline var subscription: (any Subscription)?
             /// `nil` once completed or cancelled: releasing the closures
             /// breaks retain cycles through captured owners.
-            @usableFromInline var handlers: Handlers?
+            @usableFromInline var onValue: Handler<Input>?
+            @usableFromInline var onCompletion: Handler<Subscribers.Completion<Failure>>?
 
             @inlinable
-            init(handlers: Handlers) {
-                self.handlers = handlers
+            init(onValue: Handler<Input>, onCompletion: Handler<Subscribers.Completion<Failure>>) {
+                self.onValue = onValue
+                self.onCompletion = onCompletion
+            }
+
+            /// Ends the subscription; returns what must be released or
+            /// called outside the lock.
+            @inlinable
+            mutating func terminate() -> State {
+                let old = self
+                phase = .terminal
+                subscription = nil
+                onValue = nil
+                onCompletion = nil
+                return old
             }
         }
 
@@ -54,13 +73,13 @@ extension Subscribers {
         /// The closure that runs for each value; a no-op once the sink has
         /// completed or been cancelled.
         public var receiveValue: (Input) -> Void {
-            state.withLock { UncheckedSendable($0.value.handlers) }.value?.value ?? { _ in }
+            state.withLock { UncheckedSendable($0.value.onValue) }.value?.call ?? { _ in }
         }
 
         /// The closure that runs on completion; a no-op once the sink has
         /// completed or been cancelled.
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            state.withLock { UncheckedSendable($0.value.handlers) }.value?.completion ?? { _ in }
+            state.withLock { UncheckedSendable($0.value.onCompletion) }.value?.call ?? { _ in }
         }
 
         /// Creates a sink with closures for completion and for values.
@@ -70,16 +89,17 @@ extension Subscribers {
         /// ```
         public init(receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
                     receiveValue: @escaping (Input) -> Void) {
-            state = Mutex(UncheckedSendable(State(handlers: Handlers(value: receiveValue,
-                                                                     completion: receiveCompletion))))
+            state = Mutex(UncheckedSendable(State(onValue: Handler(receiveValue),
+                                                  onCompletion: Handler(receiveCompletion))))
         }
 
         /// Stores the subscription and requests `.unlimited`; a second
         /// subscription is cancelled at once.
         public func receive(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
-                guard case .awaitingSubscription = s.value.status else { return false }
-                s.value.status = .subscribed(subscription)
+                guard s.value.phase == .awaitingSubscription else { return false }
+                s.value.phase = .subscribed
+                s.value.subscription = subscription
                 return true
             }
             if accepted {
@@ -92,38 +112,32 @@ extension Subscribers {
         /// Runs `receiveValue` while subscribed.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            let handlers = state.withLock { s in
-                UncheckedSendable(s.value.status.isSubscribed ? s.value.handlers : nil)
+            let handler = state.withLock { s in
+                UncheckedSendable(s.value.phase == .subscribed ? s.value.onValue : nil)
             }
-            handlers.value?.value(value)
+            handler.value?.call(value)
             return .none
         }
 
         /// Runs `receiveCompletion` once, then releases both closures.
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let taken = state.withLock { s -> UncheckedSendable<State?> in
-                if s.value.status.isTerminal { return UncheckedSendable(nil) }
-                let old = s.value
-                s.value.status = .terminal
-                s.value.handlers = nil
-                return UncheckedSendable(old)
+            let old = state.withLock { s -> UncheckedSendable<State?> in
+                if s.value.phase == .terminal { return UncheckedSendable(nil) }
+                return UncheckedSendable(s.value.terminate())
             }
-            taken.value?.handlers?.completion(completion)
+            old.value?.onCompletion?.call(completion)
         }
 
         /// Cancels the upstream subscription and releases both closures.
         /// Idempotent; callable from any thread.
         public func cancel() {
-            let taken = state.withLock { s -> UncheckedSendable<State?> in
-                if s.value.status.isTerminal { return UncheckedSendable(nil) }
-                let old = s.value
-                s.value.status = .terminal
-                s.value.handlers = nil
-                return UncheckedSendable(old)
+            let old = state.withLock { s -> UncheckedSendable<State?> in
+                if s.value.phase == .terminal { return UncheckedSendable(nil) }
+                return UncheckedSendable(s.value.terminate())
             }
             // Released here, outside the lock: the closures' captures may
             // run arbitrary deinit code.
-            taken.value?.status.subscription?.cancel()
+            old.value?.subscription?.cancel()
         }
 
         /// `Sink`, as Combine describes it.
@@ -152,7 +166,7 @@ extension Publisher {
                      receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion,
                                                      receiveValue: receiveValue)
-        subscribe(sink)
+        receive(subscriber: sink)
         return AnyCancellable(sink)
     }
 }
