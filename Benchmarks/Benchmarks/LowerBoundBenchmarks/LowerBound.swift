@@ -12,15 +12,15 @@ let benchmarks: @Sendable () -> Void = {
 
     for n in Workload.fanOutWidths {
         Benchmark("FanOut.lowerBound.N\(n)") { benchmark in
-            var total = 0
-            let receivers: [(Int) -> Void] = (0..<n).map { _ in { total &+= $0 } }
+            let accumulator = Accumulator()
+            let receivers: [(Int) -> Void] = (0..<n).map { _ in { accumulator.add($0) } }
             let values = Workload.deliveries / n
             benchmark.measure(elements: values * n) {
                 for value in 0..<values {
                     for receive in receivers { receive(value) }
                 }
             }
-            blackHole(total)
+            blackHole(accumulator.total)
         }
     }
 }

@@ -8,38 +8,38 @@ import UVCombine
 func registerChains() {
     Benchmark("Chain.subject.sink") { benchmark in
         let subject = PassthroughSubject<Int, Never>()
-        var total = 0
-        let cancellable = subject.sink { total &+= $0 }
+        let accumulator = Accumulator()
+        let cancellable = subject.sink { accumulator.add($0) }
         benchmark.measure(elements: Workload.values) {
             for value in 0..<Workload.values { subject.send(value) }
         }
         cancellable.cancel()
-        blackHole(total)
+        blackHole(accumulator.total)
     }
 
     Benchmark("Chain.subject.map.filter.map.sink") { benchmark in
         let subject = PassthroughSubject<Int, Never>()
-        var total = 0
+        let accumulator = Accumulator()
         let cancellable = subject
             .map { $0 &+ 1 }
             .filter { $0 & 1 == 0 }
             .map { $0 &* 3 }
-            .sink { total &+= $0 }
+            .sink { accumulator.add($0) }
         benchmark.measure(elements: Workload.values) {
             for value in 0..<Workload.values { subject.send(value) }
         }
         cancellable.cancel()
-        blackHole(total)
+        blackHole(accumulator.total)
     }
 
     Benchmark("Chain.sequence.map.sink") { benchmark in
-        var total = 0
+        let accumulator = Accumulator()
         benchmark.measure(elements: Workload.values) {
             let cancellable = (0..<Workload.values).publisher
                 .map { $0 &* 2 }
-                .sink { total &+= $0 }
+                .sink { accumulator.add($0) }
             cancellable.cancel()
         }
-        blackHole(total)
+        blackHole(accumulator.total)
     }
 }

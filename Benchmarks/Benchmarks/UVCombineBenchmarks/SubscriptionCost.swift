@@ -6,13 +6,13 @@ import UVCombine
 /// `Workload.pipelines` times per iteration; reported per pipeline.
 func registerSubscriptionCost() {
     Benchmark("Subscribe.just.map.sink.cancel") { benchmark in
-        var total = 0
+        let accumulator = Accumulator()
         benchmark.measure(elements: Workload.pipelines) {
             for _ in 0..<Workload.pipelines {
-                let cancellable = Just(1).map { $0 &+ 1 }.sink { total &+= $0 }
+                let cancellable = Just(1).map { $0 &+ 1 }.sink { accumulator.add($0) }
                 cancellable.cancel()
             }
         }
-        blackHole(total)
+        blackHole(accumulator.total)
     }
 }
