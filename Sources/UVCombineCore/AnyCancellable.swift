@@ -21,7 +21,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     /// existential (stored inline), not as a closure over `cancel`, which
     /// would cost one more allocation per subscription.
     @usableFromInline
-    internal enum Action {
+    internal enum Action: @unchecked Sendable {
         case closure(() -> Void)
         case cancellable(any Cancellable)
         case done
@@ -60,6 +60,18 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
     deinit {
         cancel()
+    }
+
+    /// Lets go of the target without cancelling it, returning what it held
+    /// (to be released by the caller outside any lock). Used by a `Sink`
+    /// that completed, so its closures are released.
+    @usableFromInline
+    internal func detach() -> Action {
+        action.withLock { box -> UncheckedSendable<Action> in
+            let taken = box
+            box = UncheckedSendable(.done)
+            return taken
+        }.value
     }
 
     /// Cancels the activity; later calls do nothing.

@@ -41,17 +41,28 @@ struct AllocationTests {
         #expect(total > 0)
     }
 
-    @Test func justMapSinkSubscriptionCostsAtMostThreeAllocations() {
-        var total = 0
-        let warm = Just(1).map { $0 + 1 }.sink { total += $0 }
+    @Test func justMapSinkSubscriptionCostsThreeAllocations() {
+        // Closures that capture nothing, so only the library allocates:
+        // Just's subscription, the Sink, the AnyCancellable.
+        let warm = Just(1).map { $0 + 1 }.sink { _ in }
         warm.cancel()
         let mallocs = AllocationCounter.count {
-            let c = Just(1).map { $0 + 1 }.sink { total += $0 }
+            let c = Just(1).map { $0 + 1 }.sink { _ in }
             c.cancel()
         }
-        // Just's subscription, the Sink, the AnyCancellable; the closure
-        // contexts here capture `total` by reference (one box each).
-        #expect(mallocs <= 5)
-        #expect(total == 4)
+        #expect(mallocs == 3)
+    }
+
+    @Test func shareFreeSubjectFanOutToEightAllocatesNothingPerElement() {
+        let subject = PassthroughSubject<Int, Never>()
+        var total = 0
+        var bag: [AnyCancellable] = []
+        for _ in 0..<8 { subject.sink { total &+= $0 }.store(in: &bag) }
+        for i in 0..<1_000 { subject.send(i) }
+        let mallocs = AllocationCounter.count {
+            for i in 0..<10_000 { subject.send(i) }
+        }
+        #expect(mallocs == 0)
+        #expect(total > 0)
     }
 }

@@ -9,8 +9,8 @@ import Synchronization
 /// `value` still reads the last value, setting it does nothing, and new
 /// subscribers receive only the completion.
 ///
-/// Threading: as ``PassthroughSubject``; `value` may be read and written
-/// from any thread.
+/// Threading: as ``PassthroughSubject`` (serialised deliveries, strict
+/// cancel); `value` may be read and written from any thread.
 ///
 /// ```swift
 /// let temperature = CurrentValueSubject<Int, Never>(20)
@@ -20,15 +20,7 @@ import Synchronization
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, ConduitParent,
     CustomStringConvertible
 {
-    @usableFromInline
-    internal struct State {
-        @usableFromInline var value: Output
-        @usableFromInline var completion: Subscribers.Completion<Failure>?
-        @usableFromInline var conduits: ConduitList<Output, Failure> = .empty
-        @usableFromInline var upstreams: ContiguousArray<any Subscription> = []
-    }
-
-    @usableFromInline internal let state: Mutex<UncheckedSendable<State>>
+    @usableFromInline internal let engine: SubjectEngine<Output, Failure>
 
     /// Creates a subject holding `value`.
     ///
@@ -36,17 +28,20 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Conduit
     /// let flag = CurrentValueSubject<Bool, Never>(false)
     /// ```
     public init(_ value: Output) {
-        state = Mutex(UncheckedSendable(State(value: value)))
+        engine = SubjectEngine(latest: value)
     }
 
     deinit {
-        for upstream in state.withLock({ $0.value.upstreams }) { upstream.cancel() }
+        for upstream in engine.takeUpstreams() { upstream.cancel() }
     }
 
     /// The current value. Setting it sends the new value to subscribers
     /// (ignored after completion).
     public var value: Output {
-        get { state.withLock { UncheckedSendable($0.value.value) }.value }
+        get {
+            guard let latest = engine.latest else { violation("CurrentValueSubject lost its value") }
+            return latest
+        }
         set { send(newValue) }
     }
 
@@ -54,14 +49,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Conduit
     /// demand, or only the completion once the subject has completed.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectConduit(parent: self, downstream: subscriber, replaysLatest: true,
-                                     name: "CurrentValueSubject")
-        let completion = state.withLock { s -> Subscribers.Completion<Failure>? in
-            if let completion = s.value.completion { return completion }
-            s.value.conduits.insert(conduit)
-            return nil
-        }
-        if let completion {
+        let conduit = SubjectConduit(parent: self, downstream: subscriber, name: "CurrentValueSubject")
+        if let completion = engine.attach(conduit, replaysLatest: true) {
             subscriber.receive(subscription: Subscriptions.empty)
             subscriber.receive(completion: completion)
         } else {
@@ -72,50 +61,36 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Conduit
     /// Stores `value` and sends it to every subscriber with demand.
     @inlinable
     public func send(_ value: Output) {
-        let conduits = state.withLock { s -> UncheckedSendable<ConduitList<Output, Failure>> in
-            guard s.value.completion == nil else { return UncheckedSendable(.empty) }
-            s.value.value = value
-            return UncheckedSendable(s.value.conduits)
-        }
-        conduits.value.forEach { $0.offer(value) }
+        engine.send(value, replaysLatest: true)
     }
 
     /// Sends the completion to every subscriber, once.
     public func send(completion: Subscribers.Completion<Failure>) {
-        let conduits = state.withLock { s -> UncheckedSendable<ConduitList<Output, Failure>> in
-            guard s.value.completion == nil else { return UncheckedSendable(.empty) }
-            s.value.completion = completion
-            let conduits = s.value.conduits
-            s.value.conduits = .empty
-            s.value.upstreams = []
-            return UncheckedSendable(conduits)
-        }
-        conduits.value.forEach { $0.finish(completion) }
+        engine.send(completion: completion)
     }
 
     /// Accepts an upstream subscription and requests `.unlimited` from it.
     public func send(subscription: any Subscription) {
-        let accepted = state.withLock { s -> Bool in
-            guard s.value.completion == nil else { return false }
-            s.value.upstreams.append(subscription)
-            return true
+        if engine.accept(upstream: subscription) {
+            subscription.request(.unlimited)
+        } else {
+            subscription.cancel()
         }
-        if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
     }
 
     @usableFromInline
-    internal func detach(_ conduit: ConduitBase<Output, Failure>) {
-        state.withLock { $0.value.conduits.remove(conduit) }
+    internal func conduitRequested(_ conduit: ConduitBase<Output, Failure>, _ demand: Subscribers.Demand) {
+        engine.request(demand, for: conduit)
     }
 
     @usableFromInline
-    internal func latestValue() -> Output? {
-        state.withLock { UncheckedSendable($0.value.value) }.value
+    internal func conduitCancelled(_ conduit: ConduitBase<Output, Failure>) {
+        engine.cancel(conduit)
     }
 
     /// `CurrentValueSubject`, as Combine describes it.
     public var description: String { "CurrentValueSubject" }
 }
 
-// Every piece of mutable state is behind the mutex.
+// Every piece of mutable state is behind the engine's gate.
 extension CurrentValueSubject: @unchecked Sendable where Output: Sendable, Failure: Sendable {}

@@ -7,10 +7,16 @@ import Synchronization
 /// attaches late sees only later values. After completion, new subscribers
 /// receive only the completion.
 ///
-/// Threading: `send` may be called from any thread, also concurrently and
-/// re-entrantly from inside a subscriber; values reach subscribers on the
-/// sending thread. Sending takes one lock for the subject and one per
-/// subscriber, and allocates nothing.
+/// Threading: `send` may be called from any thread, also re-entrantly from
+/// inside a subscriber. Values reach subscribers on the sending thread, and
+/// deliveries are serialised: a `send` from another thread waits until the
+/// current one has reached every subscriber. Once a subscriber's `cancel()`
+/// has returned, no value reaches it (a cancel from another thread waits
+/// for the value in flight). So a subscriber must not block waiting for a
+/// thread that is sending to or cancelling on the same subject.
+///
+/// Cost: one lock per `send` whatever the number of subscribers; no
+/// allocation and no reference counting per value.
 ///
 /// ```swift
 /// let subject = PassthroughSubject<String, Never>()
@@ -21,14 +27,7 @@ import Synchronization
 public final class PassthroughSubject<Output, Failure: Error>: Subject, ConduitParent,
     CustomStringConvertible
 {
-    @usableFromInline
-    internal struct State {
-        @usableFromInline var completion: Subscribers.Completion<Failure>?
-        @usableFromInline var conduits: ConduitList<Output, Failure> = .empty
-        @usableFromInline var upstreams: ContiguousArray<any Subscription> = []
-    }
-
-    @usableFromInline internal let state = Mutex(UncheckedSendable(State()))
+    @usableFromInline internal let engine = SubjectEngine<Output, Failure>(latest: nil)
 
     /// Creates a subject with no subscribers.
     ///
@@ -40,21 +39,15 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, ConduitP
     deinit {
         // Upstreams we were subscribed to (publisher.subscribe(subject)) are
         // cancelled with us, as in Combine.
-        for upstream in state.withLock({ $0.value.upstreams }) { upstream.cancel() }
+        for upstream in engine.takeUpstreams() { upstream.cancel() }
     }
 
     /// Attaches `subscriber`; after completion it receives only the
     /// completion.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectConduit(parent: self, downstream: subscriber, replaysLatest: false,
-                                     name: "PassthroughSubject")
-        let completion = state.withLock { s -> Subscribers.Completion<Failure>? in
-            if let completion = s.value.completion { return completion }
-            s.value.conduits.insert(conduit)
-            return nil
-        }
-        if let completion {
+        let conduit = SubjectConduit(parent: self, downstream: subscriber, name: "PassthroughSubject")
+        if let completion = engine.attach(conduit, replaysLatest: false) {
             subscriber.receive(subscription: Subscriptions.empty)
             subscriber.receive(completion: completion)
         } else {
@@ -65,47 +58,37 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, ConduitP
     /// Sends `value` to every subscriber that has demand; the others miss it.
     @inlinable
     public func send(_ value: Output) {
-        let conduits = state.withLock { s in
-            UncheckedSendable(s.value.completion == nil ? s.value.conduits : .empty)
-        }
-        conduits.value.forEach { $0.offer(value) }
+        engine.send(value, replaysLatest: false)
     }
 
     /// Sends the completion to every subscriber, once; later sends are
     /// ignored.
     public func send(completion: Subscribers.Completion<Failure>) {
-        let conduits = state.withLock { s -> UncheckedSendable<ConduitList<Output, Failure>> in
-            guard s.value.completion == nil else { return UncheckedSendable(.empty) }
-            s.value.completion = completion
-            let conduits = s.value.conduits
-            s.value.conduits = .empty
-            s.value.upstreams = []
-            return UncheckedSendable(conduits)
-        }
-        conduits.value.forEach { $0.finish(completion) }
+        engine.send(completion: completion)
     }
 
     /// Accepts an upstream subscription and requests `.unlimited` from it.
     public func send(subscription: any Subscription) {
-        let accepted = state.withLock { s -> Bool in
-            guard s.value.completion == nil else { return false }
-            s.value.upstreams.append(subscription)
-            return true
+        if engine.accept(upstream: subscription) {
+            subscription.request(.unlimited)
+        } else {
+            subscription.cancel()
         }
-        if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
     }
 
     @usableFromInline
-    internal func detach(_ conduit: ConduitBase<Output, Failure>) {
-        state.withLock { $0.value.conduits.remove(conduit) }
+    internal func conduitRequested(_ conduit: ConduitBase<Output, Failure>, _ demand: Subscribers.Demand) {
+        engine.request(demand, for: conduit)
     }
 
     @usableFromInline
-    internal func latestValue() -> Output? { nil }
+    internal func conduitCancelled(_ conduit: ConduitBase<Output, Failure>) {
+        engine.cancel(conduit)
+    }
 
     /// `PassthroughSubject`, as Combine describes it.
     public var description: String { "PassthroughSubject" }
 }
 
-// Every piece of mutable state is behind the mutex.
+// Every piece of mutable state is behind the engine's gate.
 extension PassthroughSubject: @unchecked Sendable where Output: Sendable, Failure: Sendable {}

@@ -6,8 +6,15 @@ extension Subscribers {
     ///
     /// Threading: the closures run on whatever thread the publisher delivers
     /// on. `cancel()` may be called from any thread, also from inside the
-    /// closures; after cancel or completion the closures are released (which
-    /// breaks retain cycles through captured owners) and never called again.
+    /// closures; after it returns the value closure is not called again
+    /// (for a value in flight on another thread, publishers that serialise
+    /// delivery — subjects, `share()`, loop-bound publishers — make
+    /// `cancel()` wait for it).
+    ///
+    /// Lifetime: the sink that `sink(receiveCompletion:receiveValue:)`
+    /// creates is released by its `AnyCancellable` on cancel and on
+    /// completion, and its closures with it, so a finished or cancelled
+    /// pipeline does not keep an owner captured by the closures alive.
     ///
     /// ```swift
     /// let sink = Subscribers.Sink<Int, Never>(
@@ -19,67 +26,45 @@ extension Subscribers {
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     {
-        /// A closure kept in a struct field: a closure moved through a
-        /// generic container (`Optional<T>`, a lock's result type) is
-        /// re-abstracted with an allocated thunk, one per value. Inside a
-        /// struct field its representation never changes.
-        @usableFromInline
-        internal struct Handler<Argument> {
-            @usableFromInline let call: (Argument) -> Void
+        /// The closures are `let`: a stored `var` closure is retained and
+        /// released around every call (two atomic operations per value);
+        /// a `let` is called in place.
+        @usableFromInline internal let onValue: (Input) -> Void
+        @usableFromInline internal let onCompletion: (Subscribers.Completion<Failure>) -> Void
 
-            @inlinable
-            init(_ call: @escaping (Argument) -> Void) {
-                self.call = call
-            }
-        }
+        @usableFromInline internal static var awaiting: UInt8 { 0 }
+        @usableFromInline internal static var subscribed: UInt8 { 1 }
+        @usableFromInline internal static var terminal: UInt8 { 2 }
 
-        @usableFromInline
-        internal enum Phase: UInt8 {
-            case awaitingSubscription, subscribed, terminal
-        }
+        /// The life-cycle phase. Written under `state`'s lock, read on the
+        /// value path without it (an acquiring load is a plain load on x86).
+        @usableFromInline internal let phase = Atomic<UInt8>(0)
 
-        /// Kept flat so the per-value path reads one byte and copies one
-        /// closure (a single retain), not the subscription existential.
         @usableFromInline
         internal struct State {
-            @usableFromInline var phase: Phase = .awaitingSubscription
             @usableFromInline var subscription: (any Subscription)?
-            /// `nil` once completed or cancelled: releasing the closures
-            /// breaks retain cycles through captured owners.
-            @usableFromInline var onValue: Handler<Input>?
-            @usableFromInline var onCompletion: Handler<Subscribers.Completion<Failure>>?
+            /// The `AnyCancellable` that `sink(…)` returned, which holds this
+            /// sink. On completion the sink asks it to let go (so the closures
+            /// die with the sink); on cancel the cancellable lets go itself.
+            /// Unmanaged because the token owns us; it tells us when it dies
+            /// (its deinit cancels us, which clears this under the lock).
+            @usableFromInline var token: Unmanaged<AnyCancellable>?
 
-            @inlinable
-            init(onValue: Handler<Input>, onCompletion: Handler<Subscribers.Completion<Failure>>) {
-                self.onValue = onValue
-                self.onCompletion = onCompletion
-            }
-
-            /// Ends the subscription; returns what must be released or
-            /// called outside the lock.
-            @inlinable
-            mutating func terminate() -> State {
-                let old = self
-                phase = .terminal
-                subscription = nil
-                onValue = nil
-                onCompletion = nil
-                return old
-            }
+            @inlinable init() {}
         }
 
-        @usableFromInline internal let state: Mutex<UncheckedSendable<State>>
+        @usableFromInline internal let state = Mutex(UncheckedSendable(State()))
 
         /// The closure that runs for each value; a no-op once the sink has
         /// completed or been cancelled.
         public var receiveValue: (Input) -> Void {
-            state.withLock { UncheckedSendable($0.value.onValue) }.value?.call ?? { _ in }
+            phase.load(ordering: .acquiring) == Self.terminal ? { _ in } : onValue
         }
 
         /// The closure that runs on completion; a no-op once the sink has
         /// completed or been cancelled.
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            state.withLock { UncheckedSendable($0.value.onCompletion) }.value?.call ?? { _ in }
+            phase.load(ordering: .acquiring) == Self.terminal ? { _ in } : onCompletion
         }
 
         /// Creates a sink with closures for completion and for values.
@@ -89,17 +74,27 @@ extension Subscribers {
         /// ```
         public init(receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
                     receiveValue: @escaping (Input) -> Void) {
-            state = Mutex(UncheckedSendable(State(onValue: Handler(receiveValue),
-                                                  onCompletion: Handler(receiveCompletion))))
+            onValue = receiveValue
+            onCompletion = receiveCompletion
+        }
+
+        /// Records the token that owns this sink (see `State.token`).
+        @usableFromInline
+        internal func attach(token: AnyCancellable) {
+            state.withLock { s in
+                if phase.load(ordering: .relaxed) != Self.terminal {
+                    s.value.token = Unmanaged.passUnretained(token)
+                }
+            }
         }
 
         /// Stores the subscription and requests `.unlimited`; a second
         /// subscription is cancelled at once.
         public func receive(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
-                guard s.value.phase == .awaitingSubscription else { return false }
-                s.value.phase = .subscribed
+                guard phase.load(ordering: .relaxed) == Self.awaiting else { return false }
                 s.value.subscription = subscription
+                phase.store(Self.subscribed, ordering: .releasing)
                 return true
             }
             if accepted {
@@ -112,32 +107,40 @@ extension Subscribers {
         /// Runs `receiveValue` while subscribed.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            let handler = state.withLock { s in
-                UncheckedSendable(s.value.phase == .subscribed ? s.value.onValue : nil)
+            if phase.load(ordering: .acquiring) == Self.subscribed {
+                onValue(value)
             }
-            handler.value?.call(value)
             return .none
         }
 
-        /// Runs `receiveCompletion` once, then releases both closures.
+        /// Runs `receiveCompletion` once.
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let old = state.withLock { s -> UncheckedSendable<State?> in
-                if s.value.phase == .terminal { return UncheckedSendable(nil) }
-                return UncheckedSendable(s.value.terminate())
+            let released = state.withLock { s -> UncheckedSendable<(subscription: (any Subscription)?, token: AnyCancellable.Action)>? in
+                guard phase.load(ordering: .relaxed) != Self.terminal else { return nil }
+                phase.store(Self.terminal, ordering: .releasing)
+                // Detached while we hold the lock: the token cannot finish
+                // dying meanwhile, because its deinit cancels us and waits
+                // for this lock.
+                let action = s.value.token?._withUnsafeGuaranteedRef { $0.detach() } ?? .done
+                defer { s.value = State() }
+                return UncheckedSendable((s.value.subscription, action))
             }
-            old.value?.onCompletion?.call(completion)
+            guard released != nil else { return }
+            onCompletion(completion)
+            // `released` (the subscription, and the token's hold on us) is
+            // dropped here, outside the lock.
         }
 
-        /// Cancels the upstream subscription and releases both closures.
-        /// Idempotent; callable from any thread.
+        /// Cancels the upstream subscription. Idempotent; callable from any
+        /// thread.
         public func cancel() {
-            let old = state.withLock { s -> UncheckedSendable<State?> in
-                if s.value.phase == .terminal { return UncheckedSendable(nil) }
-                return UncheckedSendable(s.value.terminate())
+            let subscription = state.withLock { s -> UncheckedSendable<(any Subscription)?>? in
+                guard phase.load(ordering: .relaxed) != Self.terminal else { return nil }
+                phase.store(Self.terminal, ordering: .releasing)
+                defer { s.value = State() }
+                return UncheckedSendable(s.value.subscription)
             }
-            // Released here, outside the lock: the closures' captures may
-            // run arbitrary deinit code.
-            old.value?.subscription?.cancel()
+            subscription?.value?.cancel()
         }
 
         /// `Sink`, as Combine describes it.
@@ -166,8 +169,10 @@ extension Publisher {
                      receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion,
                                                      receiveValue: receiveValue)
+        let token = AnyCancellable(sink)
+        sink.attach(token: token)
         receive(subscriber: sink)
-        return AnyCancellable(sink)
+        return token
     }
 }
 

@@ -1,0 +1,347 @@
+import Synchronization
+
+/// The machinery both subjects share: the subscriber list, per-subscriber
+/// demand, and the serialisation of deliveries.
+///
+/// ## Why a delivery gate held across downstream calls
+///
+/// Combine serialises calls into one subscriber, and once `cancel()` has
+/// returned no further value may reach that subscriber. Both need the
+/// sending thread to hold something while it calls downstream, so that a
+/// concurrent `send` waits its turn and a concurrent `cancel` waits for the
+/// value in flight. The gate is that: one `Mutex` per subject, taken once
+/// per `send` (not once per subscriber), re-entrant for the thread that
+/// holds it — a subscriber may `send`, `request`, subscribe or `cancel`
+/// from inside its callbacks. The cost of the guarantee is the classic one
+/// of Combine's own downstream lock: a subscriber must not block waiting
+/// for another thread that is sending to, or cancelling on, the same
+/// subject.
+///
+/// ## Why the state sits behind a raw pointer
+///
+/// A re-entrant call runs while an outer frame of the same thread is in
+/// the middle of a delivery, so the state cannot live inside the mutex
+/// (whose closure holds exclusive access for its whole duration). It lives
+/// in one allocation owned by the engine and is touched only by the thread
+/// that holds the gate. Subscribers are kept as `Unmanaged` (retained on
+/// insert, released after removal) so the per-value loop performs no
+/// reference counting at all.
+@usableFromInline
+internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
+    @usableFromInline
+    internal struct Entry {
+        @usableFromInline let conduit: Unmanaged<ConduitBase<Output, Failure>>
+        @usableFromInline var demand: Subscribers.Demand = .none
+        @usableFromInline var active = true
+        /// The subscriber has not seen the latest value yet (subjects that
+        /// replay one, i.e. `CurrentValueSubject`).
+        @usableFromInline var owesLatest: Bool
+
+        @inlinable
+        init(conduit: Unmanaged<ConduitBase<Output, Failure>>, owesLatest: Bool) {
+            self.conduit = conduit
+            self.owesLatest = owesLatest
+        }
+    }
+
+    @usableFromInline
+    internal struct Storage {
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
+        @usableFromInline var entries: ContiguousArray<Entry> = []
+        /// Nesting of deliveries on the gate's thread; entries are removed
+        /// only at depth 0 so indices stay valid during a delivery loop.
+        @usableFromInline var depth = 0
+        @usableFromInline var needsCompaction = false
+        @usableFromInline var upstreams: ContiguousArray<any Subscription> = []
+        /// The value replayed to new or starved subscribers, if any.
+        @usableFromInline var latest: Output?
+
+        @inlinable
+        init(latest: Output?) {
+            self.latest = latest
+        }
+    }
+
+    @usableFromInline let gate = Mutex(())
+    /// The thread holding `gate`, or 0.
+    @usableFromInline let owner = Atomic<UInt>(0)
+    @usableFromInline let storage: UnsafeMutablePointer<Storage>
+
+    @inlinable
+    init(latest: Output?) {
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: Storage(latest: latest))
+    }
+
+    deinit {
+        for entry in storage.pointee.entries { entry.conduit.release() }
+        storage.deinitialize(count: 1)
+        storage.deallocate()
+    }
+
+    /// Runs `body` holding the gate; re-entrant for the thread holding it.
+    @inlinable @inline(__always)
+    internal func withGate<R>(_ body: (UnsafeMutablePointer<Storage>) -> R) -> R {
+        let me = currentThreadIdentity()
+        if owner.load(ordering: .relaxed) == me {
+            return body(storage)
+        }
+        // The result leaves through a local rather than `withLock`'s
+        // `sending` return: the storage is only ever touched under the gate.
+        var result: R?
+        gate.withLock { _ in
+            owner.store(me, ordering: .relaxed)
+            result = body(storage)
+            owner.store(0, ordering: .relaxed)
+        }
+        return result.unsafelyUnwrapped
+    }
+
+    // MARK: Values
+
+    /// Offers `value` to every subscriber with demand, under the gate.
+    @inlinable
+    internal func send(_ value: Output, replaysLatest: Bool) {
+        let released = withGate { s -> ContiguousArray<Unmanaged<ConduitBase<Output, Failure>>>? in
+            guard s.pointee.completion == nil else { return nil }
+            if replaysLatest { s.pointee.latest = value }
+            s.pointee.depth += 1
+            // Subscribers added during this loop (re-entrantly) are past
+            // `count`: a late subscriber sees only later values.
+            let count = s.pointee.entries.count
+            var i = 0
+            while i < count {
+                let entry = s.pointee.entries[i]
+                if entry.active {
+                    if entry.demand.rawValue == 0 {
+                        if replaysLatest { s.pointee.entries[i].owesLatest = true }
+                    } else {
+                        // Only write what changes: each write to the array
+                        // costs a uniqueness check.
+                        if !entry.demand.isUnlimited {
+                            s.pointee.entries[i].demand = Subscribers.Demand(rawValue: entry.demand.rawValue - 1)
+                        }
+                        if entry.owesLatest { s.pointee.entries[i].owesLatest = false }
+                        let more = entry.conduit._withUnsafeGuaranteedRef { $0.deliver($0, value) }
+                        if more.rawValue > 0 { s.pointee.entries[i].demand += more }
+                    }
+                }
+                i &+= 1
+            }
+            s.pointee.depth -= 1
+            return s.pointee.depth == 0 && s.pointee.needsCompaction ? Self.compact(s) : nil
+        }
+        if let released {
+            for conduit in released { conduit.release() }
+        }
+    }
+
+    /// Removes inactive entries; returns them for release after the gate.
+    @inlinable
+    internal static func compact(_ s: UnsafeMutablePointer<Storage>) -> ContiguousArray<Unmanaged<ConduitBase<Output, Failure>>> {
+        var removed = ContiguousArray<Unmanaged<ConduitBase<Output, Failure>>>()
+        s.pointee.entries.removeAll { entry in
+            if entry.active { return false }
+            removed.append(entry.conduit)
+            return true
+        }
+        s.pointee.needsCompaction = false
+        return removed
+    }
+
+    // MARK: Completion and upstreams
+
+    /// Delivers the completion once to every subscriber and empties the
+    /// list; later sends are ignored.
+    @inlinable
+    internal func send(completion: Subscribers.Completion<Failure>) {
+        var finished = ContiguousArray<Unmanaged<ConduitBase<Output, Failure>>>()
+        withGate { s in
+            guard s.pointee.completion == nil else { return }
+            s.pointee.completion = completion
+            s.pointee.upstreams = []
+            s.pointee.depth += 1
+            var i = 0
+            while i < s.pointee.entries.count {
+                let entry = s.pointee.entries[i]
+                if entry.active {
+                    s.pointee.entries[i].active = false
+                    entry.conduit._withUnsafeGuaranteedRef { $0.finish(completion) }
+                }
+                i += 1
+            }
+            s.pointee.depth -= 1
+            if s.pointee.depth == 0 {
+                finished = ContiguousArray(s.pointee.entries.lazy.map(\.conduit))
+                s.pointee.entries = []
+                s.pointee.needsCompaction = false
+            } else {
+                s.pointee.needsCompaction = true
+            }
+        }
+        for conduit in finished { conduit.release() }
+    }
+
+    /// Accepts an upstream subscription; the caller requests `.unlimited`
+    /// when this returns true.
+    @usableFromInline
+    internal func accept(upstream: any Subscription) -> Bool {
+        withGate { s in
+            guard s.pointee.completion == nil else { return false }
+            s.pointee.upstreams.append(upstream)
+            return true
+        }
+    }
+
+    /// The upstream subscriptions, for cancelling them when the subject dies.
+    @usableFromInline
+    internal func takeUpstreams() -> ContiguousArray<any Subscription> {
+        withGate { s in
+            let all = s.pointee.upstreams
+            s.pointee.upstreams = []
+            return all
+        }
+    }
+
+    // MARK: Subscribers
+
+    /// Adds `conduit`, or returns the completion if the subject is done.
+    @inlinable
+    internal func attach(_ conduit: ConduitBase<Output, Failure>, replaysLatest: Bool) -> Subscribers.Completion<Failure>? {
+        withGate { s in
+            if let completion = s.pointee.completion { return completion }
+            s.pointee.entries.append(Entry(conduit: Unmanaged.passRetained(conduit), owesLatest: replaysLatest))
+            return nil
+        }
+    }
+
+    /// Adds demand for `conduit`; delivers the latest value first when the
+    /// subscriber is owed it.
+    @usableFromInline
+    internal func request(_ demand: Subscribers.Demand, for conduit: ConduitBase<Output, Failure>) {
+        withGate { s in
+            guard let i = s.pointee.entries.firstIndex(where: { $0.conduit.toOpaque() == Unmanaged.passUnretained(conduit).toOpaque() }),
+                  s.pointee.entries[i].active
+            else { return }
+            s.pointee.entries[i].demand += demand
+            guard s.pointee.entries[i].owesLatest, let latest = s.pointee.latest else { return }
+            s.pointee.entries[i].owesLatest = false
+            s.pointee.entries[i].demand -= 1
+            s.pointee.depth += 1
+            let more = conduit.deliver(conduit, latest)
+            s.pointee.depth -= 1
+            // The list may have changed during the delivery: find it again.
+            if more.rawValue > 0,
+               let j = s.pointee.entries.firstIndex(where: { $0.conduit.toOpaque() == Unmanaged.passUnretained(conduit).toOpaque() }),
+               s.pointee.entries[j].active {
+                s.pointee.entries[j].demand += more
+            }
+        }
+    }
+
+    /// Removes `conduit`; waits for a value in flight on another thread.
+    @usableFromInline
+    internal func cancel(_ conduit: ConduitBase<Output, Failure>) {
+        var released = ContiguousArray<Unmanaged<ConduitBase<Output, Failure>>>()
+        withGate { s in
+            guard let i = s.pointee.entries.firstIndex(where: { $0.conduit.toOpaque() == Unmanaged.passUnretained(conduit).toOpaque() }),
+                  s.pointee.entries[i].active
+            else { return }
+            s.pointee.entries[i].active = false
+            if s.pointee.depth == 0 {
+                released.append(s.pointee.entries.remove(at: i).conduit)
+            } else {
+                s.pointee.needsCompaction = true
+            }
+        }
+        for conduit in released { conduit.release() }
+    }
+
+    /// The latest value, for `CurrentValueSubject.value`.
+    @usableFromInline
+    internal var latest: Output? {
+        withGate { $0.pointee.latest }
+    }
+
+    /// How many subscribers are attached (for tests and descriptions).
+    @usableFromInline
+    internal var subscriberCount: Int {
+        withGate { s in s.pointee.entries.reduce(0) { $0 + ($1.active ? 1 : 0) } }
+    }
+}
+
+/// What a conduit asks of its subject. A protocol so one conduit type serves
+/// both subjects.
+@usableFromInline
+internal protocol ConduitParent<Output, Failure>: AnyObject {
+    associatedtype Output
+    associatedtype Failure: Error
+    func conduitRequested(_ conduit: ConduitBase<Output, Failure>, _ demand: Subscribers.Demand)
+    func conduitCancelled(_ conduit: ConduitBase<Output, Failure>)
+}
+
+/// One subscriber's subscription to a subject, non-generic over the
+/// subscriber type so a subject can hold subscribers of different types.
+///
+/// Why `deliver` is a stored function and not an overridden method: a class
+/// method reached through the base class runs the *unspecialised* generic
+/// body, which is slow and allocates (re-abstraction thunks, coroutine
+/// frames). The subclass fills `deliver` with a non-capturing closure formed
+/// in its `@inlinable` initialiser, which the subscribing call site
+/// specialises for the concrete subscriber: the per-value path then runs
+/// specialised code behind one indirect call, and costs no allocation.
+@usableFromInline
+internal class ConduitBase<Output, Failure: Error>: Subscription {
+    @usableFromInline let deliver: (ConduitBase<Output, Failure>, Output) -> Subscribers.Demand
+    @usableFromInline let parent: any ConduitParent<Output, Failure>
+
+    @inlinable
+    init(parent: any ConduitParent<Output, Failure>,
+         deliver: @escaping (ConduitBase<Output, Failure>, Output) -> Subscribers.Demand) {
+        self.parent = parent
+        self.deliver = deliver
+    }
+
+    /// Delivers the completion; called once, under the subject's gate.
+    @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) {
+        violation("abstract ConduitBase.finish")
+    }
+
+    @usableFromInline
+    final func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        parent.conduitRequested(self, demand)
+    }
+
+    @usableFromInline
+    final func cancel() {
+        parent.conduitCancelled(self)
+    }
+}
+
+/// The conduit for one concrete subscriber type.
+@usableFromInline
+internal final class SubjectConduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downstream.Failure>,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let name: StaticString
+
+    @inlinable
+    init(parent: any ConduitParent<Downstream.Input, Downstream.Failure>, downstream: Downstream, name: StaticString) {
+        self.downstream = downstream
+        self.name = name
+        super.init(parent: parent, deliver: { base, value in
+            unsafeDowncast(base, to: SubjectConduit<Downstream>.self).downstream.receive(value)
+        })
+    }
+
+    @usableFromInline
+    override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        downstream.receive(completion: completion)
+    }
+
+    @usableFromInline var description: String { name.description }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    @usableFromInline var playgroundDescription: Any { description }
+}
