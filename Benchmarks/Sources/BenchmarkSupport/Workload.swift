@@ -65,7 +65,7 @@ public enum Workload {
             timeUnits: .nanoseconds,
             units: [.mallocCountTotal: .count, threadCPUTime: .count, elements: .count],
             warmupIterations: 2,
-            maxDuration: .seconds(2),
+            maxDuration: .seconds(3),
             maxIterations: 25
         )
     }
