@@ -356,17 +356,20 @@ def targets_table(run, checks):
 
 
 def render_chart(run, path):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    """Fan-out through share(): both libraries and the lower bound; written
+    only when the results hold UVCombine's share() workloads."""
     series = [
         (UV, "FanOut.share.N{}", "UVCombine share()", "o-"),
         (OC, "FanOut.share.N{}", "OpenCombine share()", "s-"),
         (LB, "FanOut.lowerBound.N{}", "lower bound: closures in an array", "^--"),
     ]
+    if not any(name.startswith("FanOut.share.") for name in run.names(UV)):
+        return False
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=120)
-    plotted = False
     for target, pattern, label, style in series:
         points = []
         for name in run.names(target):
@@ -381,10 +384,6 @@ def render_chart(run, path):
         low = [r.ns - r.ns_spread[0] for _, r in points]
         high = [r.ns_spread[1] - r.ns for _, r in points]
         ax.errorbar(xs, ys, yerr=[low, high], fmt=style, capsize=3, label=label)
-        plotted = True
-    if not plotted:
-        plt.close(fig)
-        return False
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xticks([1, 8, 64])
