@@ -112,7 +112,8 @@ extension Benchmark {
 /// let c = subject.sink { accumulator.add($0) }
 /// ```
 public final class Accumulator {
-    @usableFromInline let storage: UnsafeMutablePointer<Int>
+    /// The sum's memory, for receivers that take a context pointer.
+    public let storage: UnsafeMutablePointer<Int>
 
     /// An accumulator at zero.
     public init() {
