@@ -64,10 +64,10 @@ extension Publishers {
 /// straight to the downstream. A struct: subscribing allocates nothing.
 ///
 /// Top level and generic only over what it touches (not nested in
-/// `Publishers.Map<Upstream, Output>`): a nested type would carry the whole
-/// upstream chain in its type, so a long pipeline's types grow
-/// quadratically and exceed the optimiser's specialisation limits, leaving
-/// the hot path unspecialised (measured: 5x the instructions per value).
+/// `Publishers.Map<Upstream, Output>`), which keeps a pipeline's specialised
+/// type names linear in its length. (What actually broke specialisation was
+/// the `subscribe` recursion described in docs/engineering-notes.md; nesting
+/// alone measured the same.)
 @usableFromInline
 internal struct MapInner<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible

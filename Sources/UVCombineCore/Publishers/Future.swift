@@ -1,0 +1,206 @@
+import Synchronization
+
+/// A publisher that eventually produces a single value and then finishes or
+/// fails.
+///
+/// The closure runs at once, in `init`, on the creating thread (a future is
+/// eager; wrap it in ``Deferred`` to start it per subscriber). It receives a
+/// promise to call with the result, once, from any thread; later calls are
+/// ignored. The result is stored: every subscriber, also one that subscribes
+/// after the promise was fulfilled, receives the value on its first request
+/// (then `.finished`), or the failure right away. Subscriptions describe
+/// themselves as `Future`.
+///
+/// `Promise` is `@Sendable` here (Combine's is not): the promise may be
+/// called from any thread, and Swift 6 would otherwise refuse the common
+/// call from a dispatched closure. Code written for Combine compiles as is.
+///
+/// ```swift
+/// let roll = Future<Int, Never> { promise in
+///     DispatchQueue.global().async { promise(.success(Int.random(in: 1...6))) }
+/// }
+/// let c = roll.sink { print("rolled \($0)") }
+/// ```
+public final class Future<Output, Failure: Error>: Publisher {
+    /// A closure to call, once, with the future's result.
+    public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
+
+    @usableFromInline
+    internal struct State {
+        @usableFromInline var result: Result<Output, Failure>?
+        /// Subscribers waiting for the result; emptied when it arrives.
+        @usableFromInline var waiting: ContiguousArray<FutureWaiter<Output, Failure>> = []
+
+        @inlinable
+        init() {}
+    }
+
+    @usableFromInline internal let state: Mutex<UncheckedSendable<State>>
+
+    /// Creates a publisher that invokes a promise closure when the publisher
+    /// emits an element.
+    ///
+    /// ```swift
+    /// let answer = Future<Int, Never> { promise in promise(.success(42)) }
+    /// ```
+    public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
+        state = Mutex(UncheckedSendable(State()))
+        // The promise holds the future until it is called or dropped; the
+        // future never holds the promise, so there is no cycle.
+        let future = UncheckedSendable(self)
+        attemptToFulfill { result in future.value.fulfil(result) }
+    }
+
+    /// Stores the first result and hands it to every waiting subscriber.
+    internal func fulfil(_ result: Result<Output, Failure>) {
+        let waiting = state.withLock { s -> UncheckedSendable<ContiguousArray<FutureWaiter<Output, Failure>>> in
+            guard s.value.result == nil else { return UncheckedSendable([]) }
+            s.value.result = result
+            defer { s.value.waiting = [] }
+            return UncheckedSendable(s.value.waiting)
+        }
+        for waiter in waiting.value { waiter.resultArrived(result) }
+    }
+
+    /// Attaches `subscriber`. It receives the value on its first request,
+    /// or the failure at once, as soon as the promise is fulfilled.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let conduit = FutureConduit(parent: self, downstream: subscriber)
+        subscriber.receive(subscription: conduit)
+        // Registered after the subscription went out, so a promise fulfilled
+        // on another thread cannot reach the subscriber before it.
+        let result = state.withLock { s -> UncheckedSendable<Result<Output, Failure>?> in
+            if let result = s.value.result { return UncheckedSendable(result) }
+            s.value.waiting.append(conduit)
+            return UncheckedSendable(nil)
+        }
+        if let result = result.value {
+            conduit.deliver(result)
+        } else if conduit.isFinished {
+            // Cancelled from `receive(subscription:)`, before it was listed.
+            detach(conduit)
+        }
+    }
+
+    @usableFromInline
+    internal func detach(_ waiter: FutureWaiter<Output, Failure>) {
+        state.withLock { s in
+            if let i = s.value.waiting.firstIndex(where: { $0 === waiter }) {
+                s.value.waiting.remove(at: i)
+            }
+        }
+    }
+
+    /// The stored result, once the promise was fulfilled.
+    @usableFromInline
+    internal func currentResult() -> Result<Output, Failure>? {
+        state.withLock { UncheckedSendable($0.value.result) }.value
+    }
+}
+
+// Every piece of mutable state is behind the mutex.
+extension Future: @unchecked Sendable where Output: Sendable, Failure: Sendable {}
+
+/// A subscriber waiting for a ``Future``'s result; non-generic over the
+/// subscriber type so one list holds them all. Not on a hot path (a future
+/// delivers once), so a plain overridden method is fine here.
+@usableFromInline
+internal class FutureWaiter<Output, Failure: Error> {
+    @inlinable init() {}
+    @usableFromInline func resultArrived(_ result: Result<Output, Failure>) {
+        violation("abstract FutureWaiter.resultArrived")
+    }
+}
+
+/// One subscriber's link to a ``Future``.
+///
+/// The value goes out once the subscriber has asked for something and the
+/// result is known, whichever comes second; a failure goes out as soon as it
+/// is known. Both paths claim `finished` under the lock, so exactly one
+/// delivers. Lock order: the future's lock may be held while this one is
+/// taken, never the reverse.
+@usableFromInline
+internal final class FutureConduit<Downstream: Subscriber>: FutureWaiter<Downstream.Input, Downstream.Failure>,
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline typealias Output = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    internal struct State {
+        /// Cleared once finished or cancelled.
+        @usableFromInline var parent: Future<Output, Failure>?
+        @usableFromInline var hasDemand = false
+        @usableFromInline var finished = false
+
+        @inlinable
+        init(parent: Future<Output, Failure>) {
+            self.parent = parent
+        }
+    }
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let state: Mutex<UncheckedSendable<State>>
+
+    @inlinable
+    init(parent: Future<Output, Failure>, downstream: Downstream) {
+        self.downstream = downstream
+        state = Mutex(UncheckedSendable(State(parent: parent)))
+    }
+
+    /// Whether the result went out or the subscriber cancelled.
+    @inlinable
+    var isFinished: Bool { state.withLock { $0.value.finished } }
+
+    /// Sends `result` if this subscriber may have it now.
+    @inlinable
+    func deliver(_ result: Result<Output, Failure>) {
+        let send = state.withLock { s -> Bool in
+            guard !s.value.finished else { return false }
+            if case .success = result, !s.value.hasDemand { return false }
+            s.value.finished = true
+            s.value.parent = nil
+            return true
+        }
+        guard send else { return }
+        switch result {
+        case .success(let value):
+            _ = downstream.receive(value)
+            downstream.receive(completion: .finished)
+        case .failure(let error):
+            downstream.receive(completion: .failure(error))
+        }
+    }
+
+    @usableFromInline
+    override func resultArrived(_ result: Result<Output, Failure>) {
+        deliver(result)
+    }
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        let parent = state.withLock { s -> Future<Output, Failure>? in
+            guard !s.value.finished else { return nil }
+            s.value.hasDemand = true
+            return s.value.parent
+        }
+        if let result = parent?.currentResult() { deliver(result) }
+    }
+
+    @usableFromInline
+    func cancel() {
+        let parent = state.withLock { s -> Future<Output, Failure>? in
+            let parent = s.value.parent
+            s.value.finished = true
+            s.value.parent = nil
+            return parent
+        }
+        parent?.detach(self)
+    }
+
+    @usableFromInline var description: String { "Future" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    @usableFromInline var playgroundDescription: Any { description }
+}

@@ -1,0 +1,253 @@
+import Synchronization
+
+extension Publisher {
+    /// Attempts to recreate a failed subscription with the upstream publisher
+    /// up to the number of times you specify.
+    ///
+    /// The upstream is subscribed at most `retries + 1` times. Each new
+    /// subscription is asked for the demand the downstream requested and did
+    /// not receive yet. `.finished` passes through; the failure after the
+    /// last attempt passes through. The downstream sees one subscription,
+    /// `Retry`; cancelling it cancels the current upstream subscription.
+    ///
+    /// ```swift
+    /// let c = session.dataTaskPublisher(for: url)
+    ///     .retry(3)
+    ///     .map(\.data)
+    ///     .catch { _ in Just(Data()) }
+    ///     .sink { print("\($0.count) bytes") }
+    /// ```
+    @inlinable
+    public func retry(_ retries: Int) -> Publishers.Retry<Self> {
+        Publishers.Retry(upstream: self, retries: retries)
+    }
+}
+
+extension Publishers {
+    /// A publisher that attempts to recreate its subscription to a failed
+    /// upstream publisher.
+    ///
+    /// Threading: a failure re-subscribes on the thread it arrives on. An
+    /// upstream that fails synchronously while being subscribed does not
+    /// recurse: the attempts run in a loop. `request` and `cancel` may come
+    /// from any thread.
+    ///
+    /// ```swift
+    /// let retrying = Publishers.Retry(upstream: flaky, retries: 2)
+    /// ```
+    public struct Retry<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives its elements.
+        public let upstream: Upstream
+
+        /// The maximum number of retry attempts to perform; `nil` (or a
+        /// negative number) retries without limit.
+        public let retries: Int?
+
+        /// Creates a publisher that re-subscribes to a failed `upstream` up
+        /// to `retries` times (`nil`: without limit).
+        ///
+        /// ```swift
+        /// let forever = Publishers.Retry(upstream: flaky, retries: nil)
+        /// ```
+        @inlinable
+        public init(upstream: Upstream, retries: Int?) {
+            self.upstream = upstream
+            self.retries = retries
+        }
+
+        /// Subscribes an inner subscriber to the upstream.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let remaining = retries.flatMap { $0 >= 0 ? $0 : nil }
+            // receive(subscriber:), not subscribe(_:), so the chain stays
+            // specialised: see docs/engineering-notes.md.
+            upstream.receive(subscriber: Inner(upstream: upstream, remaining: remaining, downstream: subscriber))
+        }
+    }
+}
+
+extension Publishers.Retry: Equatable where Upstream: Equatable {}
+
+extension Publishers.Retry {
+    /// Subscriber to each upstream attempt in turn, and the one subscription
+    /// the downstream sees.
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+        where Downstream.Input == Output, Downstream.Failure == Failure
+    {
+        @usableFromInline typealias Input = Output
+
+        @usableFromInline
+        internal struct State {
+            /// The current attempt; `.awaitingSubscription` between attempts.
+            @usableFromInline var phase: Phase = .awaitingSubscription
+            /// The current attempt's subscription.
+            @usableFromInline var subscription: (any Subscription)?
+            /// Requested by the downstream and not yet delivered; carried
+            /// over to every new attempt.
+            @usableFromInline var demand: Subscribers.Demand = .none
+            /// Retries left; `nil` for no limit.
+            @usableFromInline var remaining: Int?
+            @usableFromInline var downstreamHasSubscription = false
+            /// A thread is inside `upstream.receive(subscriber: self)`; a failure
+            /// arriving meanwhile asks it to go round again.
+            @usableFromInline var subscribing = false
+            @usableFromInline var resubscribeRequested = false
+
+            @inlinable
+            init(remaining: Int?) {
+                self.remaining = remaining
+            }
+        }
+
+        /// The life cycle of one attempt. A trivial enum (the subscription
+        /// is kept apart): checking it per value copies nothing.
+        @usableFromInline
+        internal enum Phase: UInt8 {
+            case awaitingSubscription, subscribed, terminal
+        }
+
+        /// What a completion leads to, decided under the lock.
+        @usableFromInline
+        internal enum CompletionStep {
+            case ignore, complete, resubscribe, deferToRunningLoop
+        }
+
+        @usableFromInline let upstream: Upstream
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let state: Mutex<UncheckedSendable<State>>
+
+        @inlinable
+        init(upstream: Upstream, remaining: Int?, downstream: Downstream) {
+            self.upstream = upstream
+            self.downstream = downstream
+            state = Mutex(UncheckedSendable(State(remaining: remaining)))
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            let decision = state.withLock { s -> (accepted: Bool, first: Bool, demand: Subscribers.Demand) in
+                guard s.value.phase == .awaitingSubscription else { return (false, false, .none) }
+                s.value.phase = .subscribed
+                s.value.subscription = subscription
+                let first = !s.value.downstreamHasSubscription
+                s.value.downstreamHasSubscription = true
+                return (true, first, s.value.demand)
+            }
+            guard decision.accepted else {
+                subscription.cancel()
+                return
+            }
+            if decision.first { downstream.receive(subscription: self) }
+            if decision.demand.rawValue > 0 { subscription.request(decision.demand) }
+        }
+
+        @inlinable
+        func receive(_ input: Output) -> Subscribers.Demand {
+            let deliver = state.withLock { s -> Bool in
+                guard s.value.phase == .subscribed else { return false }
+                if !s.value.demand.isUnlimited, s.value.demand.rawValue > 0 {
+                    s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue - 1)
+                }
+                return true
+            }
+            guard deliver else { return .none }
+            let more = downstream.receive(input)
+            guard more.rawValue > 0 else { return .none }
+            // As in Combine: more demand is recorded (for a later attempt)
+            // and requested from the current one.
+            let current = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+                guard s.value.phase != .terminal else { return UncheckedSendable(nil) }
+                s.value.demand += more
+                return UncheckedSendable(s.value.subscription)
+            }
+            current.value?.request(more)
+            return .none
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Failure>) {
+            let step = state.withLock { s -> CompletionStep in
+                guard s.value.phase == .subscribed else { return .ignore }
+                s.value.subscription = nil
+                if case .failure = completion {
+                    if let remaining = s.value.remaining {
+                        if remaining > 0 {
+                            s.value.remaining = remaining - 1
+                        } else {
+                            s.value.phase = .terminal
+                            return .complete
+                        }
+                    }
+                    s.value.phase = .awaitingSubscription
+                    if s.value.subscribing {
+                        s.value.resubscribeRequested = true
+                        return .deferToRunningLoop
+                    }
+                    s.value.subscribing = true
+                    return .resubscribe
+                }
+                s.value.phase = .terminal
+                return .complete
+            }
+            switch step {
+            case .ignore, .deferToRunningLoop:
+                return
+            case .complete:
+                downstream.receive(completion: completion)
+            case .resubscribe:
+                resubscribeLoop()
+            }
+        }
+
+        /// Subscribes again until an attempt does not fail synchronously.
+        @inlinable
+        func resubscribeLoop() {
+            var again = true
+            while again {
+                upstream.receive(subscriber: self)
+                again = state.withLock { s -> Bool in
+                    if s.value.resubscribeRequested, s.value.phase != .terminal {
+                        s.value.resubscribeRequested = false
+                        return true
+                    }
+                    s.value.subscribing = false
+                    s.value.resubscribeRequested = false
+                    return false
+                }
+            }
+        }
+
+        @usableFromInline
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero()
+            let current = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+                guard s.value.phase != .terminal else { return UncheckedSendable(nil) }
+                s.value.demand += demand
+                return UncheckedSendable(s.value.subscription)
+            }
+            current.value?.request(demand)
+        }
+
+        @usableFromInline
+        func cancel() {
+            let current = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+                let current = s.value.subscription
+                s.value.phase = .terminal
+                s.value.subscription = nil
+                return UncheckedSendable(current)
+            }
+            current.value?.cancel()
+        }
+
+        @usableFromInline var description: String { "Retry" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}
