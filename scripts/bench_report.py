@@ -242,7 +242,7 @@ def command_check(args):
 SECTIONS = [
     ("Fan-out", "FanOut.", "ns per delivered element (value × subscriber)", "element"),
     ("Chains", "Chain.", "ns per value", "element"),
-    ("Subscription cost", "Subscribe.", "ns per pipeline (build, receive, cancel)", "pipeline"),
+    ("Subscription cost", "Subscribe.", "ns per pipeline (build, subscribe, receive if any, cancel)", "pipeline"),
 ]
 
 
@@ -378,7 +378,7 @@ def render_chart(run, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=120)
+    fig, ax = plt.subplots(figsize=(7, 5), dpi=120)
     for target, pattern, label, style in series:
         points = []
         for name in run.names(target):
@@ -395,13 +395,18 @@ def render_chart(run, path):
         ax.errorbar(xs, ys, yerr=[low, high], fmt=style, capsize=3, label=label)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
+    low_y, high_y = ax.get_ylim()
+    ticks = [t for t in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000) if low_y <= t <= high_y]
+    ax.set_yticks(ticks)
+    ax.set_yticklabels([str(t) for t in ticks])
+    ax.minorticks_off()
     ax.set_xticks([1, 8, 64])
     ax.set_xticklabels(["1", "8", "64"])
     ax.set_xlabel("subscribers N")
     ax.set_ylabel("ns per delivered element (median, IQR bars)")
     ax.set_title("PassthroughSubject → share() → N sinks")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

@@ -10,6 +10,7 @@ import BenchmarkSupport
 /// The suite package-benchmark runs.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = Workload.configuration
+    registerFanOut()
     registerChains()
     registerSubscriptionCost()
 }
