@@ -183,7 +183,9 @@ def evaluate(check, run):
         sys.exit(f"unknown check kind '{kind}' in {check}")
     if value is None:
         return Outcome(check, None, False, False)
-    return Outcome(check, value, better(value, check["limit"]), better(value, check["target"]))
+    target = check["target"]
+    target_met = target is not None and better(value, target)
+    return Outcome(check, value, better(value, check["limit"]), target_met)
 
 
 def load_thresholds(path):
@@ -208,7 +210,7 @@ def describe_check(check):
 
 def format_value(check, value):
     if value is None:
-        return "missing"
+        return "—"
     if check["kind"] == "mallocsPerElement":
         return f"{value:.6g}"
     return f"{value:.2f}×"
@@ -224,9 +226,14 @@ def command_check(args):
         outcome = evaluate(check, run)
         what, relation = describe_check(check)
         what = what.replace("`", "")
-        measured = format_value(check, outcome.measured)
+        measured = format_value(check, outcome.measured) if outcome.measured is not None else "missing from the results"
         status = "ok  " if outcome.passed else "FAIL"
-        note = "" if outcome.target_met else f" (target {relation} {format_value(check, check['target'])} not reached yet)"
+        if check["target"] is None:
+            note = " (a guard against regressions; no target set)"
+        elif outcome.target_met:
+            note = ""
+        else:
+            note = f" (target {relation} {format_value(check, check['target'])} not reached yet)"
         print(f"{status}  {what}: {measured}, limit {relation} {format_value(check, check['limit'])}{note}")
         if not outcome.passed:
             failures.append(what)
@@ -351,11 +358,14 @@ def targets_table(run, checks):
         what, relation = describe_check(check)
         if not outcome.passed:
             status = "**fails the limit**"
+        elif check["target"] is None:
+            status = "guard, no target"
         elif outcome.target_met:
             status = "target met"
         else:
             status = "target not met yet"
-        lines.append(f"| {what} | {relation} {format_value(check, check['target'])} | "
+        target = "none" if check["target"] is None else f"{relation} {format_value(check, check['target'])}"
+        lines.append(f"| {what} | {target} | "
                      f"{relation} {format_value(check, check['limit'])} | "
                      f"{format_value(check, outcome.measured)} | {status} |")
         if check.get("note"):
