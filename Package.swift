@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "UVCombine", targets: ["UVCombine"]),
         .library(name: "UVCombineTesting", targets: ["UVCombineTesting"]),
     ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    ],
     targets: [
         .systemLibrary(
             name: "CLibUV",
@@ -23,6 +26,16 @@ let package = Package(
         ),
         .target(name: "UVCombineCore"),
         .target(name: "UVCombine", dependencies: ["UVCombineCore"]),
+        // HTTP/1.1 protocol core: request writer, response parser, URL
+        // validation, redirect policy, pool and timeout state machines.
+        // Pure Swift, no sockets; the loop module drives it.
+        .target(
+            name: "UVCombineHTTP",
+            dependencies: [
+                "UVCombineCore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         // Counts allocations per thread by interposing malloc; linked only
         // through the test support module.
         .target(name: "CUVCombineMallocCounter"),
@@ -30,6 +43,10 @@ let package = Package(
         .testTarget(
             name: "UVCombineCoreTests",
             dependencies: ["UVCombineCore", "UVCombineTesting"]
+        ),
+        .testTarget(
+            name: "UVCombineHTTPTests",
+            dependencies: ["UVCombineHTTP", "UVCombineTesting"]
         ),
         .testTarget(
             name: "UVCombineTestingTests",

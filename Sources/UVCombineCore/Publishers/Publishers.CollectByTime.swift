@@ -1,0 +1,303 @@
+import Synchronization
+
+extension Publisher {
+    /// Collects elements by a given time-grouping strategy, and emits a
+    /// single array of the collection.
+    ///
+    /// A periodic action on the strategy's scheduler fires every `stride`
+    /// from subscription; each firing sends what was collected since the
+    /// previous one, if anything (an empty window sends nothing). With
+    /// `.byTimeOrCount`, a full buffer of `count` elements is sent at once,
+    /// on the upstream's thread, without moving the periodic schedule.
+    ///
+    /// If the upstream finishes, what was collected is sent, then
+    /// `.finished`. If it fails, the collected elements are dropped and the
+    /// failure is forwarded.
+    ///
+    /// Demand: `.byTime` asks the upstream for `.unlimited`; a window that
+    /// ends while the subscriber has no demand keeps collecting into the next
+    /// one. `.byTimeOrCount` asks for `count × n` elements when the
+    /// subscriber requests `n` arrays. The stride must be positive.
+    ///
+    /// ```swift
+    /// let c = readings
+    ///     .collect(.byTimeOrCount(loop, .seconds(1), 100))
+    ///     .sink { batch in store(batch) } // at most 100 per array, at least once a second
+    /// ```
+    @inlinable
+    public func collect<S: Scheduler>(_ strategy: Publishers.TimeGroupingStrategy<S>,
+                                      options: S.SchedulerOptions? = nil) -> Publishers.CollectByTime<Self, S> {
+        Publishers.CollectByTime(upstream: self, strategy: strategy, options: options)
+    }
+}
+
+extension Publishers {
+    /// A strategy for collecting received elements.
+    ///
+    /// ```swift
+    /// let strategy: Publishers.TimeGroupingStrategy<DispatchQueue> = .byTime(.main, .seconds(5))
+    /// ```
+    public enum TimeGroupingStrategy<Context: Scheduler> {
+        /// A grouping that collects and periodically publishes items.
+        case byTime(Context, Context.SchedulerTimeType.Stride)
+        /// A grouping that collects and publishes items periodically or when
+        /// a buffer reaches a maximum size.
+        case byTimeOrCount(Context, Context.SchedulerTimeType.Stride, Int)
+
+        @inlinable
+        internal var parts: (scheduler: Context, stride: Context.SchedulerTimeType.Stride, count: Int?) {
+            switch self {
+            case .byTime(let scheduler, let stride): return (scheduler, stride, nil)
+            case .byTimeOrCount(let scheduler, let stride, let count): return (scheduler, stride, count)
+            }
+        }
+    }
+
+    /// A publisher that buffers and periodically publishes its items.
+    ///
+    /// ```swift
+    /// let p = Publishers.CollectByTime(upstream: subject, strategy: .byTime(DispatchQueue.main, .seconds(1)),
+    ///                                  options: nil)
+    /// ```
+    public struct CollectByTime<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// Arrays of the upstream's elements.
+        public typealias Output = [Upstream.Output]
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The strategy with which to collect and publish elements.
+        public let strategy: TimeGroupingStrategy<Context>
+        /// Scheduler options to use for the strategy.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that buffers and periodically publishes its items.
+        @inlinable
+        public init(upstream: Upstream, strategy: TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.strategy = strategy
+            self.options = options
+        }
+
+        /// Subscribes an inner subscriber to the upstream.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let parts = strategy.parts
+            let inner = CollectByTimeInner<Upstream.Output, S, Context>(
+                downstream: subscriber, scheduler: parts.scheduler, stride: parts.stride, count: parts.count,
+                options: options)
+            upstream.receive(subscriber: inner)
+        }
+    }
+}
+
+/// Collects into a buffer; a periodic action sends it.
+@usableFromInline
+internal final class CollectByTimeInner<Input, Downstream: Subscriber, Context: Scheduler>:
+    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == [Input]
+{
+        @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    internal struct State {
+        @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
+        @usableFromInline var demand: Subscribers.Demand = .none
+        @usableFromInline var buffer: [Input] = []
+        @usableFromInline var timer: (any Cancellable)?
+        /// The upstream finished while arrays were waiting for demand.
+        @usableFromInline var finishPending = false
+
+        @inlinable
+        init() {}
+    }
+
+    @usableFromInline
+    internal enum Action {
+        case none
+        case send([Input])
+        case sendAndFinish([Input]?)
+    }
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let scheduler: Context
+    @usableFromInline let stride: Context.SchedulerTimeType.Stride
+    @usableFromInline let count: Int?
+    @usableFromInline let options: Context.SchedulerOptions?
+    @usableFromInline let state = Mutex(UncheckedSendable(State()))
+
+    @inlinable
+    init(downstream: Downstream, scheduler: Context, stride: Context.SchedulerTimeType.Stride, count: Int?,
+         options: Context.SchedulerOptions?) {
+        precondition(count.map { $0 > 0 } ?? true,
+                     "UVCombine API violation: collect(.byTimeOrCount): the count must be positive")
+        self.downstream = downstream
+        self.scheduler = scheduler
+        self.stride = stride
+        self.count = count
+        self.options = options
+    }
+
+    deinit {
+        state.withLock { UncheckedSendable($0.value.timer) }.value?.cancel()
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        let accepted = state.withLock { s -> Bool in
+            guard case .awaitingSubscription = s.value.status else { return false }
+            s.value.status = .subscribed(subscription)
+            if let count { s.value.buffer.reserveCapacity(count) }
+            return true
+        }
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        downstream.receive(subscription: self)
+        let timer = scheduler.schedule(after: scheduler.now.advanced(by: stride), interval: stride,
+                                       tolerance: scheduler.minimumTolerance, options: options) { [weak self] in
+            self?.tick()
+        }
+        let stale = state.withLock { s -> UncheckedSendable<(any Cancellable)?> in
+            guard s.value.status.isSubscribed else { return UncheckedSendable(timer) }
+            s.value.timer = timer
+            return UncheckedSendable(nil)
+        }
+        stale.value?.cancel()
+        if count == nil { subscription.request(.unlimited) }
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let action = state.withLock { s -> UncheckedSendable<Action> in
+            guard s.value.status.isSubscribed else { return UncheckedSendable(.none) }
+            s.value.buffer.append(input)
+            guard let count, s.value.buffer.count >= count else { return UncheckedSendable(.none) }
+            return UncheckedSendable(s.value.takeBatch())
+        }
+        perform(action.value)
+        return .none
+    }
+
+    @inlinable
+    func tick() {
+        let action = state.withLock { s -> UncheckedSendable<Action> in
+            guard s.value.status.isSubscribed, !s.value.buffer.isEmpty else { return UncheckedSendable(.none) }
+            return UncheckedSendable(s.value.takeBatch())
+        }
+        perform(action.value)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let taken = state.withLock { s -> UncheckedSendable<(Action, (any Cancellable)?)>? in
+            guard case .subscribed(let subscription) = s.value.status else { return nil }
+            let timer = s.value.timer
+            s.value.timer = nil
+            switch completion {
+            case .failure:
+                s.value.status = .terminal
+                s.value.buffer = []
+                return UncheckedSendable((.none, timer))
+            case .finished:
+                if s.value.buffer.isEmpty {
+                    s.value.status = .terminal
+                    return UncheckedSendable((.sendAndFinish(nil), timer))
+                }
+                guard s.value.demand.rawValue > 0 else {
+                    s.value.status = .pendingTerminal(subscription)
+                    s.value.finishPending = true
+                    return UncheckedSendable((.none, timer))
+                }
+                s.value.status = .terminal
+                let batch = s.value.buffer
+                s.value.buffer = []
+                return UncheckedSendable((.sendAndFinish(batch), timer))
+            }
+        }
+        guard let taken else { return }
+        taken.value.1?.cancel()
+        if case .failure = completion {
+            downstream.receive(completion: completion)
+        } else {
+            perform(taken.value.0)
+        }
+    }
+
+    @inlinable
+    func perform(_ action: Action) {
+        switch action {
+        case .none:
+            return
+        case .send(let batch):
+            let more = downstream.receive(batch)
+            if more.rawValue > 0 { addDemand(more) }
+        case .sendAndFinish(let batch):
+            if let batch { _ = downstream.receive(batch) }
+            downstream.receive(completion: .finished)
+        }
+    }
+
+    @inlinable
+    func addDemand(_ demand: Subscribers.Demand) {
+        let (upstream, action) = state.withLock { s -> ((any Subscription)?, UncheckedSendable<Action>) in
+            switch s.value.status {
+            case .subscribed(let subscription):
+                s.value.demand += demand
+                var action = Action.none
+                if let count, s.value.buffer.count >= count { action = s.value.takeBatch() }
+                return (count == nil ? nil : subscription, UncheckedSendable(action))
+            case .pendingTerminal where s.value.finishPending:
+                s.value.status = .terminal
+                s.value.finishPending = false
+                let batch = s.value.buffer
+                s.value.buffer = []
+                return (nil, UncheckedSendable(.sendAndFinish(batch)))
+            default:
+                return (nil, UncheckedSendable(.none))
+            }
+        }
+        if let upstream, let count { upstream.request(demand * count) }
+        perform(action.value)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        addDemand(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, (any Cancellable)?)> in
+            guard !s.value.status.isTerminal else { return UncheckedSendable((nil, nil)) }
+            let upstream = s.value.status.isSubscribed ? s.value.status.subscription : nil
+            s.value.status = .terminal
+            s.value.buffer = []
+            s.value.finishPending = false
+            let timer = s.value.timer
+            s.value.timer = nil
+            return UncheckedSendable((upstream, timer))
+        }
+        taken.value.1?.cancel()
+        taken.value.0?.cancel()
+    }
+
+    @usableFromInline var description: String { "CollectByTime" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
+}
+
+extension CollectByTimeInner.State {
+    /// Takes the buffer as a batch when there is demand for it.
+    @inlinable
+    mutating func takeBatch() -> CollectByTimeInner.Action {
+        guard demand.rawValue > 0 else { return .none }
+        if !demand.isUnlimited { demand -= 1 }
+        let batch = buffer
+        buffer = []
+        return .send(batch)
+    }
+}

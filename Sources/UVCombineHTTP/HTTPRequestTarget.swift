@@ -1,0 +1,217 @@
+import Foundation
+import HTTPTypes
+
+/// A URL checked and taken apart for an HTTP/1.1 request: where to connect
+/// and what to write on the request line and in `Host`.
+///
+/// Rules, each failing with a typed ``UVURLError``:
+/// - The scheme must be `http` or `https` (any case): otherwise
+///   `.unsupportedURL`.
+/// - A host is required (`.badURL`). Host names are ASCII letters, digits,
+///   `-`, `.`, `_` and `~` (an internationalised name must be given in its
+///   punycode form); IPv4 addresses; IPv6 literals in brackets, with an
+///   optional zone (`[fe80::1%25eth0]`). Host names are lowercased.
+/// - The port must be 1...65535; a missing port is the scheme's default
+///   (80, 443), which is then left out of the `Host` field.
+/// - User info (`http://user:password@host/`) is refused with `.badURL`:
+///   this client has no authentication support, and silently sending or
+///   silently dropping credentials would both surprise. Put an
+///   `Authorization` field on the request instead.
+/// - CR, LF or NUL anywhere in the URL string, or in the decoded host, is
+///   refused with `.badURL`. (Foundation's `URL(string:)` percent-encodes
+///   raw CR and LF in a path; ``init(string:)`` checks the string first so
+///   such a URL is refused rather than repaired.)
+/// - The request target is the percent-encoded path and query (`/` when
+///   the path is empty); the fragment is never sent.
+///
+/// ```swift
+/// let target = try HTTPRequestTarget(string: "http://[::1]:8080/search?q=uv")
+/// print(target.host)      // Prints: "::1"
+/// print(target.authority) // Prints: "[::1]:8080"
+/// print(target.target)    // Prints: "/search?q=uv"
+/// let request = target.makeRequest(method: .get)
+/// ```
+///
+/// Threading: a value type; `Sendable`.
+public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
+    /// The URL as given (after parsing), for resolving relative redirects.
+    public let url: URL
+    /// `http` or `https`, lowercased.
+    public let scheme: HTTPScheme
+    /// The host to connect to: a lowercased name, an IPv4 address, or an
+    /// IPv6 address without brackets (zone included).
+    public let host: String
+    /// The port to connect to (the scheme's default when the URL has none).
+    public let port: Int
+    /// The `Host` field: the host (IPv6 in brackets, without its zone),
+    /// then `:port` unless it is the default.
+    public let authority: String
+    /// The origin-form request target: path and query, percent-encoded.
+    public let target: String
+
+    /// The pool key: scheme, host and port.
+    public var key: ConnectionKey {
+        ConnectionKey(scheme: scheme, host: host, port: port)
+    }
+
+    /// Checks `string` for CR, LF and NUL, then parses it as a URL.
+    ///
+    /// - Throws: `.badURL` or `.unsupportedURL`; see the type's rules.
+    public init(string: String) throws(UVURLError) {
+        try Self.refuseControlBytes(string.utf8, place: "URL")
+        guard let url = URL(string: string) else {
+            throw UVURLError(.badURL, detail: "not a valid URL")
+        }
+        try self.init(url: url)
+    }
+
+    /// Checks and takes apart a URL.
+    ///
+    /// - Throws: `.badURL` or `.unsupportedURL`; see the type's rules.
+    public init(url: URL) throws(UVURLError) {
+        try Self.refuseControlBytes(url.absoluteString.utf8, place: "URL")
+        guard let rawScheme = url.scheme, !rawScheme.isEmpty else {
+            throw UVURLError(.unsupportedURL, detail: "URL has no scheme")
+        }
+        guard let scheme = HTTPScheme(rawValue: rawScheme.lowercased()) else {
+            throw UVURLError(
+                .unsupportedURL,
+                detail: "scheme \(HTTPRequestValidation.quoted(rawScheme)) is not http or https"
+            )
+        }
+        if url.user(percentEncoded: true) != nil || url.password(percentEncoded: true) != nil {
+            throw UVURLError(.badURL, detail: "user info in URL is not supported")
+        }
+        guard let decodedHost = url.host(percentEncoded: false), !decodedHost.isEmpty else {
+            throw UVURLError(.badURL, detail: "URL has no host")
+        }
+        try Self.refuseControlBytes(decodedHost.utf8, place: "host")
+        let port = url.port ?? scheme.defaultPort
+        guard (1...65535).contains(port) else {
+            throw UVURLError(.badURL, detail: "port \(port) is out of range")
+        }
+
+        let host: String
+        var hostForHeader: String
+        if decodedHost.utf8.contains(UInt8(ascii: ":")) {
+            // An IPv6 literal (Foundation strips the brackets).
+            try Self.checkIPv6(decodedHost)
+            host = decodedHost
+            let withoutZone = decodedHost.split(separator: "%", maxSplits: 1)[0]
+            hostForHeader = "[" + withoutZone.lowercased() + "]"
+        } else {
+            try Self.checkHostName(decodedHost)
+            host = decodedHost.lowercased()
+            hostForHeader = host
+        }
+        if port != scheme.defaultPort {
+            hostForHeader += ":\(port)"
+        }
+
+        var target = url.path(percentEncoded: true)
+        if target.isEmpty { target = "/" }
+        if let query = url.query(percentEncoded: true) {
+            target += "?" + query
+        }
+        try HTTPRequestValidation.validateTarget(target)
+
+        self.url = url
+        self.scheme = scheme
+        self.host = host
+        self.port = port
+        self.authority = hostForHeader
+        self.target = target
+    }
+
+    /// A request for this target: the method, `scheme`, `authority` and
+    /// `path` (the request target) set, and the given fields.
+    ///
+    /// ```swift
+    /// var fields = HTTPFields()
+    /// fields[.accept] = "application/json"
+    /// let request = try HTTPRequestTarget(string: "http://example.com/a")
+    ///     .makeRequest(method: .get, headerFields: fields)
+    /// ```
+    public func makeRequest(method: HTTPRequest.Method = .get, headerFields: HTTPFields = [:]) -> HTTPRequest {
+        HTTPRequest(method: method, scheme: scheme.rawValue, authority: authority, path: target, headerFields: headerFields)
+    }
+
+    /// `scheme://authority/target`.
+    public var description: String {
+        "\(scheme.rawValue)://\(authority)\(target)"
+    }
+
+    // MARK: Checks
+
+    private static func refuseControlBytes(_ bytes: String.UTF8View, place: String) throws(UVURLError) {
+        for byte in bytes {
+            switch byte {
+            case 0x0D: throw UVURLError(.badURL, detail: "CR in \(place)")
+            case 0x0A: throw UVURLError(.badURL, detail: "LF in \(place)")
+            case 0x00: throw UVURLError(.badURL, detail: "NUL in \(place)")
+            default: continue
+            }
+        }
+    }
+
+    /// Letters, digits, `-`, `.`, `_`, `~`: DNS names and IPv4 addresses.
+    private static func checkHostName(_ host: String) throws(UVURLError) {
+        for byte in host.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"), UInt8(ascii: "~"):
+                continue
+            case 0x80...:
+                throw UVURLError(.badURL, detail: "non-ASCII host (give an internationalised name in punycode)")
+            default:
+                throw UVURLError(
+                    .badURL,
+                    detail: "invalid character \(HTTPRequestValidation.quoted(String(decoding: [byte], as: UTF8.self))) in host"
+                )
+            }
+        }
+    }
+
+    /// An IPv6 address (`inet_pton` decides), then an optional `%zone` of
+    /// letters, digits, `-`, `_` and `.`.
+    private static func checkIPv6(_ host: String) throws(UVURLError) {
+        let parts = host.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false)
+        var address = in6_addr()
+        guard inet_pton(AF_INET6, String(parts[0]), &address) == 1 else {
+            throw UVURLError(.badURL, detail: "invalid IPv6 address literal")
+        }
+        if parts.count == 2 {
+            let zone = parts[1].utf8
+            let valid = !zone.isEmpty && zone.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                    true
+                default:
+                    false
+                }
+            }
+            if !valid { throw UVURLError(.badURL, detail: "invalid IPv6 zone") }
+        }
+    }
+}
+
+/// The two schemes this client speaks.
+public enum HTTPScheme: String, Sendable, Hashable, CustomStringConvertible {
+    /// Plain HTTP/1.1 over TCP; default port 80.
+    case http
+    /// HTTP/1.1 over TLS; default port 443.
+    case https
+
+    /// 80 or 443.
+    public var defaultPort: Int {
+        switch self {
+        case .http: 80
+        case .https: 443
+        }
+    }
+
+    /// `http` or `https`.
+    public var description: String { rawValue }
+}

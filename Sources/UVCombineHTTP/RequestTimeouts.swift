@@ -1,0 +1,25 @@
+/// A data task's timeouts; `nil` turns one off.
+///
+/// Defaults follow URLSession: 60 s without a byte
+/// (`timeoutIntervalForRequest`) and 7 days in all
+/// (`timeoutIntervalForResource`). The connect timeout is the pool's
+/// (``ConnectionPoolStateMachine/Configuration/connectTimeout``).
+///
+/// ```swift
+/// var timeouts = RequestTimeouts()
+/// timeouts.idleRead = .seconds(5)
+/// timeouts.total = .seconds(30)
+/// ```
+///
+/// Threading: a value type; `Sendable`.
+public struct RequestTimeouts: Sendable, Equatable {
+    /// The longest wait for the next response byte once the request is
+    /// being written. Default 60 s.
+    public var idleRead: Duration? = .seconds(60)
+    /// The longest a task may take in all, redirects and retries
+    /// included. Default 7 days.
+    public var total: Duration? = .seconds(7 * 24 * 3600)
+
+    /// The defaults above.
+    public init() {}
+}

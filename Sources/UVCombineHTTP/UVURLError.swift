@@ -1,0 +1,209 @@
+/// The error a data task fails with: one typed, documented error in the
+/// spirit of Foundation's `URLError`.
+///
+/// Every transport or protocol problem (an invalid URL, an unsupported
+/// scheme, a refused connection, a malformed response, a timeout, too many
+/// redirects, a cancelled task) fails the one task concerned with a
+/// `UVURLError`; the loop, the pool and every other task keep working.
+/// HTTP 4xx and 5xx responses are *not* errors: they arrive as values.
+///
+/// - `code` says what kind of failure it was (`URLError`'s codes and raw
+///   values where one exists).
+/// - `detail` says precisely what went wrong, for example
+///   `"conflicting Content-Length values"` from the response parser or
+///   `"CR in value of header field \"X-Trace\""` from the request writer.
+/// - `underlyingErrorName` is the libuv error name when libuv reported the
+///   failure, for example `"UV_ECONNREFUSED"`.
+/// - `timeoutKind` says which deadline passed when `code` is `.timedOut`.
+///
+/// Two errors are equal when their codes are equal, as with `URLError`, so
+/// `catch` clauses and tests can match on the code alone:
+///
+/// ```swift
+/// do {
+///     let target = try HTTPRequestTarget(url: URL(string: "ftp://example.com/")!)
+/// } catch let error {
+///     print(error.code == .unsupportedURL) // Prints: "true"
+///     print(error)       // Prints: "unsupported URL (scheme "ftp" is not http or https)"
+/// }
+/// ```
+///
+/// Threading: a value type; `Sendable`.
+public struct UVURLError: Error, Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// What kind of failure an error reports. Raw values follow `URLError`
+    /// where `URLError` has the same code; codes of our own use -1300 and
+    /// below.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The numeric value, `URLError`'s where it has the same code.
+        public let rawValue: Int
+
+        /// Creates a code from its numeric value.
+        ///
+        /// ```swift
+        /// print(UVURLError.Code(rawValue: -1000) == .badURL) // Prints: "true"
+        /// ```
+        public init(rawValue: Int) {
+            self.rawValue = rawValue
+        }
+
+        /// The URL is malformed: no host, a bad port, CR, LF or NUL in it,
+        /// user info, or a request target that cannot be sent.
+        public static let badURL = Code(rawValue: -1000)
+        /// A deadline passed; `UVURLError.timeoutKind` says which one.
+        public static let timedOut = Code(rawValue: -1001)
+        /// The URL's scheme is not `http` or `https`, or a redirect pointed
+        /// at such a URL.
+        public static let unsupportedURL = Code(rawValue: -1002)
+        /// The host name did not resolve (`UV_EAI_NONAME` and friends).
+        public static let cannotFindHost = Code(rawValue: -1003)
+        /// The TCP connection could not be made (`UV_ECONNREFUSED`, ...).
+        public static let cannotConnectToHost = Code(rawValue: -1004)
+        /// The connection closed or failed while the request was in flight:
+        /// reset, or end of stream before the response was complete.
+        public static let networkConnectionLost = Code(rawValue: -1005)
+        /// More redirects than the policy allows, or a redirect cycle.
+        public static let httpTooManyRedirects = Code(rawValue: -1007)
+        /// The server sent bytes that are not a valid HTTP/1.1 response;
+        /// `detail` names the rule that was broken.
+        public static let badServerResponse = Code(rawValue: -1011)
+        /// The task was cancelled. A cancelled Combine subscription sends
+        /// nothing downstream; this code reaches callers of the C API and the
+        /// pool's bookkeeping.
+        public static let cancelled = Code(rawValue: -999)
+        /// The response body is longer than the configured maximum.
+        public static let dataLengthExceedsMaximum = Code(rawValue: -1103)
+        /// A resource the task needed was not available, for example the
+        /// session was shut down before the task started.
+        public static let resourceUnavailable = Code(rawValue: -1008)
+        /// The request cannot be written: a method that is not an RFC 9110
+        /// token, CR, LF or NUL in a header field, or conflicting framing
+        /// fields. Nothing was sent.
+        public static let invalidRequest = Code(rawValue: -1300)
+        /// A redirect from `https` to `http` was refused because the policy
+        /// does not allow downgrades.
+        public static let insecureRedirect = Code(rawValue: -1301)
+
+        /// The code's name, as in `URLError.Code`.
+        public var description: String {
+            switch self {
+            case .badURL: "badURL"
+            case .timedOut: "timedOut"
+            case .unsupportedURL: "unsupportedURL"
+            case .cannotFindHost: "cannotFindHost"
+            case .cannotConnectToHost: "cannotConnectToHost"
+            case .networkConnectionLost: "networkConnectionLost"
+            case .httpTooManyRedirects: "httpTooManyRedirects"
+            case .badServerResponse: "badServerResponse"
+            case .cancelled: "cancelled"
+            case .dataLengthExceedsMaximum: "dataLengthExceedsMaximum"
+            case .resourceUnavailable: "resourceUnavailable"
+            case .invalidRequest: "invalidRequest"
+            case .insecureRedirect: "insecureRedirect"
+            default: "code(\(rawValue))"
+            }
+        }
+
+        /// A short sentence for the code, used by `UVURLError.description`.
+        internal var summary: String {
+            switch self {
+            case .badURL: "bad URL"
+            case .timedOut: "the request timed out"
+            case .unsupportedURL: "unsupported URL"
+            case .cannotFindHost: "cannot find host"
+            case .cannotConnectToHost: "cannot connect to host"
+            case .networkConnectionLost: "the network connection was lost"
+            case .httpTooManyRedirects: "too many HTTP redirects"
+            case .badServerResponse: "bad server response"
+            case .cancelled: "cancelled"
+            case .dataLengthExceedsMaximum: "the response body exceeds the maximum length"
+            case .resourceUnavailable: "resource unavailable"
+            case .invalidRequest: "invalid request"
+            case .insecureRedirect: "refused redirect from https to http"
+            default: "error \(rawValue)"
+            }
+        }
+    }
+
+    /// Which deadline passed, for errors with code `.timedOut`.
+    public enum TimeoutKind: Sendable, Hashable, CustomStringConvertible {
+        /// The TCP connection (including name resolution) was not
+        /// established in time.
+        case connect
+        /// No byte of the response arrived for longer than the idle read
+        /// timeout (`URLSessionConfiguration.timeoutIntervalForRequest`).
+        case idleRead
+        /// The whole task, redirects included, took longer than the total
+        /// timeout (`timeoutIntervalForResource`).
+        case total
+
+        /// `connect`, `idle read` or `total`.
+        public var description: String {
+            switch self {
+            case .connect: "connect"
+            case .idleRead: "idle read"
+            case .total: "total"
+            }
+        }
+    }
+
+    /// What kind of failure this is.
+    public let code: Code
+    /// Precisely what went wrong, when there is more to say than the code.
+    public let detail: String?
+    /// The libuv error name, such as `"UV_ECONNREFUSED"`, when libuv
+    /// reported the failure.
+    public let underlyingErrorName: String?
+    /// Which deadline passed, when `code` is `.timedOut`.
+    public let timeoutKind: TimeoutKind?
+
+    /// Creates an error.
+    ///
+    /// ```swift
+    /// let error = UVURLError(.cannotConnectToHost, underlyingErrorName: "UV_ECONNREFUSED")
+    /// print(error) // Prints: "cannot connect to host [UV_ECONNREFUSED]"
+    /// ```
+    public init(
+        _ code: Code,
+        detail: String? = nil,
+        underlyingErrorName: String? = nil,
+        timeoutKind: TimeoutKind? = nil
+    ) {
+        self.code = code
+        self.detail = detail
+        self.underlyingErrorName = underlyingErrorName
+        self.timeoutKind = timeoutKind
+    }
+
+    /// A `.timedOut` error for the given deadline.
+    ///
+    /// ```swift
+    /// print(UVURLError.timedOut(.connect)) // Prints: "the request timed out (connect timeout)"
+    /// ```
+    public static func timedOut(_ kind: TimeoutKind) -> UVURLError {
+        UVURLError(.timedOut, detail: "\(kind) timeout", timeoutKind: kind)
+    }
+
+    /// The code's summary, then the detail in parentheses and the libuv
+    /// error name in brackets when present.
+    public var description: String {
+        var text = code.summary
+        if let detail { text += " (\(detail))" }
+        if let underlyingErrorName { text += " [\(underlyingErrorName)]" }
+        return text
+    }
+
+    /// Errors are equal when their codes are, as with `URLError`.
+    public static func == (lhs: UVURLError, rhs: UVURLError) -> Bool {
+        lhs.code == rhs.code
+    }
+
+    /// Hashes the code only, consistent with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+    }
+
+    /// Shorthand used by the parser: a `.badServerResponse` with a detail.
+    internal static func badResponse(_ detail: String) -> UVURLError {
+        UVURLError(.badServerResponse, detail: detail)
+    }
+}

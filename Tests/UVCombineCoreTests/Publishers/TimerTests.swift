@@ -1,0 +1,171 @@
+import Dispatch
+import Testing
+import UVCombineCore
+import UVCombineTesting
+
+@Suite("Publishers.Timer")
+struct TimerTests {
+    typealias Time = DispatchQueue.SchedulerTimeType
+
+    @Test func nothingHappensBeforeConnect() {
+        let scheduler = DispatchQueue.test
+        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let tracker = TrackingSubscriber<Time, Never>()
+        timer.subscribe(tracker)
+        #expect(tracker.history == ["subscription(Timer)"])
+        scheduler.advance(by: .seconds(5))
+        #expect(tracker.values.isEmpty)
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
+    @Test func firstTickComesOneIntervalAfterConnect() {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let timer = Publishers.Timer(every: .seconds(1), scheduler: scheduler)
+        let tracker = TrackingSubscriber<Time, Never>()
+        timer.subscribe(tracker)
+        scheduler.advance(by: .milliseconds(500))
+        let connection = timer.connect()
+        scheduler.advance(by: .nanoseconds(999_999_999))
+        #expect(tracker.values.isEmpty)
+        scheduler.advance(by: .nanoseconds(1))
+        #expect(tracker.values == [start.advanced(by: .milliseconds(1_500))])
+        scheduler.advance(by: .seconds(2))
+        #expect(tracker.values.map { start.distance(to: $0) } == [.milliseconds(1_500), .milliseconds(2_500),
+                                                                  .milliseconds(3_500)])
+        connection.cancel()
+    }
+
+    @Test func ticksWithZeroDemandAreDroppedNotQueued() {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let tracker = TrackingSubscriber<Time, Never>(initialDemand: .max(1))
+        timer.subscribe(tracker)
+        let connection = timer.connect()
+        scheduler.advance(by: .seconds(3)) // ticks at 1, 2, 3: only the first is wanted
+        #expect(tracker.values.map { start.distance(to: $0) } == [.seconds(1)])
+        tracker.request(.max(1)) // nothing was queued: no value now
+        #expect(tracker.values.count == 1)
+        scheduler.advance(by: .seconds(1))
+        #expect(tracker.values.map { start.distance(to: $0) } == [.seconds(1), .seconds(4)])
+        connection.cancel()
+    }
+
+    @Test func autoconnectConnectsOnFirstSubscriberAndStopsOnLastCancel() {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let timer = scheduler.timerPublisher(every: .seconds(1)).autoconnect()
+        let tracker = TrackingSubscriber<Time, Never>()
+        timer.subscribe(tracker)
+        scheduler.advance(by: .seconds(2))
+        #expect(tracker.values.map { start.distance(to: $0) } == [.seconds(1), .seconds(2)])
+        tracker.cancel()
+        #expect(scheduler.pendingActionCount == 0)
+        let again = TrackingSubscriber<Time, Never>()
+        timer.subscribe(again)
+        scheduler.advance(by: .seconds(1))
+        #expect(again.values.map { start.distance(to: $0) } == [.seconds(3)])
+        again.cancel()
+    }
+
+    @Test func cancellingTheConnectionStopsTheTimer() {
+        let scheduler = DispatchQueue.test
+        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let tracker = TrackingSubscriber<Time, Never>()
+        timer.subscribe(tracker)
+        let connection = timer.connect()
+        scheduler.advance(by: .seconds(2))
+        connection.cancel()
+        #expect(scheduler.pendingActionCount == 0)
+        scheduler.advance(by: .seconds(5))
+        #expect(tracker.values.count == 2)
+        #expect(tracker.completion == nil) // a timer never completes
+    }
+
+    @Test func connectingAgainAfterCancelStartsAfresh() {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let timer = scheduler.timerPublisher(every: .seconds(2))
+        let tracker = TrackingSubscriber<Time, Never>()
+        timer.subscribe(tracker)
+        timer.connect().cancel()
+        scheduler.advance(by: .seconds(3))
+        let connection = timer.connect()
+        scheduler.advance(by: .seconds(2))
+        #expect(tracker.values.map { start.distance(to: $0) } == [.seconds(5)])
+        connection.cancel()
+    }
+
+    @Test func connectWhileConnectedReturnsTheSameConnection() {
+        let scheduler = DispatchQueue.test
+        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let first = timer.connect()
+        let second = timer.connect()
+        // (Computed outside #expect: the macro's expansion of === on
+        // existentials crashes the 6.3.1 compiler.)
+        let same = ObjectIdentifier(first as AnyObject) == ObjectIdentifier(second as AnyObject)
+        #expect(same)
+        #expect(scheduler.pendingActionCount == 1)
+        first.cancel()
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
+    @Test func subscribersShareTheTimerWithTheirOwnDemand() {
+        let scheduler = DispatchQueue.test
+        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let all = TrackingSubscriber<Time, Never>()
+        let one = TrackingSubscriber<Time, Never>(initialDemand: .max(1))
+        timer.subscribe(all)
+        timer.subscribe(one)
+        let connection = timer.connect()
+        scheduler.advance(by: .seconds(3))
+        #expect(all.values.count == 3)
+        #expect(one.values.count == 1)
+        one.cancel()
+        scheduler.advance(by: .seconds(1))
+        #expect(all.values.count == 4)
+        connection.cancel()
+    }
+
+    @Test func aCancelledSubscriberIsReleased() {
+        let scheduler = DispatchQueue.test
+        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let probe = SubscriptionProbe<Time, Never>()
+        timer.subscribe(probe)
+        let connection = timer.connect()
+        scheduler.advance(by: .seconds(1))
+        #expect(probe.values.count == 1)
+        probe.cancelAndRelease()
+        #expect(probe.weakSubscription == nil)
+        scheduler.advance(by: .seconds(1))
+        #expect(probe.values.count == 1)
+        connection.cancel()
+    }
+
+    @Test func theTimerIsReleasedOnceDisconnectedAndUnreferenced() {
+        let scheduler = DispatchQueue.test
+        weak var weakTimer: Publishers.Timer<TestSchedulerOf<DispatchQueue>>?
+        var connection: (any Cancellable)?
+        do {
+            let timer = scheduler.timerPublisher(every: .seconds(1))
+            weakTimer = timer
+            connection = timer.connect()
+        }
+        #expect(weakTimer != nil) // the scheduler holds a connected timer
+        connection?.cancel()
+        #expect(weakTimer == nil)
+    }
+
+    @Test func worksWithSinkAndMap() {
+        let scheduler = DispatchQueue.test
+        let timer = scheduler.timerPublisher(every: .seconds(1))
+        var count = 0
+        let c = timer.map { _ in 1 }.sink { count += $0 }
+        let connection = timer.connect()
+        scheduler.advance(by: .seconds(10))
+        #expect(count == 10)
+        c.cancel()
+        connection.cancel()
+    }
+}
