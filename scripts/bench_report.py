@@ -14,7 +14,7 @@ wall clock is reported beside it.
 
     bench_report.py render --results R.csv --command CMD --markdown OUT.md --chart OUT.png
         Writes the results table, the targets and the fan-out chart.
-    bench_report.py check --results R.csv --thresholds T.json
+    bench_report.py check --results R.csv --thresholds Benchmarks/Thresholds
         Exits 1 when a result breaks a committed limit, or when the
         UVCombine and OpenCombine workloads stop being the same code.
 
@@ -189,13 +189,21 @@ def evaluate(check, run):
 
 
 def load_thresholds(path):
-    with open(path) as f:
-        data = json.load(f)
-    for check in data["checks"]:
-        for key in ("kind", "benchmark", "target", "limit"):
-            if key not in check:
-                sys.exit(f"{path}: a check lacks '{key}': {check}")
-    return data["checks"]
+    """The checks of one thresholds file, or of every `*.json` in a folder."""
+    if os.path.isdir(path):
+        files = sorted(os.path.join(path, f) for f in os.listdir(path) if f.endswith(".json"))
+    else:
+        files = [path]
+    checks = []
+    for file in files:
+        with open(file) as f:
+            data = json.load(f)
+        for check in data["checks"]:
+            for key in ("kind", "benchmark", "target", "limit"):
+                if key not in check:
+                    sys.exit(f"{file}: a check lacks '{key}': {check}")
+            checks.append(check)
+    return checks
 
 
 def describe_check(check):
@@ -475,7 +483,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command_name", required=True)
     default_results = os.path.join(REPO, "Benchmarks", "Results", "Current_run.influx.csv")
-    default_thresholds = os.path.join(REPO, "Benchmarks", "Thresholds", "core.json")
+    default_thresholds = os.path.join(REPO, "Benchmarks", "Thresholds")
 
     render = sub.add_parser("render", help="write docs/benchmarks.md and the fan-out chart")
     render.add_argument("--results", default=default_results)
