@@ -29,8 +29,8 @@ let package = Package(
         .package(name: "UVCombine", path: ".."),
         // The default trait set pulls in a runtime interposer that is not
         // needed for the metrics we use; malloc counting needs only this one.
-        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
-        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
     ],
     targets: [
         .target(
