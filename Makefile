@@ -38,5 +38,34 @@ demo: deps
 	@echo "The demo executable arrives with the demo issue; the examples so far run as tests:"
 	$(SWIFT) test --filter Seed
 
+# Benchmarks: the nested package Benchmarks/ (docs/benchmarks.md explains the
+# workloads). `make bench` runs the suite and renders docs/benchmarks.md and
+# its chart from the results; `make bench-check` runs it and fails when a
+# result breaks a limit committed in Benchmarks/Thresholds/. With BENCH_RUN=0
+# both use the last results (Benchmarks/Results/) instead of running again.
+BENCH_RUN ?= 1
+BENCH_COMMAND = $(SWIFT) package --disable-sandbox benchmark --no-progress --format influx --path Results
+BENCH_REPORT = python3 scripts/bench_report.py
+
+define bench_run
+	@if [ "$(BENCH_RUN)" != "0" ]; then \
+		rm -rf Benchmarks/Results && mkdir -p Benchmarks/Results && \
+		echo "start $$(cut -d' ' -f1-3 /proc/loadavg)" > Benchmarks/Results/loadavg && \
+		echo "cd Benchmarks && $(BENCH_COMMAND)" && \
+		(cd Benchmarks && $(BENCH_COMMAND)) && \
+		echo "end $$(cut -d' ' -f1-3 /proc/loadavg)" >> Benchmarks/Results/loadavg; \
+	fi
+endef
+
+bench: deps
+	@python3 -c 'import matplotlib' 2>/dev/null || \
+		{ echo "Installing matplotlib (for the chart in docs/benchmarks.md)"; python3 -m pip install --quiet matplotlib; }
+	$(bench_run)
+	$(BENCH_REPORT) render --command "cd Benchmarks && $(BENCH_COMMAND)"
+
+bench-check: deps
+	$(bench_run)
+	$(BENCH_REPORT) check
+
 clean:
 	rm -rf .build

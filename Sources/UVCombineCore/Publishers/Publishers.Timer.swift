@@ -154,12 +154,12 @@ extension Publishers {
             repeating.value?.cancel()
         }
 
-        @usableFromInline
+        @inlinable
         internal func conduitRequested(_ conduit: ConduitBase<Output, Never>, _ demand: Subscribers.Demand) {
             engine.request(demand, for: conduit)
         }
 
-        @usableFromInline
+        @inlinable
         internal func conduitCancelled(_ conduit: ConduitBase<Output, Never>) {
             engine.cancel(conduit)
         }

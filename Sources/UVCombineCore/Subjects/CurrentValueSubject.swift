@@ -78,12 +78,12 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Conduit
         }
     }
 
-    @usableFromInline
+    @inlinable
     internal func conduitRequested(_ conduit: ConduitBase<Output, Failure>, _ demand: Subscribers.Demand) {
         engine.request(demand, for: conduit)
     }
 
-    @usableFromInline
+    @inlinable
     internal func conduitCancelled(_ conduit: ConduitBase<Output, Failure>) {
         engine.cancel(conduit)
     }

@@ -76,12 +76,12 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, ConduitP
         }
     }
 
-    @usableFromInline
+    @inlinable
     internal func conduitRequested(_ conduit: ConduitBase<Output, Failure>, _ demand: Subscribers.Demand) {
         engine.request(demand, for: conduit)
     }
 
-    @usableFromInline
+    @inlinable
     internal func conduitCancelled(_ conduit: ConduitBase<Output, Failure>) {
         engine.cancel(conduit)
     }

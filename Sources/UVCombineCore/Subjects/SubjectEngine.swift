@@ -217,7 +217,7 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
 
     /// Adds demand for `conduit`; delivers the latest value first when the
     /// subscriber is owed it.
-    @usableFromInline
+    @inlinable
     internal func request(_ demand: Subscribers.Demand, for conduit: ConduitBase<Output, Failure>) {
         withGate { s in
             guard let i = s.pointee.entries.firstIndex(where: { $0.conduit.toOpaque() == Unmanaged.passUnretained(conduit).toOpaque() }),
@@ -240,7 +240,7 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     }
 
     /// Removes `conduit`; waits for a value in flight on another thread.
-    @usableFromInline
+    @inlinable
     internal func cancel(_ conduit: ConduitBase<Output, Failure>) {
         var released = ContiguousArray<Unmanaged<ConduitBase<Output, Failure>>>()
         withGate { s in
@@ -270,8 +270,7 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     }
 }
 
-/// What a conduit asks of its subject. A protocol so one conduit type serves
-/// both subjects.
+/// What a conduit asks of its subject.
 @usableFromInline
 internal protocol ConduitParent<Output, Failure>: AnyObject {
     associatedtype Output
@@ -283,23 +282,27 @@ internal protocol ConduitParent<Output, Failure>: AnyObject {
 /// One subscriber's subscription to a subject, non-generic over the
 /// subscriber type so a subject can hold subscribers of different types.
 ///
-/// Why `deliver` is a stored function and not an overridden method: a class
-/// method reached through the base class runs the *unspecialised* generic
-/// body, which is slow and allocates (re-abstraction thunks, coroutine
-/// frames). The subclass fills `deliver` with a non-capturing closure formed
-/// in its `@inlinable` initialiser, which the subscribing call site
-/// specialises for the concrete subscriber: the per-value path then runs
-/// specialised code behind one indirect call, and costs no allocation.
+/// Why the entry points are stored functions and not overridden methods: a
+/// class method reached through the base class (or through
+/// `any Subscription`) runs the *unspecialised* generic body, which is slow
+/// and allocates (re-abstraction thunks, coroutine frames). The subclass
+/// fills them with non-capturing closures formed in its `@inlinable`
+/// initialiser, which the subscribing call site specialises for the
+/// concrete subscriber and subject: values, requests and cancels then run
+/// specialised code behind one indirect call, and cost no allocation.
 @usableFromInline
 internal class ConduitBase<Output, Failure: Error>: Subscription {
     @usableFromInline let deliver: (ConduitBase<Output, Failure>, Output) -> Subscribers.Demand
-    @usableFromInline let parent: any ConduitParent<Output, Failure>
+    @usableFromInline let requestImpl: (ConduitBase<Output, Failure>, Subscribers.Demand) -> Void
+    @usableFromInline let cancelImpl: (ConduitBase<Output, Failure>) -> Void
 
     @inlinable
-    init(parent: any ConduitParent<Output, Failure>,
-         deliver: @escaping (ConduitBase<Output, Failure>, Output) -> Subscribers.Demand) {
-        self.parent = parent
+    init(deliver: @escaping (ConduitBase<Output, Failure>, Output) -> Subscribers.Demand,
+         request: @escaping (ConduitBase<Output, Failure>, Subscribers.Demand) -> Void,
+         cancel: @escaping (ConduitBase<Output, Failure>) -> Void) {
         self.deliver = deliver
+        self.requestImpl = request
+        self.cancelImpl = cancel
     }
 
     /// Delivers the completion; called once, under the subject's gate.
@@ -310,30 +313,41 @@ internal class ConduitBase<Output, Failure: Error>: Subscription {
     @usableFromInline
     final func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
-        parent.conduitRequested(self, demand)
+        requestImpl(self, demand)
     }
 
     @usableFromInline
     final func cancel() {
-        parent.conduitCancelled(self)
+        cancelImpl(self)
     }
 }
 
-/// The conduit for one concrete subscriber type.
+/// The conduit for one concrete subscriber type and subject type.
 @usableFromInline
-internal final class SubjectConduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downstream.Failure>,
+internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParent>:
+    ConduitBase<Downstream.Input, Downstream.Failure>,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Parent.Output == Downstream.Input, Parent.Failure == Downstream.Failure
 {
     @usableFromInline let downstream: Downstream
+    @usableFromInline let parent: Parent
     @usableFromInline let name: StaticString
 
     @inlinable
-    init(parent: any ConduitParent<Downstream.Input, Downstream.Failure>, downstream: Downstream, name: StaticString) {
+    init(parent: Parent, downstream: Downstream, name: StaticString) {
         self.downstream = downstream
+        self.parent = parent
         self.name = name
-        super.init(parent: parent, deliver: { base, value in
-            unsafeDowncast(base, to: SubjectConduit<Downstream>.self).downstream.receive(value)
-        })
+        super.init(
+            deliver: { base, value in
+                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).downstream.receive(value)
+            },
+            request: { base, demand in
+                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).parent.conduitRequested(base, demand)
+            },
+            cancel: { base in
+                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).parent.conduitCancelled(base)
+            })
     }
 
     @usableFromInline

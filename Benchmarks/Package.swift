@@ -1,0 +1,72 @@
+// swift-tools-version: 6.1
+//
+// UVCombine's benchmarks: a nested package so that package-benchmark and
+// OpenCombine never become dependencies of the library.
+//
+// Three executables with the same workloads in the same shape:
+//   UVCombineBenchmarks    the workloads on UVCombine (a client module, like
+//                          any user: proves cross-module specialisation)
+//   OpenCombineBenchmarks  the same source text on OpenCombine 0.14
+//                          (`scripts/bench_report.py check` verifies that the
+//                          two folders differ only in the library's name)
+//   LowerBoundBenchmarks   hand-written loops that do the least work the
+//                          workload needs: the physical limit beside both.
+// BenchmarkSupport holds what the three share: sizes, metrics, the measured
+// region.
+//
+// Run from the repository root with `make bench` / `make bench-check`;
+// see docs/benchmarks.md.
+import PackageDescription
+
+let benchmarkPlugin: Target.PluginUsage = .plugin(name: "BenchmarkPlugin", package: "benchmark")
+
+let package = Package(
+    name: "UVCombineBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        // Named explicitly: a path dependency is otherwise identified by its
+        // folder name, which differs between checkouts and worktrees.
+        .package(name: "UVCombine", path: ".."),
+        // The default trait set pulls in a runtime interposer that is not
+        // needed for the metrics we use; malloc counting needs only this one.
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+    ],
+    targets: [
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "Benchmark", package: "benchmark")],
+            path: "Sources/BenchmarkSupport"
+        ),
+        .executableTarget(
+            name: "UVCombineBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "UVCombine", package: "UVCombine"),
+            ],
+            path: "Benchmarks/UVCombineBenchmarks",
+            plugins: [benchmarkPlugin]
+        ),
+        .executableTarget(
+            name: "OpenCombineBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
+            path: "Benchmarks/OpenCombineBenchmarks",
+            plugins: [benchmarkPlugin]
+        ),
+        .executableTarget(
+            name: "LowerBoundBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/LowerBoundBenchmarks",
+            plugins: [benchmarkPlugin]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
