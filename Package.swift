@@ -28,14 +28,15 @@ let package = Package(
         // The libuv loop as a Scheduler, the uv_timer timer publisher; the
         // only Swift module besides the C API that imports CLibUV.
         .target(name: "UVCombineLoop", dependencies: ["UVCombineCore", "CLibUV"]),
-        .target(name: "UVCombine", dependencies: ["UVCombineCore", "UVCombineLoop"]),
-        // HTTP/1.1 protocol core: request writer, response parser, URL
-        // validation, redirect policy, pool and timeout state machines.
-        // Pure Swift, no sockets; the loop module drives it.
+        .target(name: "UVCombine", dependencies: ["UVCombineCore", "UVCombineLoop", "UVCombineHTTP"]),
+        // HTTP/1.1 protocol core (request writer, response parser, URL
+        // validation, redirect policy, pool and timeout state machines) and
+        // the URL session that drives it on a UVLoop. Never imports CLibUV.
         .target(
             name: "UVCombineHTTP",
             dependencies: [
                 "UVCombineCore",
+                "UVCombineLoop",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -53,7 +54,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UVCombineHTTPTests",
-            dependencies: ["UVCombineHTTP", "UVCombineTesting"]
+            dependencies: ["UVCombineHTTP", "UVCombineLoop", "UVCombineCore", "UVCombineTesting"]
         ),
         .testTarget(
             name: "UVCombineTestingTests",

@@ -1,2 +1,3 @@
 @_exported import UVCombineCore
 @_exported import UVCombineLoop
+@_exported import UVCombineHTTP

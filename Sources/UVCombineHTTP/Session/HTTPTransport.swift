@@ -1,0 +1,94 @@
+/// What a ``UVURLSession`` needs from the world below HTTP: a monotonic
+/// clock, one timer, and TCP connections. The real implementation runs on a
+/// libuv loop (``UVLoopTransport``); tests use an in-memory fake that they
+/// drive event by event.
+///
+/// Contract (both sides run on the session's loop thread only):
+/// - No call into the transport or into a connection calls back
+///   synchronously: every event (connected, bytes, end of stream, write
+///   done, timer) arrives later, from the loop, as libuv callbacks do.
+/// - After ``HTTPConnectionIO/close()`` a connection reports nothing more
+///   (a connect or write callback that libuv runs with `UV_ECANCELED`
+///   after the close is swallowed by the transport).
+/// - The timer never keeps the loop alive: the session's deadlines only
+///   matter while sockets are busy, and sockets keep the loop alive
+///   themselves. It may fire late, never early (an early firing is
+///   harmless anyway: the state machines re-arm).
+/// - Errors arrive as ``UVURLError`` with the libuv name in
+///   `underlyingErrorName`; see docs/http-protocol-core.md for the mapping.
+internal protocol HTTPTransport: AnyObject {
+    /// The current instant on the monotonic clock (`uv_hrtime`).
+    var now: HTTPDeadline { get }
+
+    /// Receives the session timer's firings. Held weakly by the transport.
+    var timerHandler: (any HTTPTimerHandler)? { get set }
+
+    /// Arms the session's one timer for `deadline`, replacing any earlier
+    /// arming.
+    func armTimer(at deadline: HTTPDeadline)
+
+    /// Stops the session timer.
+    func disarmTimer()
+
+    /// Resolves `host` and opens a TCP connection to `port`; reports
+    /// ``HTTPConnectionHandler/connectionDidConnect()`` or
+    /// ``HTTPConnectionHandler/connectionDidFailToConnect(_:)`` later.
+    /// The transport holds `handler` strongly until the connection closes.
+    func connect(host: String, port: Int, handler: any HTTPConnectionHandler) -> any HTTPConnectionIO
+
+    /// Closes the timer; the session is shutting down. Connections are
+    /// closed one by one before this.
+    func shutdown()
+}
+
+/// Receives the session timer's firings.
+internal protocol HTTPTimerHandler: AnyObject {
+    /// The armed deadline passed.
+    func timerFired()
+}
+
+/// One TCP connection as the session drives it.
+///
+/// Reading is demand-driven: bytes arrive only between ``startReading()``
+/// and ``stopReading()``, each chunk in a buffer the transport reuses (valid
+/// only during the callback: copy what you keep).
+internal protocol HTTPConnectionIO: AnyObject {
+    /// Sends `bytes`; reports ``HTTPConnectionHandler/connectionDidWrite(_:)``
+    /// when the kernel took them all or the write failed. The transport
+    /// keeps the array (a reference, not a copy) until then; the caller
+    /// does not mutate its own copy meanwhile, so no byte is copied.
+    func write(_ bytes: [UInt8])
+
+    /// Starts delivering received bytes (and end of stream, read errors).
+    /// Idempotent.
+    func startReading()
+
+    /// Stops delivering bytes; the kernel's receive buffer then fills and
+    /// TCP flow control throttles the peer. Idempotent.
+    func stopReading()
+
+    /// Whether this connection keeps the loop running. Idle pooled
+    /// connections say false, so a program's `loop.run()` returns when its
+    /// work is done even while keep-alive connections stay open.
+    func setKeepsLoopAlive(_ keepsAlive: Bool)
+
+    /// Closes the socket (cancelling resolution or connect in progress).
+    /// Idempotent; nothing is reported afterwards.
+    func close()
+}
+
+/// Receives one connection's events. All on the loop thread.
+internal protocol HTTPConnectionHandler: AnyObject {
+    /// The TCP connection is established.
+    func connectionDidConnect()
+    /// Resolution or connect failed (`.cannotFindHost`, `.cannotConnectToHost`).
+    func connectionDidFailToConnect(_ error: UVURLError)
+    /// Bytes arrived; `bytes` is valid only during the call.
+    func connectionDidRead(_ bytes: UnsafeRawBufferPointer)
+    /// The peer closed its side (`UV_EOF`).
+    func connectionDidReachEndOfStream()
+    /// Reading failed (`UV_ECONNRESET`, ...): `.networkConnectionLost`.
+    func connectionDidFail(_ error: UVURLError)
+    /// A write finished; `error` is nil on success.
+    func connectionDidWrite(_ error: UVURLError?)
+}

@@ -1,0 +1,82 @@
+/// One pooled connection as the session engine keeps it: the transport's
+/// socket, the response parser (kept across exchanges so its buffers keep
+/// their capacity), the write buffer, and the task it carries.
+///
+/// The pool state machine decides everything about the connection; this
+/// object only mirrors what the engine needs to run the pool's actions and
+/// forwards the transport's events to the engine.
+///
+/// Threading: loop thread only.
+internal final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
+    internal let id: ConnectionPoolStateMachine.ConnectionID
+    internal let key: ConnectionKey
+    internal unowned let engine: SessionEngine
+    /// The socket; set right after creation.
+    internal var io: (any HTTPConnectionIO)?
+    internal var parser: HTTPResponseParser
+    /// The request bytes; not mutated while a write of them is in flight.
+    internal var writeBuffer: [UInt8] = []
+    /// The task whose exchange the connection carries.
+    internal var task: SessionTask?
+    /// Connected (the pending deadline is the idle one, not the connect one).
+    internal var isEstablished = false
+    /// The engine closed it; the transport reports nothing more.
+    internal var isClosed = false
+    /// Whether reading is started.
+    internal var isReading = false
+    /// Writes handed to the transport and not completed yet.
+    internal var writesInFlight = 0
+
+    internal init(
+        id: ConnectionPoolStateMachine.ConnectionID,
+        key: ConnectionKey,
+        engine: SessionEngine,
+        parser: HTTPResponseParser.Configuration
+    ) {
+        self.id = id
+        self.key = key
+        self.engine = engine
+        self.parser = HTTPResponseParser(configuration: parser)
+        super.init()
+    }
+
+    /// Starts reading unless it is.
+    internal func startReading() {
+        guard !isReading, let io else { return }
+        isReading = true
+        io.startReading()
+    }
+
+    /// Stops reading if it is.
+    internal func stopReading() {
+        guard isReading, let io else { return }
+        isReading = false
+        io.stopReading()
+    }
+
+    // MARK: HTTPConnectionHandler
+
+    internal func connectionDidConnect() {
+        engine.connectionDidConnect(self)
+    }
+
+    internal func connectionDidFailToConnect(_ error: UVURLError) {
+        engine.connectionDidFailToConnect(self, error: error)
+    }
+
+    internal func connectionDidRead(_ bytes: UnsafeRawBufferPointer) {
+        engine.connectionDidRead(self, bytes: bytes)
+    }
+
+    internal func connectionDidReachEndOfStream() {
+        engine.connectionDidReachEndOfStream(self)
+    }
+
+    internal func connectionDidFail(_ error: UVURLError) {
+        engine.connectionDidFail(self, error: error)
+    }
+
+    internal func connectionDidWrite(_ error: UVURLError?) {
+        engine.connectionDidWrite(self, error: error)
+    }
+}

@@ -1,0 +1,648 @@
+import Foundation
+import HTTPTypes
+import UVCombineLoop
+
+/// The loop-side half of a ``UVURLSession``: it owns the pool state machine,
+/// the connections, the running tasks and the session's one timer, feeds
+/// every transport event to the state machines and runs the actions they
+/// return (docs/http-protocol-core.md, "One data task, step by step").
+///
+/// ## Turns
+///
+/// Every entry (a transport event, the timer, a task starting, being
+/// cancelled, or resuming after backpressure) runs as one *turn*. A
+/// subscriber that reacts to a delivery by starting, cancelling or
+/// resuming a task of this session (`retry`, `catch`, `cancel()` inside
+/// `receiveValue`) re-enters the engine on the loop thread; such calls are
+/// queued and run when the current turn ends, so no handler ever sees the
+/// engine's state half-changed. After each turn the session timer is
+/// armed for the earliest deadline, if that is earlier than the one armed.
+///
+/// ## Deadlines
+///
+/// Tasks (idle read and total timeouts) and connections (connect and idle
+/// timeouts) wait in one ``DeadlineHeap``. The transport timer is armed
+/// lazily: a removed deadline leaves it armed, and the firing then finds
+/// nothing due and re-arms for the earliest deadline. A request that
+/// finishes before its timeouts costs no timer call at all.
+///
+/// Threading: loop thread only, except ``submit(_:)``, which may be called
+/// from any thread and hops to the loop.
+internal final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
+    // @unchecked Sendable: every mutable field is touched only on the loop
+    // thread; other threads reach the engine only through `submit`, which
+    // schedules onto the loop.
+
+    /// A task-level entry into the engine.
+    internal enum Operation {
+        case start(SessionTask)
+        case cancel(SessionTask)
+        case resume(SessionTask)
+        case shutdown
+    }
+
+    internal let loop: UVLoop
+    internal let configuration: UVURLSession.Configuration
+    internal let transport: any HTTPTransport
+    private let timeouts: RequestTimeouts
+    private let parserConfiguration: HTTPResponseParser.Configuration
+
+    // MARK: Loop thread only
+
+    private var pool: ConnectionPoolStateMachine
+    private var tasks: [ConnectionPoolStateMachine.RequestID: SessionTask] = [:]
+    private var connections: [ConnectionPoolStateMachine.ConnectionID: SessionConnection] = [:]
+    private var deadlines = DeadlineHeap()
+    /// The deadline the transport timer is armed for.
+    private var armedDeadline: UInt64?
+    private var nextRequestNumber = 1
+    /// Request heads are validated here before a task enters the pool.
+    private var scratch: [UInt8] = []
+    private var isInTurn = false
+    /// Operations that arrived during a turn, run at its end.
+    private var deferred: [Operation] = []
+    private var isShutDown = false
+
+    internal init(loop: UVLoop, configuration: UVURLSession.Configuration, transport: any HTTPTransport) {
+        self.loop = loop
+        self.configuration = configuration
+        self.transport = transport
+        timeouts = configuration.timeouts
+        parserConfiguration = configuration.parser
+        pool = ConnectionPoolStateMachine(configuration: configuration.pool)
+        transport.timerHandler = self
+    }
+
+    // MARK: Introspection (tests)
+
+    /// Connections in any state. Loop thread.
+    internal var connectionCount: Int { connections.count }
+    /// Tasks in the pool. Loop thread.
+    internal var runningTaskCount: Int { tasks.count }
+    /// Scheduled deadlines. Loop thread.
+    internal var deadlineCount: Int { deadlines.count }
+
+    // MARK: Entry points
+
+    /// Runs `operation` on the loop: at once when called on the loop
+    /// thread (after the current turn, if one is running), otherwise
+    /// scheduled. Any thread.
+    internal func submit(_ operation: Operation) {
+        if loop.isInLoop {
+            perform(operation)
+        } else {
+            let box = UncheckedSendable(operation)
+            loop.schedule { [self] in perform(box.value) }
+        }
+    }
+
+    private func perform(_ operation: Operation) {
+        if isInTurn {
+            deferred.append(operation)
+            return
+        }
+        beginTurn()
+        run(operation)
+        endTurn()
+    }
+
+    private func run(_ operation: Operation) {
+        switch operation {
+        case .start(let task): start(task)
+        case .cancel(let task): cancel(task)
+        case .resume(let task): resume(task)
+        case .shutdown: shutdown()
+        }
+    }
+
+    private func beginTurn() {
+        if isInTurn { sessionViolation("SessionEngine: a transport called back synchronously (turns do not nest)") }
+        isInTurn = true
+    }
+
+    private func endTurn() {
+        var index = 0
+        while index < deferred.count {
+            run(deferred[index])
+            index += 1
+        }
+        if index > 0 { deferred.removeAll(keepingCapacity: true) }
+        isInTurn = false
+        syncTimer()
+    }
+
+    private var now: HTTPDeadline { transport.now }
+
+    // MARK: Tasks
+
+    private func start(_ task: SessionTask) {
+        guard case .notStarted = task.progress else { return }
+        task.progress = .running
+        let target: HTTPRequestTarget
+        switch task.spec.target {
+        case .success(let checked): target = checked
+        case .failure(let error):
+            finish(task, .failure(error))
+            return
+        }
+        let machine = RequestTimeoutStateMachine(timeouts: timeouts, now: now)
+        if let deadline = machine.armedDeadline {
+            deadlines.schedule(task, at: deadline.uptimeNanoseconds)
+        }
+        task.timeouts = machine
+        task.redirects = RedirectStateMachine(policy: configuration.redirectPolicy, target: target, method: task.request.method)
+        issue(task, to: target)
+    }
+
+    /// Checks the current request for `target` and hands it to the pool.
+    private func issue(_ task: SessionTask, to target: HTTPRequestTarget) {
+        task.target = target
+        if target.scheme == .https {
+            fail(task, UVURLError(.unsupportedURL, detail: "https is not supported yet: TLS is not built"))
+            return
+        }
+        scratch.removeAll(keepingCapacity: true)
+        do throws(UVURLError) {
+            let result = try HTTPRequestWriter.appendHead(
+                of: task.request, bodyLength: task.body?.count ?? 0, to: &scratch)
+            task.closesConnection = result.closesConnection
+        } catch {
+            fail(task, error)
+            return
+        }
+        if isShutDown {
+            fail(task, UVURLError(.resourceUnavailable, detail: "the session was shut down"))
+            return
+        }
+        let id = ConnectionPoolStateMachine.RequestID(nextRequestNumber)
+        nextRequestNumber += 1
+        task.requestID = id
+        tasks[id] = task
+        run(pool.executeRequest(id, key: target.key, method: task.request.method,
+                                closesConnection: task.closesConnection, now: now))
+    }
+
+    private func cancel(_ task: SessionTask) {
+        switch task.progress {
+        case .notStarted:
+            task.progress = .done
+            return
+        case .done:
+            return
+        case .running:
+            break
+        }
+        task.progress = .done
+        stopTimeouts(task)
+        let id = task.requestID
+        if tasks.removeValue(forKey: id) != nil {
+            detach(task)
+            run(pool.cancelRequest(id, now: now))
+        }
+        release(task)
+    }
+
+    /// Demand came back for a paused streaming task.
+    private func resume(_ task: SessionTask) {
+        guard case .running = task.progress, task.isPaused, let connection = task.connection else { return }
+        task.isPaused = false
+        applyTimeout(task, task.timeouts?.exchangeStarted(now: now) ?? .none)
+        if let part = task.pendingPart {
+            task.pendingPart = nil
+            switch task.offerPart(task, part) {
+            case .delivered: break
+            case .noDemand:
+                task.pendingPart = part
+                pause(task, on: connection)
+                return
+            case .cancelled:
+                return
+            }
+        }
+        if !task.stash.isEmpty {
+            var stash: [UInt8] = []
+            swap(&stash, &task.stash)
+            let finished = stash.withUnsafeBytes { bytes in
+                process(bytes, for: task, on: connection)
+            }
+            // Give the buffer back (it is reused by the next pause).
+            if task.stash.isEmpty {
+                stash.removeAll(keepingCapacity: true)
+                task.stash = stash
+            }
+            if finished { return }
+        }
+        guard !task.isPaused, case .running = task.progress else { return }
+        afterInput(for: task, on: connection)
+    }
+
+    /// Ends a task: stops its deadlines and hands the outcome to its
+    /// subscriber. The pool must already have forgotten it.
+    private func finish(_ task: SessionTask, _ outcome: TaskOutcome) {
+        task.progress = .done
+        stopTimeouts(task)
+        release(task)
+        task.withGate { task.deliverOutcome(task, outcome) }
+    }
+
+    private func fail(_ task: SessionTask, _ error: UVURLError) {
+        finish(task, .failure(error))
+    }
+
+    private func release(_ task: SessionTask) {
+        task.connection = nil
+        task.pendingPart = nil
+        task.stash = []
+        task.redirectStep = nil
+    }
+
+    /// Unlinks a task and its connection.
+    private func detach(_ task: SessionTask) {
+        if let connection = task.connection, connection.task === task {
+            connection.task = nil
+        }
+        task.connection = nil
+    }
+
+    private func stopTimeouts(_ task: SessionTask) {
+        if task.timeouts != nil {
+            _ = task.timeouts!.finished()
+        }
+        deadlines.remove(task)
+    }
+
+    private func applyTimeout(_ task: SessionTask, _ action: RequestTimeoutStateMachine.Action) {
+        switch action {
+        case .none: break
+        case .arm(let deadline): deadlines.schedule(task, at: deadline.uptimeNanoseconds)
+        case .cancel: deadlines.remove(task)
+        case .fail(let error): requestFailed(task, error)
+        }
+    }
+
+    /// The current exchange failed; the pool decides between failing and
+    /// retrying the task.
+    private func requestFailed(_ task: SessionTask, _ error: UVURLError) {
+        guard tasks[task.requestID] === task else { return }
+        run(pool.requestFailed(task.requestID, error: error, now: now))
+    }
+
+    // MARK: Pool actions
+
+    private func run(_ action: ConnectionPoolStateMachine.Action) {
+        run(action.connection)
+        run(action.request)
+    }
+
+    private func run(_ action: ConnectionPoolStateMachine.ConnectionAction) {
+        switch action {
+        case .none:
+            break
+        case .create(let id, let key, let deadline):
+            createConnection(id, key: key, deadline: deadline)
+        case .scheduleIdleTimeout(let id, let deadline):
+            let connection = connections[id]!
+            deadlines.schedule(connection, at: deadline.uptimeNanoseconds)
+            connection.io?.setKeepsLoopAlive(false)
+            // Reading detects a server closing the idle connection.
+            connection.startReading()
+        case .cancelIdleTimeout(let id):
+            let connection = connections[id]!
+            deadlines.remove(connection)
+            connection.io?.setKeepsLoopAlive(true)
+        case .close(let id):
+            closeConnection(id)
+        case .closeAndCreate(let close, let create, let key, let deadline):
+            closeConnection(close)
+            createConnection(create, key: key, deadline: deadline)
+        }
+    }
+
+    private func run(_ action: ConnectionPoolStateMachine.RequestAction) {
+        switch action {
+        case .none:
+            break
+        case .execute(let id, let connectionID):
+            execute(tasks[id]!, on: connections[connectionID]!)
+        case .fail(let id, let error):
+            guard let task = tasks.removeValue(forKey: id) else { return }
+            detach(task)
+            fail(task, error)
+        case .retry(let id, on: .newConnection):
+            // The stale connection is closed (the connection action ran
+            // first); the task waits for `execute` on the fresh one.
+            let task = tasks[id]!
+            detach(task)
+            task.resetExchange()
+            task.timeouts?.exchangeEnded()
+        }
+    }
+
+    private func createConnection(_ id: ConnectionPoolStateMachine.ConnectionID, key: ConnectionKey, deadline: HTTPDeadline) {
+        let connection = SessionConnection(id: id, key: key, engine: self, parser: parserConfiguration)
+        connections[id] = connection
+        deadlines.schedule(connection, at: deadline.uptimeNanoseconds)
+        connection.io = transport.connect(host: key.host, port: key.port, handler: connection)
+    }
+
+    private func closeConnection(_ id: ConnectionPoolStateMachine.ConnectionID) {
+        guard let connection = connections.removeValue(forKey: id) else { return }
+        deadlines.remove(connection)
+        if let task = connection.task {
+            connection.task = nil
+            if task.connection === connection { task.connection = nil }
+        }
+        connection.isClosed = true
+        connection.isReading = false
+        connection.io?.close()
+        connection.io = nil
+    }
+
+    /// Writes the task's request on an established connection.
+    private func execute(_ task: SessionTask, on connection: SessionConnection) {
+        connection.task = task
+        task.connection = connection
+        task.reportedResponseBytes = false
+        connection.writeBuffer.removeAll(keepingCapacity: true)
+        let result: HTTPRequestWriter.Result
+        do throws(UVURLError) {
+            if let body = task.body, !body.isEmpty {
+                result = try HTTPRequestWriter.append(task.request, body: body, to: &connection.writeBuffer)
+            } else {
+                result = try HTTPRequestWriter.appendHead(
+                    of: task.request, bodyLength: 0, to: &connection.writeBuffer)
+            }
+        } catch {
+            // Nothing was written: the connection goes back to the pool.
+            tasks.removeValue(forKey: task.requestID)
+            detach(task)
+            run(pool.cancelRequest(task.requestID, now: now))
+            fail(task, error)
+            return
+        }
+        pool.requestWriteStarted(task.requestID)
+        if task.timeouts != nil {
+            applyTimeout(task, task.timeouts!.exchangeStarted(now: now))
+        }
+        connection.parser.expectResponse(to: task.request.method, requestClosesConnection: result.closesConnection)
+        connection.writesInFlight += 1
+        connection.io?.write(connection.writeBuffer)
+        connection.startReading()
+    }
+
+    // MARK: Transport events
+
+    internal func connectionDidConnect(_ connection: SessionConnection) {
+        beginTurn()
+        if !connection.isClosed {
+            connection.isEstablished = true
+            deadlines.remove(connection)
+            connection.startReading()
+            run(pool.connectionEstablished(connection.id, now: now))
+        }
+        endTurn()
+    }
+
+    internal func connectionDidFailToConnect(_ connection: SessionConnection, error: UVURLError) {
+        beginTurn()
+        if !connection.isClosed {
+            run(pool.connectionFailed(connection.id, error: error, now: now))
+        }
+        endTurn()
+    }
+
+    internal func connectionDidRead(_ connection: SessionConnection, bytes: UnsafeRawBufferPointer) {
+        beginTurn()
+        if !connection.isClosed && !bytes.isEmpty {
+            if let task = connection.task {
+                if !process(bytes, for: task, on: connection), case .running = task.progress, task.connection === connection {
+                    afterInput(for: task, on: connection)
+                }
+            } else {
+                // Bytes on an idle connection: nothing was asked, so the
+                // connection cannot be trusted any more.
+                run(pool.connectionClosed(connection.id, now: now))
+            }
+        }
+        endTurn()
+    }
+
+    internal func connectionDidReachEndOfStream(_ connection: SessionConnection) {
+        beginTurn()
+        if !connection.isClosed {
+            if let task = connection.task {
+                do throws(UVURLError) {
+                    if case .end = try connection.parser.endOfInput() {
+                        responseEnded(task, on: connection, reusable: false)
+                    }
+                } catch {
+                    requestFailed(task, error)
+                }
+            } else if connection.isEstablished {
+                run(pool.connectionClosed(connection.id, now: now))
+            }
+        }
+        endTurn()
+    }
+
+    internal func connectionDidFail(_ connection: SessionConnection, error: UVURLError) {
+        beginTurn()
+        if !connection.isClosed {
+            if let task = connection.task {
+                requestFailed(task, error)
+            } else if connection.isEstablished {
+                run(pool.connectionClosed(connection.id, now: now))
+            } else {
+                run(pool.connectionFailed(connection.id, error: error, now: now))
+            }
+        }
+        endTurn()
+    }
+
+    internal func connectionDidWrite(_ connection: SessionConnection, error: UVURLError?) {
+        beginTurn()
+        if !connection.isClosed {
+            connection.writesInFlight -= 1
+            if let error {
+                if let task = connection.task {
+                    requestFailed(task, error)
+                } else {
+                    run(pool.connectionClosed(connection.id, now: now))
+                }
+            }
+        }
+        endTurn()
+    }
+
+    internal func timerFired() {
+        beginTurn()
+        armedDeadline = nil
+        let instant = now
+        while let entry = deadlines.popDue(now: instant.uptimeNanoseconds) {
+            if let task = entry as? SessionTask {
+                guard case .running = task.progress, task.timeouts != nil else { continue }
+                applyTimeout(task, task.timeouts!.timerFired(now: instant))
+            } else if let connection = entry as? SessionConnection, !connection.isClosed {
+                if connection.isEstablished {
+                    run(pool.idleTimeoutFired(connection.id, now: instant))
+                } else {
+                    run(pool.connectTimeoutFired(connection.id, now: instant))
+                }
+            }
+        }
+        endTurn()
+    }
+
+    private func syncTimer() {
+        guard let earliest = deadlines.earliest?.heapDeadline else { return }
+        if let armed = armedDeadline, armed <= earliest { return }
+        armedDeadline = earliest
+        transport.armTimer(at: HTTPDeadline(uptimeNanoseconds: earliest))
+    }
+
+    // MARK: Responses
+
+    /// Feeds received bytes to the connection's parser and acts on the
+    /// events. Returns true when the task's exchange ended (finished,
+    /// failed, redirected) or the task paused or was cancelled: the caller
+    /// must not touch the connection on the task's behalf any more.
+    private func process(_ input: UnsafeRawBufferPointer, for task: SessionTask, on connection: SessionConnection) -> Bool {
+        if !task.reportedResponseBytes {
+            task.reportedResponseBytes = true
+            pool.responseBytesReceived(task.requestID)
+        }
+        task.timeouts?.activity(now: now)
+        var rest = input
+        while true {
+            let event: HTTPResponseParser.Event
+            let consumed: Int
+            do throws(UVURLError) {
+                (event, consumed) = try connection.parser.next(rest)
+            } catch {
+                requestFailed(task, error)
+                return true
+            }
+            rest = UnsafeRawBufferPointer(rebasing: rest[consumed...])
+            switch event {
+            case .head(let response):
+                switch task.redirects!.decide(response: response, request: task.request) {
+                case .deliver:
+                    if task.isStreaming {
+                        if offer(.head(response), for: task, on: connection, rest: rest) { return true }
+                    } else {
+                        task.response = response
+                        reserveBody(for: task, response: response)
+                    }
+                case .follow(let step):
+                    task.redirectStep = step
+                case .fail(let error):
+                    requestFailed(task, error)
+                    return true
+                }
+            case .body(let slice):
+                guard task.redirectStep == nil else { continue }
+                if task.isStreaming {
+                    if offer(.body(Data(bytes: slice.baseAddress!, count: slice.count)), for: task, on: connection, rest: rest) { return true }
+                } else {
+                    task.data.append(slice.baseAddress!.assumingMemoryBound(to: UInt8.self), count: slice.count)
+                }
+            case .end(let keepAlive):
+                // Bytes after the response, or a request still being
+                // written: the connection cannot carry another exchange.
+                let reusable = keepAlive && rest.isEmpty && connection.writesInFlight == 0
+                responseEnded(task, on: connection, reusable: reusable)
+                return true
+            case .needMoreData:
+                return false
+            }
+        }
+    }
+
+    /// Reserves a data task's body storage from `Content-Length` (capped,
+    /// so a hostile length cannot reserve much).
+    private func reserveBody(for task: SessionTask, response: HTTPResponse) {
+        guard let text = response.headerFields[.contentLength], let length = Int(text), length > 0 else { return }
+        task.data.reserveCapacity(min(length, 8 * 1024 * 1024))
+    }
+
+    /// Offers a streaming part. Returns true when processing must stop
+    /// (paused without demand, or cancelled).
+    private func offer(_ part: UVURLSession.ResponsePart, for task: SessionTask, on connection: SessionConnection,
+                       rest: UnsafeRawBufferPointer) -> Bool {
+        switch task.offerPart(task, part) {
+        case .delivered:
+            return false
+        case .noDemand:
+            task.pendingPart = part
+            task.stash.append(contentsOf: rest)
+            pause(task, on: connection)
+            return true
+        case .cancelled:
+            return true
+        }
+    }
+
+    /// A read chunk was processed without ending the exchange: a streaming
+    /// task without demand stops reading.
+    private func afterInput(for task: SessionTask, on connection: SessionConnection) {
+        if task.isStreaming && task.pauseIfNoDemand() {
+            pause(task, on: connection)
+        } else {
+            connection.startReading()
+        }
+    }
+
+    private func pause(_ task: SessionTask, on connection: SessionConnection) {
+        task.isPaused = true
+        connection.stopReading()
+        // The subscriber is slow, not the server: only the total timeout
+        // runs while paused.
+        task.timeouts?.exchangeEnded()
+    }
+
+    /// The response ended: the connection goes back to the pool (or is
+    /// closed), then the task follows its redirect or delivers.
+    private func responseEnded(_ task: SessionTask, on connection: SessionConnection, reusable: Bool) {
+        let id = task.requestID
+        tasks.removeValue(forKey: id)
+        detach(task)
+        let action = pool.requestFinished(id, keepAlive: reusable, now: now)
+        if let step = task.redirectStep {
+            task.timeouts?.exchangeEnded()
+            run(action)
+            task.resetExchange()
+            task.request = step.request
+            if !step.keepsBody { task.body = nil }
+            issue(task, to: step.target)
+            return
+        }
+        run(action)
+        if task.isStreaming {
+            finish(task, .finished)
+        } else {
+            let response = task.response!
+            let data = task.data
+            task.data = Data()
+            task.response = nil
+            finish(task, .value(data, response))
+        }
+    }
+
+    // MARK: Shutdown
+
+    private func shutdown() {
+        guard !isShutDown else { return }
+        isShutDown = true
+        let actions = pool.shutdown(now: now)
+        for id in actions.closedConnections { closeConnection(id) }
+        for id in actions.failedRequests {
+            guard let task = tasks.removeValue(forKey: id) else { continue }
+            detach(task)
+            fail(task, actions.error)
+        }
+        deadlines.removeAll()
+        armedDeadline = nil
+        transport.disarmTimer()
+        transport.shutdown()
+    }
+}

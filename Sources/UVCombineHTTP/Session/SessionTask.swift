@@ -1,0 +1,324 @@
+import Foundation
+import HTTPTypes
+import Synchronization
+import UVCombineCore
+
+/// What a publisher asks a session to fetch: the request, its body, and the
+/// checked target (or the error that checking produced, reported when the
+/// task starts). Built once per publisher; every subscription reuses it.
+@usableFromInline
+internal struct HTTPTaskRequest: Sendable {
+    /// The request as it will be written (authority and path from the target).
+    @usableFromInline let request: HTTPRequest
+    /// The body, or nil.
+    @usableFromInline let body: Data?
+    /// Where it goes, or why it cannot go anywhere.
+    @usableFromInline let target: Result<HTTPRequestTarget, UVURLError>
+
+    /// A GET for `url`.
+    internal init(url: URL) {
+        do throws(UVURLError) {
+            let target = try HTTPRequestTarget(url: url)
+            self.init(request: target.makeRequest(method: .get), body: nil, target: .success(target))
+        } catch {
+            self.init(request: HTTPRequest(method: .get, scheme: url.scheme, authority: url.host, path: "/"),
+                      body: nil, target: .failure(error))
+        }
+    }
+
+    /// `request` (scheme, authority and path say where) with `body`.
+    internal init(request: HTTPRequest, body: Data?) {
+        guard let scheme = request.scheme else {
+            self.init(request: request, body: body,
+                      target: .failure(UVURLError(.unsupportedURL, detail: "request has no scheme")))
+            return
+        }
+        guard let authority = request.authority else {
+            self.init(request: request, body: body, target: .failure(UVURLError(.badURL, detail: "URL has no host")))
+            return
+        }
+        do throws(UVURLError) {
+            let target = try HTTPRequestTarget(string: "\(scheme)://\(authority)\(request.path ?? "/")")
+            var sent = target.makeRequest(method: request.method, headerFields: request.headerFields)
+            sent.extendedConnectProtocol = request.extendedConnectProtocol
+            self.init(request: sent, body: body, target: .success(target))
+        } catch {
+            self.init(request: request, body: body, target: .failure(error))
+        }
+    }
+
+    private init(request: HTTPRequest, body: Data?, target: Result<HTTPRequestTarget, UVURLError>) {
+        self.request = request
+        self.body = body
+        self.target = target
+    }
+}
+
+/// How a task ended, for its subscription.
+@usableFromInline
+internal enum TaskOutcome {
+    /// A data task's response and body.
+    case value(Data, HTTPResponse)
+    /// A streaming task's last body part went out.
+    case finished
+    /// The task failed.
+    case failure(UVURLError)
+}
+
+/// What happened to a streaming part offered to the subscriber.
+@usableFromInline
+internal enum PartOffer {
+    /// The subscriber received it.
+    case delivered
+    /// The subscriber has no demand: the part was not delivered; the
+    /// subscription will ask the session to resume when demand arrives.
+    case noDemand
+    /// The subscription was cancelled.
+    case cancelled
+}
+
+/// The phase of a task's subscription.
+@usableFromInline
+internal enum SubscriptionPhase: UInt8, Sendable {
+    /// Subscribed; waiting for the first demand.
+    case awaitingDemand
+    /// The request started.
+    case started
+    /// Delivered, failed or cancelled.
+    case done
+}
+
+/// A subscription's phase and demand, under the task's `control` lock.
+@usableFromInline
+internal struct SubscriptionControl: Sendable {
+    @usableFromInline var phase = SubscriptionPhase.awaitingDemand
+    /// Streaming: parts the subscriber asked for and has not received.
+    @usableFromInline var demand = Subscribers.Demand.none
+    /// Streaming: the session stopped reading for want of demand and waits
+    /// to be told when demand comes.
+    @usableFromInline var waitingForDemand = false
+
+    @inlinable init() {}
+}
+
+/// One data task: the loop-side state the session engine drives, and the
+/// subscription's phase, demand and delivery gate, shared by both
+/// publishers' subscriptions (which subclass it, so one request costs one
+/// object).
+///
+/// The engine reaches the subscriber through stored, non-capturing
+/// functions that the generic subclass forms in its `@inlinable`
+/// initialiser, so delivery runs code specialised for the subscriber (see
+/// docs/engineering-notes.md). `request` and `cancel`, which arrive through
+/// `any Subscription` (unspecialised), run the non-generic code here.
+///
+/// Locks: `control` guards phase and demand; the `gate` is held across
+/// every delivery and across cancel's hand-over, and guards the
+/// subclass's downstream reference. The gate may be held while `control`
+/// is taken, never the reverse.
+///
+/// Threading: the fields below "loop thread" belong to the session's loop
+/// thread; the subscription methods may be used from any thread.
+@usableFromInline
+internal class SessionTask: DeadlineEntry {
+    /// Keeps the session (and its engine) alive while the task exists.
+    @usableFromInline internal let session: UVURLSession
+    @usableFromInline internal let spec: HTTPTaskRequest
+    /// Whether the subscriber gets the head and body parts as they come.
+    internal let isStreaming: Bool
+    /// Hands the outcome to the subscriber (under the gate).
+    @usableFromInline internal let deliverOutcome: (SessionTask, TaskOutcome) -> Void
+    /// Offers a streaming part (under the gate).
+    @usableFromInline internal let offerPart: (SessionTask, UVURLSession.ResponsePart) -> PartOffer
+
+    @usableFromInline internal let control = Mutex(SubscriptionControl())
+    /// Held across each delivery, so that a cancel from another thread
+    /// waits for the delivery in flight (strict cancel).
+    @usableFromInline internal let gate = Mutex(())
+    /// The thread holding `gate`, or 0: calls from inside a delivery (a
+    /// subscriber cancelling itself) must not take it again.
+    @usableFromInline internal let gateOwner = Atomic<UInt>(0)
+
+    @usableFromInline
+    internal init(
+        session: UVURLSession,
+        spec: HTTPTaskRequest,
+        isStreaming: Bool,
+        deliverOutcome: @escaping (SessionTask, TaskOutcome) -> Void,
+        offerPart: @escaping (SessionTask, UVURLSession.ResponsePart) -> PartOffer
+    ) {
+        self.session = session
+        self.spec = spec
+        self.isStreaming = isStreaming
+        self.deliverOutcome = deliverOutcome
+        self.offerPart = offerPart
+        request = spec.request
+        body = spec.body
+        super.init()
+    }
+
+    /// Runs `body` holding the delivery gate; re-entrant for the thread
+    /// that holds it. Any thread.
+    @inlinable
+    internal final func withGate(_ body: () -> Void) {
+        let me = sessionThreadID()
+        if gateOwner.load(ordering: .relaxed) == me {
+            body()
+            return
+        }
+        gate.withLock { _ in
+            gateOwner.store(me, ordering: .relaxed)
+            body()
+            gateOwner.store(0, ordering: .relaxed)
+        }
+    }
+
+    // MARK: Subscription (any thread)
+
+    /// `Subscription.request`: the first demand starts the task; for a
+    /// streaming task, demand also resumes reading paused for want of it.
+    @usableFromInline
+    internal final func requestDemand(_ demand: Subscribers.Demand) {
+        if demand == .none { sessionViolation("Subscription.request(.none): demand must not be zero") }
+        enum Next { case nothing, start, resume }
+        let next = control.withLock { control -> Next in
+            switch control.phase {
+            case .awaitingDemand:
+                control.phase = .started
+                control.demand += demand
+                return .start
+            case .started:
+                control.demand += demand
+                if control.waitingForDemand {
+                    control.waitingForDemand = false
+                    return .resume
+                }
+                return .nothing
+            case .done:
+                return .nothing
+            }
+        }
+        switch next {
+        case .nothing: break
+        case .start: session.engine.submit(.start(self))
+        case .resume: session.engine.submit(.resume(self))
+        }
+    }
+
+    /// `Subscription.cancel`, up to the hand-over: marks the subscription
+    /// done under the gate (after a delivery in flight) and cancels a
+    /// started task on the loop. `release` runs under the gate and lets go
+    /// of the subclass's downstream. Idempotent.
+    @inlinable
+    internal final func cancelSubscription(release: () -> Void) {
+        var wasStarted = false
+        withGate {
+            wasStarted = control.withLock { control in
+                defer { control.phase = .done }
+                return control.phase == .started
+            }
+            release()
+        }
+        if wasStarted { submitCancel() }
+    }
+
+    @usableFromInline
+    internal final func submitCancel() {
+        session.engine.submit(.cancel(self))
+    }
+
+    /// Claims the outcome's delivery: true once, while the subscription is
+    /// started. Under the gate.
+    @inlinable
+    internal final func claimCompletion() -> Bool {
+        control.withLock { control in
+            guard control.phase == .started else { return false }
+            control.phase = .done
+            return true
+        }
+    }
+
+    /// Takes one unit of demand for a streaming part. Under the gate.
+    @inlinable
+    internal final func claimPart() -> PartOffer {
+        control.withLock { control in
+            guard control.phase == .started else { return .cancelled }
+            guard control.demand > .none else {
+                control.waitingForDemand = true
+                return .noDemand
+            }
+            control.demand -= 1
+            return .delivered
+        }
+    }
+
+    /// Adds the demand a subscriber returned from `receive(_:)`.
+    @inlinable
+    internal final func addDemand(_ demand: Subscribers.Demand) {
+        guard demand > .none else { return }
+        control.withLock { control in
+            if control.phase == .started { control.demand += demand }
+        }
+    }
+
+    /// For a streaming task after a read: true when the subscriber has no
+    /// demand, in which case the subscription now waits to resume the
+    /// session when demand comes. Loop thread.
+    internal final func pauseIfNoDemand() -> Bool {
+        control.withLock { control in
+            guard control.phase == .started, control.demand == .none else { return false }
+            control.waitingForDemand = true
+            return true
+        }
+    }
+
+    /// The engine's view of the task.
+    internal enum Progress {
+        /// Not started (the start may still be on its way to the loop).
+        case notStarted
+        /// Started: in the pool, or being redirected.
+        case running
+        /// Delivered, failed or cancelled.
+        case done
+    }
+
+    // MARK: Loop thread only
+
+    internal final var progress = Progress.notStarted
+    /// The pool's name for the current exchange.
+    internal final var requestID = ConnectionPoolStateMachine.RequestID(0)
+    /// The current request (redirects rewrite it).
+    internal final var request: HTTPRequest
+    /// The current body (a 303 drops it).
+    internal final var body: Data?
+    /// The current target, once started.
+    internal final var target: HTTPRequestTarget?
+    /// Whether the current request says `Connection: close`.
+    internal final var closesConnection = false
+    internal final var timeouts: RequestTimeoutStateMachine?
+    internal final var redirects: RedirectStateMachine?
+    /// The connection carrying the current exchange.
+    internal final var connection: SessionConnection?
+    /// Whether the pool was told that response bytes arrived.
+    internal final var reportedResponseBytes = false
+    /// A redirect being followed: the current response's body is dropped.
+    internal final var redirectStep: RedirectStateMachine.Step?
+    /// A data task's response head and body so far.
+    internal final var response: HTTPResponse?
+    internal final var data = Data()
+    /// Streaming: a part the subscriber had no demand for.
+    internal final var pendingPart: UVURLSession.ResponsePart?
+    /// Streaming: response bytes read but not parsed yet while paused (at
+    /// most the rest of one read buffer).
+    internal final var stash: [UInt8] = []
+    /// Streaming: reading is stopped until the subscriber asks for more.
+    internal final var isPaused = false
+
+    /// Forgets one exchange's response (before a retry or a redirect).
+    internal final func resetExchange() {
+        reportedResponseBytes = false
+        redirectStep = nil
+        response = nil
+        data = Data()
+    }
+}

@@ -1,0 +1,93 @@
+extension UVURLSession {
+    /// A session's limits, timeouts and redirect policy, in the spirit of
+    /// `URLSessionConfiguration`.
+    ///
+    /// | here | URLSessionConfiguration | default |
+    /// | --- | --- | --- |
+    /// | ``maximumConnectionsPerHost`` | `httpMaximumConnectionsPerHost` | 6 |
+    /// | ``connectTimeout`` | (none) | 10 s |
+    /// | ``connectionIdleTimeout`` | (none) | 60 s |
+    /// | ``idleReadTimeout`` | `timeoutIntervalForRequest` | 60 s |
+    /// | ``totalTimeout`` | `timeoutIntervalForResource` | 7 days |
+    /// | ``redirectPolicy`` | (a delegate's job) | follow up to 5, never https → http |
+    /// | ``maximumResponseHeaderBytes`` | (none) | 64 KiB |
+    /// | ``maximumResponseHeaderCount`` | (none) | 100 |
+    /// | ``maximumResponseBodyLength`` | (none) | no limit |
+    ///
+    /// Each limit fails the one task that exceeds it with a typed
+    /// ``UVURLError``: `.timedOut` with ``UVURLError/timeoutKind`` `.connect`,
+    /// `.idleRead` or `.total`; `.badServerResponse` for a head over the
+    /// limits; `.dataLengthExceedsMaximum` for a body over its limit;
+    /// `.httpTooManyRedirects`.
+    ///
+    /// ```swift
+    /// var configuration = UVURLSession.Configuration()
+    /// configuration.maximumConnectionsPerHost = 2
+    /// configuration.idleReadTimeout = .seconds(5)
+    /// configuration.redirectPolicy = .none
+    /// let session = UVURLSession(loop: loop, configuration: configuration)
+    /// ```
+    ///
+    /// Threading: a value type; `Sendable`.
+    public struct Configuration: Sendable, Equatable {
+        /// Connections per (scheme, host, port) at most; requests beyond it
+        /// wait in a first-in, first-out queue. Default 6.
+        public var maximumConnectionsPerHost: Int = 6
+        /// How long name resolution and TCP connect may take. Default 10 s.
+        public var connectTimeout: Duration = .seconds(10)
+        /// How long an unused keep-alive connection stays open. Default 60 s.
+        public var connectionIdleTimeout: Duration = .seconds(60)
+        /// The longest wait for the next response byte once the request is
+        /// written; `nil` for none. Default 60 s.
+        public var idleReadTimeout: Duration? = .seconds(60)
+        /// The longest a task may take in all, redirects and retries
+        /// included; `nil` for none. Default 7 days.
+        public var totalTimeout: Duration? = .seconds(7 * 24 * 3600)
+        /// Which redirects are followed. Default: up to 5, never from
+        /// `https` to `http`.
+        public var redirectPolicy = RedirectPolicy()
+        /// The most bytes a response head may take. Default 64 KiB.
+        public var maximumResponseHeaderBytes: Int = 64 * 1024
+        /// The most header fields a response may have. Default 100.
+        public var maximumResponseHeaderCount: Int = 100
+        /// The largest response body accepted, or `nil` for no limit
+        /// (the default).
+        public var maximumResponseBodyLength: Int? = nil
+
+        /// The defaults above.
+        public init() {}
+
+        /// The defaults, as `URLSessionConfiguration.default` reads.
+        ///
+        /// ```swift
+        /// let session = UVURLSession(loop: loop, configuration: .default)
+        /// ```
+        public static var `default`: Configuration { Configuration() }
+
+        /// The pool's part.
+        internal var pool: ConnectionPoolStateMachine.Configuration {
+            var pool = ConnectionPoolStateMachine.Configuration()
+            pool.maximumConnectionsPerHost = maximumConnectionsPerHost
+            pool.connectTimeout = connectTimeout
+            pool.idleTimeout = connectionIdleTimeout
+            return pool
+        }
+
+        /// Each task's part.
+        internal var timeouts: RequestTimeouts {
+            var timeouts = RequestTimeouts()
+            timeouts.idleRead = idleReadTimeout
+            timeouts.total = totalTimeout
+            return timeouts
+        }
+
+        /// The response parser's part.
+        internal var parser: HTTPResponseParser.Configuration {
+            var parser = HTTPResponseParser.Configuration()
+            parser.maximumHeaderBytes = maximumResponseHeaderBytes
+            parser.maximumHeaderCount = maximumResponseHeaderCount
+            parser.maximumBodyLength = maximumResponseBodyLength
+            return parser
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import HTTPTypes
+import UVCombineLoop
+
+/// An HTTP/1.1 client bound to a ``UVLoop``, with Combine publishers for
+/// its data tasks: Foundation's `URLSession` with the loop in place of the
+/// delegate queue.
+///
+/// ```swift
+/// let session = UVURLSession(loop: loop)
+/// let cancellable = session
+///     .dataTaskPublisher(for: URL(string: "http://127.0.0.1:8080/user")!)
+///     .tryMap { element -> Data in
+///         guard element.response.status == .ok else { throw URLError(.badServerResponse) }
+///         return element.data
+///     }
+///     .decode(type: User.self, decoder: JSONDecoder())
+///     .sink(receiveCompletion: { print("Received completion: \($0).") },
+///           receiveValue: { user in print("Received user: \(user).") })
+/// loop.run()
+/// ```
+///
+/// What a session does for its tasks:
+/// - Keeps connections per (scheme, host, port), at most
+///   ``Configuration/maximumConnectionsPerHost``, reusing keep-alive
+///   connections; requests beyond the limit wait in order. Idle
+///   connections close after ``Configuration/connectionIdleTimeout`` and
+///   never keep `loop.run()` from returning.
+/// - Honours `Connection: close` from either side; retries an idempotent
+///   request once, transparently, when a reused keep-alive connection
+///   turns out to have been closed by the server before any response byte.
+/// - Follows redirects per ``Configuration/redirectPolicy``; enforces the
+///   connect, idle read and total timeouts and the response limits.
+/// - Fails each task that cannot complete with a typed ``UVURLError``
+///   (docs/http-protocol-core.md lists them); the loop, the pool and every
+///   other task keep working.
+/// - `https` URLs fail with `.unsupportedURL`: TLS is not built yet.
+///
+/// Threading: create a session, its publishers, and subscribe, request or
+/// cancel from any thread; the work runs on the loop's thread and values
+/// arrive there. A session lives as long as it is referenced (publishers
+/// and running tasks reference it); when it goes, its idle connections
+/// close. ``invalidateAndCancel()`` ends it earlier.
+public final class UVURLSession: Sendable, CustomStringConvertible {
+    /// The loop whose thread runs the session's I/O and delivers values.
+    public let loop: UVLoop
+    /// The limits, timeouts and redirect policy in force.
+    public let configuration: Configuration
+    internal let engine: SessionEngine
+
+    /// A session over `transport` (tests pass a fake).
+    internal init(loop: UVLoop, configuration: Configuration, transport: any HTTPTransport) {
+        precondition(configuration.maximumConnectionsPerHost >= 1,
+                     "UVURLSession.Configuration: maximumConnectionsPerHost must be at least 1")
+        self.loop = loop
+        self.configuration = configuration
+        engine = SessionEngine(loop: loop, configuration: configuration, transport: transport)
+    }
+
+    deinit {
+        // Closes the idle connections and the timer. Nothing is running:
+        // every task holds the session.
+        engine.submit(.shutdown)
+    }
+
+    /// Returns a publisher that fetches `url` with a GET request.
+    ///
+    /// Nothing happens until a subscriber requests a value; then one
+    /// `(data, response)` arrives (4xx and 5xx responses too) and the
+    /// publisher finishes, or it fails with a ``UVURLError``. Each
+    /// subscription sends a new request, so `retry(_:)` re-issues it.
+    ///
+    /// ```swift
+    /// session.dataTaskPublisher(for: url)
+    ///     .map(\.data)
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0.count) })
+    /// ```
+    public func dataTaskPublisher(for url: URL) -> DataTaskPublisher {
+        DataTaskPublisher(task: HTTPTaskRequest(url: url), session: self)
+    }
+
+    /// Returns a publisher that sends `request` with `body`.
+    ///
+    /// The request's scheme and authority say where it goes; its path is
+    /// the request target. Header fields are sent as given, each checked
+    /// (CR, LF or NUL fail the task with `.invalidRequest` before anything
+    /// is sent). `Host` and `Content-Length` are written by the session.
+    ///
+    /// ```swift
+    /// var request = HTTPRequest(method: .post, scheme: "http", authority: "127.0.0.1:8080", path: "/items")
+    /// request.headerFields[.contentType] = "application/json"
+    /// let publisher = session.dataTaskPublisher(for: request, body: Data(#"{"name":"a"}"#.utf8))
+    /// ```
+    public func dataTaskPublisher(for request: HTTPRequest, body: Data? = nil) -> DataTaskPublisher {
+        DataTaskPublisher(task: HTTPTaskRequest(request: request, body: body), session: self)
+    }
+
+    /// Returns a publisher that fetches `url` with a GET request and
+    /// streams the response: the head, then the body in parts as they
+    /// arrive, then finished. The subscriber's demand drives the socket.
+    ///
+    /// ```swift
+    /// session.bytesPublisher(for: url)
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { part in
+    ///         switch part {
+    ///         case .head(let response): print(response.status)
+    ///         case .body(let chunk): print(chunk.count)
+    ///         }
+    ///     })
+    /// ```
+    public func bytesPublisher(for url: URL) -> BytesPublisher {
+        BytesPublisher(task: HTTPTaskRequest(url: url), session: self)
+    }
+
+    /// Returns a publisher that sends `request` with `body` and streams the
+    /// response; see ``bytesPublisher(for:)-(URL)``.
+    ///
+    /// ```swift
+    /// let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:8080", path: "/big")
+    /// let parts = session.bytesPublisher(for: request)
+    /// ```
+    public func bytesPublisher(for request: HTTPRequest, body: Data? = nil) -> BytesPublisher {
+        BytesPublisher(task: HTTPTaskRequest(request: request, body: body), session: self)
+    }
+
+    /// Fails every running task with `.cancelled` ("the session was shut
+    /// down"), closes every connection, and makes later tasks fail with
+    /// `.resourceUnavailable`. Any thread; takes effect on the loop thread.
+    ///
+    /// ```swift
+    /// session.invalidateAndCancel()
+    /// ```
+    public func invalidateAndCancel() {
+        engine.submit(.shutdown)
+    }
+
+    /// `UVURLSession`.
+    public var description: String { "UVURLSession" }
+}
