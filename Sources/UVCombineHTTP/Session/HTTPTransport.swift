@@ -16,7 +16,7 @@
 ///   harmless anyway: the state machines re-arm).
 /// - Errors arrive as ``UVURLError`` with the libuv name in
 ///   `underlyingErrorName`; see docs/http-protocol-core.md for the mapping.
-internal protocol HTTPTransport: AnyObject {
+package protocol HTTPTransport: AnyObject {
     /// The current instant on the monotonic clock (`uv_hrtime`).
     var now: HTTPDeadline { get }
 
@@ -42,7 +42,7 @@ internal protocol HTTPTransport: AnyObject {
 }
 
 /// Receives the session timer's firings.
-internal protocol HTTPTimerHandler: AnyObject {
+package protocol HTTPTimerHandler: AnyObject {
     /// The armed deadline passed.
     func timerFired()
 }
@@ -52,7 +52,7 @@ internal protocol HTTPTimerHandler: AnyObject {
 /// Reading is demand-driven: bytes arrive only between ``startReading()``
 /// and ``stopReading()``, each chunk in a buffer the transport reuses (valid
 /// only during the callback: copy what you keep).
-internal protocol HTTPConnectionIO: AnyObject {
+package protocol HTTPConnectionIO: AnyObject {
     /// Sends `bytes`; reports ``HTTPConnectionHandler/connectionDidWrite(_:)``
     /// when the kernel took them all or the write failed. The transport
     /// keeps the array (a reference, not a copy) until then; the caller
@@ -78,7 +78,7 @@ internal protocol HTTPConnectionIO: AnyObject {
 }
 
 /// Receives one connection's events. All on the loop thread.
-internal protocol HTTPConnectionHandler: AnyObject {
+package protocol HTTPConnectionHandler: AnyObject {
     /// The TCP connection is established.
     func connectionDidConnect()
     /// Resolution or connect failed (`.cannotFindHost`, `.cannotConnectToHost`).

@@ -28,7 +28,7 @@ import UVCombineLoop
 ///
 /// Threading: loop thread only, except ``submit(_:)``, which may be called
 /// from any thread and hops to the loop.
-internal final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
+package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     // @unchecked Sendable: every mutable field is touched only on the loop
     // thread; other threads reach the engine only through `submit`, which
     // schedules onto the loop.
@@ -76,11 +76,11 @@ internal final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     // MARK: Introspection (tests)
 
     /// Connections in any state. Loop thread.
-    internal var connectionCount: Int { connections.count }
+    package var connectionCount: Int { connections.count }
     /// Tasks in the pool. Loop thread.
-    internal var runningTaskCount: Int { tasks.count }
+    package var runningTaskCount: Int { tasks.count }
     /// Scheduled deadlines. Loop thread.
-    internal var deadlineCount: Int { deadlines.count }
+    package var deadlineCount: Int { deadlines.count }
 
     // MARK: Entry points
 
@@ -474,7 +474,7 @@ internal final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         endTurn()
     }
 
-    internal func timerFired() {
+    package func timerFired() {
         beginTurn()
         armedDeadline = nil
         let instant = now

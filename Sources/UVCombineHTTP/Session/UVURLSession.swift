@@ -46,10 +46,10 @@ public final class UVURLSession: Sendable, CustomStringConvertible {
     public let loop: UVLoop
     /// The limits, timeouts and redirect policy in force.
     public let configuration: Configuration
-    internal let engine: SessionEngine
+    package let engine: SessionEngine
 
     /// A session over `transport` (tests pass a fake).
-    internal init(loop: UVLoop, configuration: Configuration, transport: any HTTPTransport) {
+    package init(loop: UVLoop, configuration: Configuration, transport: any HTTPTransport) {
         precondition(configuration.maximumConnectionsPerHost >= 1,
                      "UVURLSession.Configuration: maximumConnectionsPerHost must be at least 1")
         self.loop = loop
