@@ -153,6 +153,16 @@ final class FakeConnection: HTTPConnectionIO {
 
     func respond(bytes: [UInt8]) {
         completeWrites()
+        send(bytes: bytes)
+    }
+
+    /// The server sends `text` while the session's writes are still in
+    /// flight.
+    func send(_ text: String) {
+        send(bytes: Array(text.utf8))
+    }
+
+    func send(bytes: [UInt8]) {
         inbound += bytes
         pump()
     }
