@@ -38,7 +38,7 @@ final class FakeTransport: HTTPTransport {
     }
 
     func fireTimerIfDue() {
-        if let deadline = armedDeadline, deadline <= now {
+        while let deadline = armedDeadline, deadline <= now {
             armedDeadline = nil
             timerHandler?.timerFired()
         }
