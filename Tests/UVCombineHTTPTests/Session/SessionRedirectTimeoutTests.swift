@@ -7,7 +7,7 @@ import UVCombineLoop
 import UVCombineTesting
 
 /// The error a tracker failed with, if it failed.
-func failure(of tracker: DataTaskTracker) -> UVURLError? {
+func failure<Input>(of tracker: TrackingSubscriber<Input, UVURLError>) -> UVURLError? {
     if case .failure(let error) = tracker.completion { return error }
     return nil
 }
