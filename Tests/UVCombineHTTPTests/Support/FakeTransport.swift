@@ -78,6 +78,8 @@ final class FakeConnection: HTTPConnectionIO {
     private(set) var stopCount = 0
     /// The largest chunk handed to the session.
     private(set) var largestRead = 0
+    /// Whether written bytes are kept (allocation tests turn it off).
+    var recordsWrites = true
 
     init(transport: FakeTransport, host: String, port: Int, handler: any HTTPConnectionHandler) {
         self.transport = transport
@@ -91,7 +93,7 @@ final class FakeConnection: HTTPConnectionIO {
     func write(_ bytes: [UInt8]) {
         precondition(!isClosed, "write after close")
         precondition(state == .connected, "write before connect")
-        written += bytes
+        if recordsWrites { written += bytes }
         writeCount += 1
         pendingWrites += 1
     }
@@ -177,6 +179,14 @@ final class FakeConnection: HTTPConnectionIO {
             largestRead = max(largestRead, count)
             chunk.withUnsafeBytes { handler!.connectionDidRead($0) }
         }
+    }
+
+    /// Completes the writes and hands `bytes` to the session as one read,
+    /// without buffering (allocation tests: the fake allocates nothing).
+    func respondDirectly(_ bytes: UnsafeRawBufferPointer) {
+        completeWrites()
+        precondition(isReading && !isClosed)
+        handler!.connectionDidRead(bytes)
     }
 
     /// The server closes its side (after the bytes already sent are read).
