@@ -12,6 +12,7 @@ let package = Package(
     name: "UVCombine",
     products: [
         .library(name: "UVCombine", targets: ["UVCombine"]),
+        .executable(name: "uvcombine", targets: ["uvcombine"]),
         .library(name: "UVCombineTesting", targets: ["UVCombineTesting"]),
     ],
     dependencies: [
@@ -40,6 +41,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // The demo and command-line tool (`uvcombine demo`).
+        .executableTarget(name: "uvcombine", dependencies: ["UVCombine"]),
         // Counts allocations per thread by interposing malloc; linked only
         // through the test support module.
         .target(name: "CUVCombineMallocCounter"),
@@ -55,6 +58,12 @@ let package = Package(
         .testTarget(
             name: "UVCombineHTTPTests",
             dependencies: ["UVCombineHTTP", "UVCombineLoop", "UVCombineCore", "UVCombineTesting"]
+        ),
+        // Runs the built `uvcombine` executable (the dependency makes
+        // `swift test` build it).
+        .testTarget(
+            name: "uvcombineTests",
+            dependencies: ["uvcombine"]
         ),
         .testTarget(
             name: "UVCombineTestingTests",
