@@ -5,11 +5,13 @@
 ///
 /// Contract (both sides run on the session's loop thread only):
 /// - No call into the transport or into a connection calls back
-///   synchronously: every event (connected, bytes, end of stream, write
-///   done, timer) arrives later, from the loop, as libuv callbacks do.
+///   synchronously: every event (connected, bytes, end of stream, a
+///   failure, timer) arrives later, from the loop, as libuv callbacks do.
 /// - After ``HTTPConnectionIO/close()`` a connection reports nothing more
 ///   (a connect or write callback that libuv runs with `UV_ECANCELED`
-///   after the close is swallowed by the transport).
+///   after the close is swallowed by the transport). A connection may
+///   close itself after reporting an end or a failure; `close()` is then
+///   a no-op.
 /// - The timer never keeps the loop alive: the session's deadlines only
 ///   matter while sockets are busy, and sockets keep the loop alive
 ///   themselves. It may fire late, never early (an early firing is
@@ -53,11 +55,16 @@ package protocol HTTPTimerHandler: AnyObject {
 /// and ``stopReading()``, each chunk in a buffer the transport reuses (valid
 /// only during the callback: copy what you keep).
 package protocol HTTPConnectionIO: AnyObject {
-    /// Sends `bytes`; reports ``HTTPConnectionHandler/connectionDidWrite(_:)``
-    /// when the kernel took them all or the write failed. The transport
-    /// keeps the array (a reference, not a copy) until then; the caller
-    /// does not mutate its own copy meanwhile, so no byte is copied.
+    /// Queues `bytes` for sending. The transport keeps the array (a
+    /// reference, not a copy) until the kernel took them; the caller does
+    /// not mutate its own copy meanwhile, so no byte is copied. A failed
+    /// write is reported by ``HTTPConnectionHandler/connectionDidFail(_:)``.
     func write(_ bytes: [UInt8])
+
+    /// Whether written bytes are still queued (not yet taken by the
+    /// kernel). A response that ends while its request is still being
+    /// sent leaves the connection unusable for another exchange.
+    var hasPendingWrites: Bool { get }
 
     /// Starts delivering received bytes (and end of stream, read errors).
     /// Idempotent.
@@ -87,8 +94,7 @@ package protocol HTTPConnectionHandler: AnyObject {
     func connectionDidRead(_ bytes: UnsafeRawBufferPointer)
     /// The peer closed its side (`UV_EOF`).
     func connectionDidReachEndOfStream()
-    /// Reading failed (`UV_ECONNRESET`, ...): `.networkConnectionLost`.
+    /// Reading or writing failed (`UV_ECONNRESET`, `UV_EPIPE`, ...):
+    /// `.networkConnectionLost`.
     func connectionDidFail(_ error: UVURLError)
-    /// A write finished; `error` is nil on success.
-    func connectionDidWrite(_ error: UVURLError?)
 }

@@ -24,8 +24,6 @@ internal final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
     internal var isClosed = false
     /// Whether reading is started.
     internal var isReading = false
-    /// Writes handed to the transport and not completed yet.
-    internal var writesInFlight = 0
 
     internal init(
         id: ConnectionPoolStateMachine.ConnectionID,
@@ -74,9 +72,5 @@ internal final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
 
     internal func connectionDidFail(_ error: UVURLError) {
         engine.connectionDidFail(self, error: error)
-    }
-
-    internal func connectionDidWrite(_ error: UVURLError?) {
-        engine.connectionDidWrite(self, error: error)
     }
 }

@@ -385,7 +385,6 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
             applyTimeout(task, task.timeouts!.exchangeStarted(now: now))
         }
         connection.parser.expectResponse(to: task.request.method, requestClosesConnection: result.closesConnection)
-        connection.writesInFlight += 1
         connection.io?.write(connection.writeBuffer)
         connection.startReading()
     }
@@ -454,21 +453,6 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
                 run(pool.connectionClosed(connection.id, now: now))
             } else {
                 run(pool.connectionFailed(connection.id, error: error, now: now))
-            }
-        }
-        endTurn()
-    }
-
-    internal func connectionDidWrite(_ connection: SessionConnection, error: UVURLError?) {
-        beginTurn()
-        if !connection.isClosed {
-            connection.writesInFlight -= 1
-            if let error {
-                if let task = connection.task {
-                    requestFailed(task, error)
-                } else {
-                    run(pool.connectionClosed(connection.id, now: now))
-                }
             }
         }
         endTurn()
@@ -549,7 +533,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
             case .end(let keepAlive):
                 // Bytes after the response, or a request still being
                 // written: the connection cannot carry another exchange.
-                let reusable = keepAlive && rest.isEmpty && connection.writesInFlight == 0
+                let reusable = keepAlive && rest.isEmpty && connection.io?.hasPendingWrites == false
                 responseEnded(task, on: connection, reusable: reusable)
                 return true
             case .needMoreData:

@@ -132,19 +132,18 @@ final class FakeConnection: HTTPConnectionIO {
         handler!.connectionDidFailToConnect(error)
     }
 
-    /// Every write in flight completes.
+    var hasPendingWrites: Bool { pendingWrites > 0 }
+
+    /// Every write in flight completes (the kernel took the bytes).
     func completeWrites() {
-        while pendingWrites > 0, !isClosed {
-            pendingWrites -= 1
-            handler!.connectionDidWrite(nil)
-        }
+        pendingWrites = 0
     }
 
     /// The oldest write in flight fails.
     func failWrite(_ error: UVURLError = UVURLError(.networkConnectionLost, underlyingErrorName: "UV_EPIPE")) {
         precondition(pendingWrites > 0)
         pendingWrites -= 1
-        handler!.connectionDidWrite(error)
+        handler!.connectionDidFail(error)
     }
 
     /// The server sends `text`: writes complete, then the bytes are read as
