@@ -18,6 +18,30 @@ extension Publisher {
     }
 }
 
+extension Just {
+    /// Collects the value into an array at once, as Combine does for `Just`.
+    ///
+    /// ```swift
+    /// Just(1).collect() // Just([1])
+    /// ```
+    @inlinable
+    public func collect() -> Just<[Output]> {
+        Just<[Output]>([output])
+    }
+}
+
+extension Optional.Publisher {
+    /// Collects the value, if any, into an array at once (`[]` for `nil`).
+    ///
+    /// ```swift
+    /// Optional<Int>.none.publisher.collect() // Optional([]).publisher
+    /// ```
+    @inlinable
+    public func collect() -> Optional<[Output]>.Publisher {
+        Optional<[Output]>.Publisher(output.map { [$0] } ?? [])
+    }
+}
+
 extension Publishers {
     /// A publisher that buffers items.
     ///

@@ -67,6 +67,94 @@ extension Publisher {
     }
 }
 
+extension Just where Output: Comparable {
+    /// The only value is the minimum: the same publisher, as in Combine.
+    ///
+    /// ```swift
+    /// Just(3).min() // Just(3)
+    /// ```
+    @inlinable
+    public func min() -> Just<Output> {
+        self
+    }
+
+    /// The only value is the maximum: the same publisher, as in Combine.
+    ///
+    /// ```swift
+    /// Just(3).max() // Just(3)
+    /// ```
+    @inlinable
+    public func max() -> Just<Output> {
+        self
+    }
+}
+
+extension Just {
+    /// The only value is the minimum: the same publisher, as in Combine.
+    ///
+    /// ```swift
+    /// Just("a").min { $0 < $1 } // Just("a")
+    /// ```
+    @inlinable
+    public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Just<Output> {
+        self
+    }
+
+    /// The only value is the maximum: the same publisher, as in Combine.
+    ///
+    /// ```swift
+    /// Just("a").max { $0 < $1 } // Just("a")
+    /// ```
+    @inlinable
+    public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Just<Output> {
+        self
+    }
+}
+
+extension Optional.Publisher where Wrapped: Comparable {
+    /// The value, if any, is the minimum: the same publisher.
+    ///
+    /// ```swift
+    /// Optional(3).publisher.min() // Optional(3).publisher
+    /// ```
+    @inlinable
+    public func min() -> Optional<Wrapped>.Publisher {
+        self
+    }
+
+    /// The value, if any, is the maximum: the same publisher.
+    ///
+    /// ```swift
+    /// Optional(3).publisher.max() // Optional(3).publisher
+    /// ```
+    @inlinable
+    public func max() -> Optional<Wrapped>.Publisher {
+        self
+    }
+}
+
+extension Optional.Publisher {
+    /// The value, if any, is the minimum: the same publisher.
+    ///
+    /// ```swift
+    /// Optional("a").publisher.min { $0 < $1 } // Optional("a").publisher
+    /// ```
+    @inlinable
+    public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Optional<Output>.Publisher {
+        self
+    }
+
+    /// The value, if any, is the maximum: the same publisher.
+    ///
+    /// ```swift
+    /// Optional("a").publisher.max { $0 < $1 } // Optional("a").publisher
+    /// ```
+    @inlinable
+    public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Optional<Output>.Publisher {
+        self
+    }
+}
+
 extension Publishers {
     /// A publisher that republishes items from another publisher only if
     /// each new item is in increasing order from the previously-published

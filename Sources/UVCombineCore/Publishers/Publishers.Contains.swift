@@ -17,6 +17,31 @@ extension Publisher where Output: Equatable {
     }
 }
 
+extension Just where Output: Equatable {
+    /// Compares the value at once, as Combine does for `Just`.
+    ///
+    /// ```swift
+    /// Just(1).contains(1) // Just(true)
+    /// ```
+    @inlinable
+    public func contains(_ output: Output) -> Just<Bool> {
+        Just<Bool>(self.output == output)
+    }
+}
+
+extension Optional.Publisher where Wrapped: Equatable {
+    /// Compares the value, if any, at once; `nil` publishes nothing, as in
+    /// Combine.
+    ///
+    /// ```swift
+    /// Optional(1).publisher.contains(2) // Optional(false).publisher
+    /// ```
+    @inlinable
+    public func contains(_ output: Output) -> Optional<Bool>.Publisher {
+        Optional<Bool>.Publisher(self.output.map { $0 == output })
+    }
+}
+
 extension Publishers {
     /// A publisher that emits a Boolean value when a specified element is
     /// received from its upstream publisher.

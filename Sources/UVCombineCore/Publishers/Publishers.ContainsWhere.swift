@@ -17,6 +17,31 @@ extension Publisher {
     }
 }
 
+extension Just {
+    /// Tests the value at once, as Combine does for `Just`.
+    ///
+    /// ```swift
+    /// Just(2).contains { $0 > 1 } // Just(true)
+    /// ```
+    @inlinable
+    public func contains(where predicate: (Output) -> Bool) -> Just<Bool> {
+        Just<Bool>(predicate(output))
+    }
+}
+
+extension Optional.Publisher {
+    /// Tests the value, if any, at once; `nil` publishes nothing, as in
+    /// Combine.
+    ///
+    /// ```swift
+    /// Optional(2).publisher.contains { $0 > 1 } // Optional(true).publisher
+    /// ```
+    @inlinable
+    public func contains(where predicate: (Output) -> Bool) -> Optional<Bool>.Publisher {
+        Optional<Bool>.Publisher(output.map(predicate))
+    }
+}
+
 extension Publishers {
     /// A publisher that emits a Boolean value upon receiving an element
     /// that satisfies the predicate closure.

@@ -15,6 +15,30 @@ extension Publisher {
     }
 }
 
+extension Just {
+    /// `Just` publishes exactly one element.
+    ///
+    /// ```swift
+    /// Just("a").count() // Just(1)
+    /// ```
+    @inlinable
+    public func count() -> Just<Int> {
+        Just<Int>(1)
+    }
+}
+
+extension Optional.Publisher {
+    /// Publishes 1 for a value and, as in Combine, nothing for `nil`.
+    ///
+    /// ```swift
+    /// Optional("a").publisher.count() // Optional(1).publisher
+    /// ```
+    @inlinable
+    public func count() -> Optional<Int>.Publisher {
+        Optional<Int>.Publisher(output.map { _ in 1 })
+    }
+}
+
 extension Publishers {
     /// A publisher that publishes the number of elements received from the
     /// upstream publisher.

@@ -20,6 +20,34 @@ extension Publisher {
     }
 }
 
+extension Just {
+    /// Drops the value unless `count` is zero, at once, as Combine does for
+    /// `Just`. A negative count traps.
+    ///
+    /// ```swift
+    /// Just(1).dropFirst() // Optional<Int>.none.publisher
+    /// ```
+    @inlinable
+    public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
+        if count < 0 { violation("dropFirst(_:): count must not be negative") }
+        return Optional<Output>.Publisher(count > 0 ? nil : output)
+    }
+}
+
+extension Optional.Publisher {
+    /// Drops the value, if any, unless `count` is zero, at once. A negative
+    /// count traps.
+    ///
+    /// ```swift
+    /// Optional(1).publisher.dropFirst(0) // Optional(1).publisher
+    /// ```
+    @inlinable
+    public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
+        if count < 0 { violation("dropFirst(_:): count must not be negative") }
+        return Optional<Output>.Publisher(count > 0 ? nil : output)
+    }
+}
+
 extension Publishers {
     /// A publisher that omits a specified number of elements before
     /// republishing later elements.

@@ -16,6 +16,31 @@ extension Publisher {
     }
 }
 
+extension Just {
+    /// Drops the value if it satisfies `predicate`, at once, as Combine does
+    /// for `Just`.
+    ///
+    /// ```swift
+    /// Just(1).drop { $0 < 3 } // Optional<Int>.none.publisher
+    /// ```
+    @inlinable
+    public func drop(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        Optional<Output>.Publisher(predicate(output) ? nil : output)
+    }
+}
+
+extension Optional.Publisher {
+    /// Drops the value, if any, if it satisfies `predicate`, at once.
+    ///
+    /// ```swift
+    /// Optional(5).publisher.drop { $0 < 3 } // Optional(5).publisher
+    /// ```
+    @inlinable
+    public func drop(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        Optional<Output>.Publisher(output.flatMap { predicate($0) ? nil : $0 })
+    }
+}
+
 extension Publishers {
     /// A publisher that omits elements from an upstream publisher until a
     /// given closure returns `false`.

@@ -16,6 +16,30 @@ extension Publisher {
     }
 }
 
+extension Just {
+    /// The value is the first element: the same publisher, as in Combine.
+    ///
+    /// ```swift
+    /// Just(1).first() // Just(1)
+    /// ```
+    @inlinable
+    public func first() -> Just<Output> {
+        self
+    }
+}
+
+extension Optional.Publisher {
+    /// The value, if any, is the first element: the same publisher.
+    ///
+    /// ```swift
+    /// Optional(1).publisher.first() // Optional(1).publisher
+    /// ```
+    @inlinable
+    public func first() -> Optional<Output>.Publisher {
+        self
+    }
+}
+
 extension Publishers {
     /// A publisher that publishes the first element of a stream, then
     /// finishes.

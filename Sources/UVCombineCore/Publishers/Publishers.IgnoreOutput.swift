@@ -17,6 +17,30 @@ extension Publisher {
     }
 }
 
+extension Just {
+    /// Only the completion remains: an `Empty` publisher, as in Combine.
+    ///
+    /// ```swift
+    /// Just(1).ignoreOutput() // Empty<Int, Never>()
+    /// ```
+    @inlinable
+    public func ignoreOutput() -> Empty<Output, Never> {
+        Empty<Output, Never>()
+    }
+}
+
+extension Optional.Publisher {
+    /// Only the completion remains: an `Empty` publisher, as in Combine.
+    ///
+    /// ```swift
+    /// Optional(1).publisher.ignoreOutput() // Empty<Int, Never>()
+    /// ```
+    @inlinable
+    public func ignoreOutput() -> Empty<Output, Never> {
+        Empty<Output, Never>()
+    }
+}
+
 extension Publishers {
     /// A publisher that ignores all upstream elements, but passes along the
     /// upstream publisher's completion state (finished or failed).

@@ -15,6 +15,30 @@ extension Publisher {
     }
 }
 
+extension Just {
+    /// The value is the last element: the same publisher, as in Combine.
+    ///
+    /// ```swift
+    /// Just(1).last() // Just(1)
+    /// ```
+    @inlinable
+    public func last() -> Just<Output> {
+        self
+    }
+}
+
+extension Optional.Publisher {
+    /// The value, if any, is the last element: the same publisher.
+    ///
+    /// ```swift
+    /// Optional(1).publisher.last() // Optional(1).publisher
+    /// ```
+    @inlinable
+    public func last() -> Optional<Output>.Publisher {
+        self
+    }
+}
+
 extension Publishers {
     /// A publisher that waits until after the stream finishes, and then
     /// publishes the last element of the stream.

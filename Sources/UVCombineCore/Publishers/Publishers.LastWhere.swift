@@ -17,6 +17,31 @@ extension Publisher {
     }
 }
 
+extension Just {
+    /// Keeps the value if it satisfies `predicate`, at once, as Combine does
+    /// for `Just`.
+    ///
+    /// ```swift
+    /// Just(2).last { $0 > 5 } // Optional<Int>.none.publisher
+    /// ```
+    @inlinable
+    public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        Optional<Output>.Publisher(predicate(output) ? output : nil)
+    }
+}
+
+extension Optional.Publisher {
+    /// Keeps the value, if any, if it satisfies `predicate`, at once.
+    ///
+    /// ```swift
+    /// Optional(2).publisher.last { $0 > 1 } // Optional(2).publisher
+    /// ```
+    @inlinable
+    public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        Optional<Output>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
+    }
+}
+
 extension Publishers {
     /// A publisher that waits until after the stream finishes and then
     /// publishes the last element of the stream that satisfies a predicate

@@ -46,6 +46,79 @@ extension Publisher {
     }
 }
 
+extension Just {
+    /// Keeps the value if `maxLength` is at least one, at once, as Combine
+    /// does for `Just`. A negative length traps.
+    ///
+    /// ```swift
+    /// Just(1).prefix(0) // Optional<Int>.none.publisher
+    /// ```
+    @inlinable
+    public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
+        if maxLength < 0 { violation("prefix(_:): maxLength must not be negative") }
+        return Optional<Output>.Publisher(maxLength > 0 ? output : nil)
+    }
+
+    /// Keeps the value if `index` is zero, at once. A negative index traps.
+    ///
+    /// ```swift
+    /// Just(1).output(at: 0) // Optional(1).publisher
+    /// ```
+    @inlinable
+    public func output(at index: Int) -> Optional<Output>.Publisher {
+        if index < 0 { violation("output(at:): index must not be negative") }
+        return Optional<Output>.Publisher(index == 0 ? output : nil)
+    }
+
+    /// Keeps the value if `range` contains index zero, at once.
+    ///
+    /// ```swift
+    /// Just(1).output(in: 1...) // Optional<Int>.none.publisher
+    /// ```
+    @inlinable
+    public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
+        let range = range.relative(to: 0..<Int.max)
+        if range.lowerBound < 0 { violation("output(in:): lowerBound must not be negative") }
+        return Optional<Output>.Publisher(range.contains(0) ? output : nil)
+    }
+}
+
+extension Optional.Publisher {
+    /// Keeps the value, if any, when `maxLength` is at least one, at once.
+    ///
+    /// ```swift
+    /// Optional(1).publisher.prefix(1) // Optional(1).publisher
+    /// ```
+    @inlinable
+    public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
+        if maxLength < 0 { violation("prefix(_:): maxLength must not be negative") }
+        return Optional<Output>.Publisher(maxLength > 0 ? output : nil)
+    }
+
+    /// Keeps the value, if any, when `index` is zero, at once.
+    ///
+    /// ```swift
+    /// Optional(1).publisher.output(at: 1) // Optional<Int>.none.publisher
+    /// ```
+    @inlinable
+    public func output(at index: Int) -> Optional<Output>.Publisher {
+        if index < 0 { violation("output(at:): index must not be negative") }
+        return Optional<Output>.Publisher(index == 0 ? output : nil)
+    }
+
+    /// Keeps the value, if any, when `range` contains index zero, at once.
+    ///
+    /// ```swift
+    /// Optional(1).publisher.output(in: 0..<3) // Optional(1).publisher
+    /// ```
+    @inlinable
+    public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
+        let range = range.relative(to: 0..<Int.max)
+        if range.lowerBound < 0 { violation("output(in:): lowerBound must not be negative") }
+        return Optional<Output>.Publisher(range.contains(0) ? output : nil)
+    }
+}
+
 extension Publishers {
     /// A publisher that publishes elements specified by a range in the
     /// sequence of published elements.

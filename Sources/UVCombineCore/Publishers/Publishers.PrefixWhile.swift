@@ -15,6 +15,31 @@ extension Publisher {
     }
 }
 
+extension Just {
+    /// Keeps the value if it satisfies `predicate`, at once, as Combine does
+    /// for `Just`.
+    ///
+    /// ```swift
+    /// Just(5).prefix { $0 < 3 } // Optional<Int>.none.publisher
+    /// ```
+    @inlinable
+    public func prefix(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        Optional<Output>.Publisher(predicate(output) ? output : nil)
+    }
+}
+
+extension Optional.Publisher {
+    /// Keeps the value, if any, if it satisfies `predicate`, at once.
+    ///
+    /// ```swift
+    /// Optional(1).publisher.prefix { $0 < 3 } // Optional(1).publisher
+    /// ```
+    @inlinable
+    public func prefix(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        Optional<Output>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
+    }
+}
+
 extension Publishers {
     /// A publisher that republishes elements while a predicate closure
     /// indicates publishing should continue.

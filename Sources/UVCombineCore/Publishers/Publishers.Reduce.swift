@@ -18,6 +18,31 @@ extension Publisher {
     }
 }
 
+extension Just {
+    /// Applies the closure to the value at once, as Combine does for `Just`.
+    ///
+    /// ```swift
+    /// Just(2).reduce(10, +) // publishes 12
+    /// ```
+    @inlinable
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Result<T, Never>.Publisher {
+        Result<T, Never>.Publisher(nextPartialResult(initialResult, output))
+    }
+}
+
+extension Optional.Publisher {
+    /// Applies the closure to the value, if any, at once; `nil` stays `nil`,
+    /// as in Combine.
+    ///
+    /// ```swift
+    /// Optional(2).publisher.reduce(10, +) // Optional(12).publisher
+    /// ```
+    @inlinable
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Optional<T>.Publisher {
+        Optional<T>.Publisher(output.map { nextPartialResult(initialResult, $0) })
+    }
+}
+
 extension Publishers {
     /// A publisher that applies a closure to all received elements and
     /// produces an accumulated value when the upstream publisher finishes.

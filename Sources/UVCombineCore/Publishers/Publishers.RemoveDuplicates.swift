@@ -34,6 +34,54 @@ extension Publisher {
     }
 }
 
+extension Just where Output: Equatable {
+    /// A single value has no duplicates: the same publisher, as in Combine.
+    ///
+    /// ```swift
+    /// Just(1).removeDuplicates() // Just(1)
+    /// ```
+    @inlinable
+    public func removeDuplicates() -> Just<Output> {
+        self
+    }
+}
+
+extension Just {
+    /// A single value has no duplicates: the same publisher, as in Combine.
+    ///
+    /// ```swift
+    /// Just(1).removeDuplicates { $0 == $1 } // Just(1)
+    /// ```
+    @inlinable
+    public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Just<Output> {
+        self
+    }
+}
+
+extension Optional.Publisher where Wrapped: Equatable {
+    /// A single value has no duplicates: the same publisher.
+    ///
+    /// ```swift
+    /// Optional(1).publisher.removeDuplicates() // Optional(1).publisher
+    /// ```
+    @inlinable
+    public func removeDuplicates() -> Optional<Wrapped>.Publisher {
+        self
+    }
+}
+
+extension Optional.Publisher {
+    /// A single value has no duplicates: the same publisher.
+    ///
+    /// ```swift
+    /// Optional(1).publisher.removeDuplicates { $0 == $1 } // Optional(1).publisher
+    /// ```
+    @inlinable
+    public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Optional<Output>.Publisher {
+        self
+    }
+}
+
 extension Publishers {
     /// A publisher that publishes only elements that don't match the
     /// previous element.

@@ -18,6 +18,30 @@ extension Publisher {
     }
 }
 
+extension Just {
+    /// `Just` is never empty: the same publisher, as in Combine.
+    ///
+    /// ```swift
+    /// Just(1).replaceEmpty(with: 0) // Just(1)
+    /// ```
+    @inlinable
+    public func replaceEmpty(with output: Output) -> Just<Output> {
+        self
+    }
+}
+
+extension Optional.Publisher {
+    /// The value, or the replacement for `nil`, at once.
+    ///
+    /// ```swift
+    /// Optional<Int>.none.publisher.replaceEmpty(with: 0) // Just(0)
+    /// ```
+    @inlinable
+    public func replaceEmpty(with output: Output) -> Just<Output> {
+        Just<Output>(self.output ?? output)
+    }
+}
+
 extension Publishers {
     /// A publisher that replaces an empty stream with a provided element.
     ///

@@ -18,6 +18,19 @@ extension Publisher {
     }
 }
 
+extension Just {
+    /// Tests the value at once with a throwing predicate, as Combine does for
+    /// `Just`: the result publishes the answer or the error.
+    ///
+    /// ```swift
+    /// Just(2).tryAllSatisfy { try check($0) }
+    /// ```
+    @inlinable
+    public func tryAllSatisfy(_ predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+        Result<Bool, any Error>.Publisher(Result { try predicate(output) })
+    }
+}
+
 extension Publishers {
     /// A publisher that publishes a single Boolean value that indicates
     /// whether all received elements pass a given error-throwing predicate.

@@ -19,6 +19,19 @@ extension Publisher {
     }
 }
 
+extension Just {
+    /// Tests the value at once with a throwing predicate, as Combine does for
+    /// `Just`: the result publishes the answer or the error.
+    ///
+    /// ```swift
+    /// Just(2).tryContains { try check($0) }
+    /// ```
+    @inlinable
+    public func tryContains(where predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+        Result<Bool, any Error>.Publisher(Result { try predicate(output) })
+    }
+}
+
 extension Publishers {
     /// A publisher that emits a Boolean value upon receiving an element
     /// that satisfies the throwing predicate closure.

@@ -19,6 +19,20 @@ extension Publisher {
     }
 }
 
+extension Just {
+    /// Applies the throwing closure to the value at once, as Combine does for
+    /// `Just`: the result publishes the value or the error.
+    ///
+    /// ```swift
+    /// Just(2).tryReduce(10) { try add($0, $1) }
+    /// ```
+    @inlinable
+    public func tryReduce<T>(_ initialResult: T,
+                             _ nextPartialResult: (T, Output) throws -> T) -> Result<T, any Error>.Publisher {
+        Result<T, any Error>.Publisher(Result { try nextPartialResult(initialResult, output) })
+    }
+}
+
 extension Publishers {
     /// A publisher that applies an error-throwing closure to all received
     /// elements and produces an accumulated value when the upstream

@@ -20,6 +20,20 @@ extension Publisher {
     }
 }
 
+extension Just {
+    /// Checks the value against itself with the throwing predicate at once,
+    /// as Combine does for `Just`: the result publishes the value, or the error
+    /// if the predicate throws.
+    ///
+    /// ```swift
+    /// Just(1).tryRemoveDuplicates { try same($0, $1) }
+    /// ```
+    @inlinable
+    public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+        Result<Output, any Error>.Publisher(Result { _ = try predicate(output, output); return output })
+    }
+}
+
 extension Publishers {
     /// A publisher that publishes only elements that don't match the
     /// previous element, as evaluated by a provided error-throwing closure.
