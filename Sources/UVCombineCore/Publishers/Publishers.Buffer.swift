@@ -167,17 +167,31 @@ extension Publishers.Buffer {
             case stop
         }
 
+        /// What an arriving value leads to. No payload: deciding it under
+        /// the lock copies no existential.
         @usableFromInline
-        internal enum Arrival {
+        internal enum Arrival: UInt8 {
             case ignore
+            /// The buffer was empty and the downstream waiting: deliver the
+            /// value directly (this thread now drains).
+            case deliver
             case drain
-            case overflow((any Subscription)?)
+            case overflow
+        }
+
+        /// `whenFull` without the closure, decided once.
+        @usableFromInline
+        internal enum FullPolicy: UInt8 {
+            case dropNewest
+            case dropOldest
+            case fail
         }
 
         @usableFromInline let downstream: Downstream
         @usableFromInline let size: Int
         @usableFromInline let keepFull: Bool
         @usableFromInline let whenFull: Publishers.BufferingStrategy<Upstream.Failure>
+        @usableFromInline let fullPolicy: FullPolicy
         @usableFromInline let state: Mutex<UncheckedSendable<State>>
 
         @inlinable
@@ -187,6 +201,11 @@ extension Publishers.Buffer {
             self.size = size
             keepFull = prefetch == .keepFull
             self.whenFull = whenFull
+            switch whenFull {
+            case .dropNewest: fullPolicy = .dropNewest
+            case .dropOldest: fullPolicy = .dropOldest
+            case .customError: fullPolicy = .fail
+            }
             state = Mutex(UncheckedSendable(State()))
         }
 
@@ -218,47 +237,65 @@ extension Publishers.Buffer {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let arrival = state.withLock { s -> UncheckedSendable<Arrival> in
-                guard s.value.subscribed, !s.value.done, !s.value.closed else { return UncheckedSendable(.ignore) }
+            let arrival = state.withLock { s -> Arrival in
+                guard s.value.subscribed, !s.value.done, !s.value.closed else { return .ignore }
+                if s.value.values.isEmpty, s.value.demand.rawValue > 0, !s.value.draining {
+                    s.value.demand -= 1
+                    s.value.draining = true
+                    return .deliver
+                }
                 // Full only matters when the value cannot go out at once.
                 guard s.value.values.count >= size, s.value.demand.rawValue == 0 else {
                     s.value.values.append(input)
-                    return UncheckedSendable(.drain)
+                    return .drain
                 }
-                switch whenFull {
+                switch fullPolicy {
                 case .dropNewest:
-                    return UncheckedSendable(.drain)
+                    return .drain
                 case .dropOldest:
                     _ = s.value.values.popFirst()
                     if size > 0 { s.value.values.append(input) }
-                    return UncheckedSendable(.drain)
-                case .customError:
+                    return .drain
+                case .fail:
                     s.value.closed = true
-                    let upstream = s.value.upstream
-                    s.value.upstream = nil
-                    return UncheckedSendable(.overflow(upstream))
+                    return .overflow
                 }
             }
-            switch arrival.value {
+            switch arrival {
             case .ignore:
                 return .none
+            case .deliver:
+                let more = downstream.receive(input)
+                return drainLoop(delivered: 1, more: more)
             case .drain:
                 return drain()
-            case .overflow(let upstream):
-                upstream?.cancel()
-                guard case .customError(let makeError) = whenFull else { return .none }
-                let error = makeError()
-                let waits = state.withLock { s -> Bool in
-                    guard !s.value.done else { return true }
-                    s.value.completion = .failure(error)
-                    // Normally nothing is asked for when the buffer is full;
-                    // if demand came in meanwhile, nobody will request again.
-                    s.value.failureWaitsForRequest = s.value.demand.rawValue == 0
-                    return s.value.failureWaitsForRequest
-                }
-                if !waits { _ = drain() }
+            case .overflow:
+                overflow()
                 return .none
             }
+        }
+
+        /// `.customError`: cancel the upstream, then fail once the buffer
+        /// allows (normally on the next request).
+        @inlinable
+        func overflow() {
+            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+                let upstream = s.value.upstream
+                s.value.upstream = nil
+                return UncheckedSendable(upstream)
+            }
+            upstream.value?.cancel()
+            guard case .customError(let makeError) = whenFull else { return }
+            let error = makeError()
+            let waits = state.withLock { s -> Bool in
+                guard !s.value.done else { return true }
+                s.value.completion = .failure(error)
+                // Normally nothing is asked for when the buffer is full;
+                // if demand came in meanwhile, nobody will request again.
+                s.value.failureWaitsForRequest = s.value.demand.rawValue == 0
+                return s.value.failureWaitsForRequest
+            }
+            if !waits { _ = drain() }
         }
 
         @inlinable
@@ -315,14 +352,23 @@ extension Publishers.Buffer {
                 return true
             }
             guard start else { return .none }
-            var delivered = 0
+            return drainLoop(delivered: 0, more: .none)
+        }
+
+        /// The delivery loop; the caller has set `draining`. `delivered`
+        /// and `more` account for a value the caller already delivered.
+        @inlinable
+        func drainLoop(delivered alreadyDelivered: Int, more alreadyMore: Subscribers.Demand) -> Subscribers.Demand {
+            var delivered = alreadyDelivered
+            var more = alreadyMore
             while true {
                 let step = state.withLock { s -> UncheckedSendable<Step> in
+                    if more.rawValue > 0 { s.value.demand += more }
                     guard !s.value.done else {
                         s.value.draining = false
                         return UncheckedSendable(.stop)
                     }
-                    if s.value.demand.rawValue > 0, let value = s.value.values.popFirst() {
+                    if s.value.demand.rawValue > 0, !s.value.values.isEmpty, let value = s.value.values.popFirst() {
                         s.value.demand -= 1
                         return UncheckedSendable(.emit(value))
                     }
@@ -343,8 +389,7 @@ extension Publishers.Buffer {
                 switch step.value {
                 case .emit(let value):
                     delivered &+= 1
-                    let more = downstream.receive(value)
-                    if more.rawValue > 0 { state.withLock { $0.value.demand += more } }
+                    more = downstream.receive(value)
                 case .complete(let completion):
                     downstream.receive(completion: completion)
                     return .none
