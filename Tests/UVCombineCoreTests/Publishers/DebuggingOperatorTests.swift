@@ -72,6 +72,13 @@ struct DebuggingOperatorTests {
         #expect(upstream.subscription?.isCancelled == true)
     }
 
+    @Test func contract() {
+        OperatorChecks.cancelReleasesTheChain { $0.assertNoFailure() }
+        OperatorChecks.completionReleasesTheChain { $0.assertNoFailure() }
+        OperatorChecks.cancelReleasesTheChain { $0.breakpoint(receiveOutput: { _ in false }) }
+        OperatorChecks.completionReleasesTheChain { $0.breakpointOnError() }
+    }
+
     @Test func breakpointRaisesSIGTRAPWhenAClosureSaysSo() async {
         await #expect(processExitsWith: .signal(SIGTRAP)) {
             _ = [1, 2, 3].publisher.breakpoint(receiveOutput: { $0 == 2 }).sink { _ in }
