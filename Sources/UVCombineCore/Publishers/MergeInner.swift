@@ -48,29 +48,11 @@ internal final class MergeInner<Downstream: Subscriber>: Subscription, CustomStr
     @inlinable static var terminalMode: UInt8 { 2 }
 
     @usableFromInline
-    internal enum InputPhase: UInt8 {
-        case awaitingSubscription
-        case active
-        case finished
-    }
-
-    @usableFromInline
-    internal struct Input {
-        @usableFromInline var phase: InputPhase = .awaitingSubscription
-        @usableFromInline var subscription: (any Subscription)?
-        /// A value that arrived while the downstream had no demand.
-        @usableFromInline var buffered: Output?
-        /// Demand to request from this input once the gate is released.
-        @usableFromInline var owed: Subscribers.Demand = .none
-        /// This input is to be cancelled once the gate is released.
-        @usableFromInline var owesCancel = false
-
-        @inlinable init() {}
-    }
-
-    @usableFromInline
-    internal struct State {
-        @usableFromInline var inputs: ContiguousArray<Input>
+    internal struct State: UpstreamSlotOwner {
+        @usableFromInline var slots: ContiguousArray<UpstreamSlot>
+        /// Per input, a value that arrived while the downstream had no
+        /// demand.
+        @usableFromInline var buffered: ContiguousArray<Output?>
         /// Requested by the downstream and not yet delivered.
         @usableFromInline var demand: Subscribers.Demand = .none
         @usableFromInline var finishedCount = 0
@@ -80,7 +62,8 @@ internal final class MergeInner<Downstream: Subscriber>: Subscription, CustomStr
 
         @inlinable
         init(count: Int) {
-            inputs = ContiguousArray(repeating: Input(), count: count)
+            slots = ContiguousArray(repeating: UpstreamSlot(), count: count)
+            buffered = ContiguousArray(repeating: nil, count: count)
         }
     }
 
@@ -130,10 +113,10 @@ internal final class MergeInner<Downstream: Subscriber>: Subscription, CustomStr
     func receive(subscription: any Subscription, input i: Int) {
         let demand = state.withLock { s -> Subscribers.Demand? in
             guard mode.load(ordering: .relaxed) != Self.terminalMode,
-                  s.value.inputs[i].phase == .awaitingSubscription
+                  s.value.slots[i].phase == .awaitingSubscription
             else { return nil }
-            s.value.inputs[i].phase = .active
-            s.value.inputs[i].subscription = subscription
+            s.value.slots[i].phase = .active
+            s.value.slots[i].subscription = subscription
             return s.value.demand.isUnlimited ? .unlimited : .max(1)
         }
         // A fresh subscription that has been asked for nothing cannot be
@@ -157,8 +140,8 @@ internal final class MergeInner<Downstream: Subscriber>: Subscription, CustomStr
             if mode == Self.terminalMode { return (.none, !nested) }
             let deliver = state.withLock { s -> Bool in
                 if s.value.demand.rawValue == 0 {
-                    if s.value.inputs[i].buffered == nil { s.value.bufferedCount &+= 1 }
-                    s.value.inputs[i].buffered = value
+                    if s.value.buffered[i] == nil { s.value.bufferedCount &+= 1 }
+                    s.value.buffered[i] = value
                     return false
                 }
                 if !s.value.demand.isUnlimited {
@@ -187,11 +170,8 @@ internal final class MergeInner<Downstream: Subscriber>: Subscription, CustomStr
             case .finished:
                 let counted = state.withLock { s -> Bool in
                     guard mode.load(ordering: .relaxed) != Self.terminalMode,
-                          s.value.inputs[i].phase != .finished
+                          s.value.slots[i].finish()
                     else { return false }
-                    s.value.inputs[i].phase = .finished
-                    s.value.inputs[i].subscription = nil
-                    s.value.inputs[i].owed = .none
                     s.value.finishedCount &+= 1
                     return true
                 }
@@ -205,8 +185,7 @@ internal final class MergeInner<Downstream: Subscriber>: Subscription, CustomStr
             case .failure:
                 let fails = state.withLock { s -> Bool in
                     guard mode.load(ordering: .relaxed) != Self.terminalMode else { return false }
-                    s.value.inputs[i].phase = .finished
-                    s.value.inputs[i].subscription = nil
+                    _ = s.value.slots[i].finish()
                     lockedTerminate(&s.value)
                     return true
                 }
@@ -259,27 +238,24 @@ internal final class MergeInner<Downstream: Subscriber>: Subscription, CustomStr
         if mode.load(ordering: .relaxed) == Self.terminalMode { return .stop }
         if s.bufferedCount > 0 && s.demand.rawValue > 0 {
             var i = 0
-            while s.inputs[i].buffered == nil { i &+= 1 }
+            while s.buffered[i] == nil { i &+= 1 }
             var value: Output? = nil
-            swap(&value, &s.inputs[i].buffered)
+            swap(&value, &s.buffered[i])
             s.bufferedCount &-= 1
             if !s.demand.isUnlimited {
                 s.demand = Subscribers.Demand(rawValue: s.demand.rawValue &- 1)
             }
-            if s.inputs[i].phase == .active {
-                s.inputs[i].owed += 1
+            if s.slots[i].phase == .active {
+                s.slots[i].owed += 1
                 actionsPending.store(true, ordering: .releasing)
             }
             return .deliver(value.unsafelyUnwrapped)
         }
         if s.demand.isUnlimited && !s.unlimitedForwarded {
             s.unlimitedForwarded = true
-            for i in s.inputs.indices where s.inputs[i].phase == .active {
-                s.inputs[i].owed = .unlimited
-            }
-            actionsPending.store(true, ordering: .releasing)
+            if s.owe(.unlimited) { actionsPending.store(true, ordering: .releasing) }
         }
-        if s.finishedCount == s.inputs.count && s.bufferedCount == 0 {
+        if s.finishedCount == s.slots.count && s.bufferedCount == 0 {
             mode.store(Self.terminalMode, ordering: .relaxed)
             return .finish
         }
@@ -291,56 +267,15 @@ internal final class MergeInner<Downstream: Subscriber>: Subscription, CustomStr
     @inlinable
     func lockedTerminate(_ s: inout State) {
         mode.store(Self.terminalMode, ordering: .relaxed)
-        var cancels = false
-        for i in s.inputs.indices {
-            s.inputs[i].buffered = nil
-            s.inputs[i].owed = .none
-            if s.inputs[i].subscription != nil {
-                s.inputs[i].owesCancel = true
-                cancels = true
-            }
-        }
+        for i in s.buffered.indices { s.buffered[i] = nil }
         s.bufferedCount = 0
-        if cancels { actionsPending.store(true, ordering: .releasing) }
+        if s.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
     }
 
-    // MARK: Upstream calls (outside the gate)
-
-    /// Makes the requests and cancels recorded in `state`, one input at a
-    /// time, outside every lock.
+    /// Makes the upstream calls recorded in `state`, outside the gate.
     @inlinable
     func runUpstreamActions() {
-        while actionsPending.exchange(false, ordering: .acquiringAndReleasing) {
-            var i = 0
-            while true {
-                let action = state.withLock { s -> UncheckedSendable<(any Subscription, Subscribers.Demand)?> in
-                    while i < s.value.inputs.count {
-                        if s.value.inputs[i].owesCancel {
-                            s.value.inputs[i].owesCancel = false
-                            s.value.inputs[i].owed = .none
-                            if let subscription = s.value.inputs[i].subscription {
-                                s.value.inputs[i].subscription = nil
-                                return UncheckedSendable((subscription, .none))
-                            }
-                        } else if s.value.inputs[i].owed.rawValue > 0,
-                                  let subscription = s.value.inputs[i].subscription {
-                            let owed = s.value.inputs[i].owed
-                            s.value.inputs[i].owed = .none
-                            return UncheckedSendable((subscription, owed))
-                        }
-                        i &+= 1
-                    }
-                    return UncheckedSendable(nil)
-                }
-                guard let (subscription, demand) = action.value else { break }
-                if demand.rawValue == 0 {
-                    subscription.cancel()
-                } else {
-                    subscription.request(demand)
-                }
-                i &+= 1
-            }
-        }
+        UVCombineCore.runUpstreamActions(state, actionsPending)
     }
 
     // MARK: Subscription
