@@ -82,34 +82,41 @@ internal func runUpstreamActions<State: UpstreamSlotOwner>(
     _ state: borrowing Mutex<UncheckedSendable<State>>, _ pending: borrowing Atomic<Bool>
 ) {
     while pending.exchange(false, ordering: .acquiringAndReleasing) {
-        var i = 0
-        while true {
-            let action = state.withLock { s -> UncheckedSendable<(any Subscription, Subscribers.Demand)?> in
-                while i < s.value.slots.count {
-                    if s.value.slots[i].owesCancel {
-                        s.value.slots[i].owesCancel = false
-                        s.value.slots[i].owed = .none
-                        if let subscription = s.value.slots[i].subscription {
-                            s.value.slots[i].subscription = nil
-                            return UncheckedSendable((subscription, .none))
-                        }
-                    } else if s.value.slots[i].owed.rawValue > 0,
-                              let subscription = s.value.slots[i].subscription {
-                        let owed = s.value.slots[i].owed
-                        s.value.slots[i].owed = .none
-                        return UncheckedSendable((subscription, owed))
+        runSlotActions(state)
+    }
+}
+
+/// One pass of ``runUpstreamActions(_:_:)`` over the slots, for operators
+/// that lower the pending flag themselves.
+@inlinable
+internal func runSlotActions<State: UpstreamSlotOwner>(_ state: borrowing Mutex<UncheckedSendable<State>>) {
+    var i = 0
+    while true {
+        let action = state.withLock { s -> UncheckedSendable<(any Subscription, Subscribers.Demand)?> in
+            while i < s.value.slots.count {
+                if s.value.slots[i].owesCancel {
+                    s.value.slots[i].owesCancel = false
+                    s.value.slots[i].owed = .none
+                    if let subscription = s.value.slots[i].subscription {
+                        s.value.slots[i].subscription = nil
+                        return UncheckedSendable((subscription, .none))
                     }
-                    i &+= 1
+                } else if s.value.slots[i].owed.rawValue > 0,
+                          let subscription = s.value.slots[i].subscription {
+                    let owed = s.value.slots[i].owed
+                    s.value.slots[i].owed = .none
+                    return UncheckedSendable((subscription, owed))
                 }
-                return UncheckedSendable(nil)
+                i &+= 1
             }
-            guard let (subscription, demand) = action.value else { break }
-            if demand.rawValue == 0 {
-                subscription.cancel()
-            } else {
-                subscription.request(demand)
-            }
-            i &+= 1
+            return UncheckedSendable(nil)
         }
+        guard let (subscription, demand) = action.value else { return }
+        if demand.rawValue == 0 {
+            subscription.cancel()
+        } else {
+            subscription.request(demand)
+        }
+        i &+= 1
     }
 }
