@@ -44,6 +44,8 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
         @usableFromInline var queues: Queues
         /// Requested by the downstream and not yet delivered.
         @usableFromInline var demand: Subscribers.Demand = .none
+        /// Inputs that have finished; the finish check is skipped while 0.
+        @usableFromInline var finishedCount = 0
         @usableFromInline var terminal = false
 
         @inlinable
@@ -137,10 +139,11 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
             switch completion {
             case .finished:
                 let step = state.withLock { s -> UncheckedSendable<Step> in
-                    guard !s.value.terminal, s.value.slots[i].finish(), !nested else {
-                        return UncheckedSendable(.stop)
-                    }
-                    return UncheckedSendable(lockedNextStep(&s.value))
+                    guard !s.value.terminal, s.value.slots[i].finish() else { return UncheckedSendable(.stop) }
+                    s.value.finishedCount &+= 1
+                    // Nested: the delivery loop running on this thread checks
+                    // for the end after its current tuple.
+                    return UncheckedSendable(nested ? .stop : lockedNextStep(&s.value))
                 }
                 if !nested { deliver(from: step.value) }
             case .failure:
@@ -194,6 +197,7 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
             }
             return .deliver(output)
         }
+        guard s.finishedCount > 0 else { return .stop }
         for i in s.slots.indices where s.slots[i].phase == .finished && isEmpty(s.queues, i) {
             s.terminal = true
             if s.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
