@@ -162,6 +162,18 @@ struct CombineLatestTests {
         #expect(a.subscription?.requested == [.max(3), .unlimited])
     }
 
+    @Test func anInputSubscribingLateGetsTheDemandSoFar() {
+        let scheduler = DispatchQueue.test
+        let a = TestPublisher<Int, Never>()
+        let b = TestPublisher<Int, Never>()
+        let tracker = TrackingSubscriber<(Int, Int), Never>(initialDemand: .max(2))
+        a.combineLatest(b.subscribe(on: scheduler)).subscribe(tracker)
+        tracker.request(.max(1))
+        #expect(a.subscription?.requested == [.max(2), .max(1)])
+        scheduler.advance()
+        #expect(b.subscription?.requested == [.max(3)])
+    }
+
     // MARK: Cancellation
 
     @Test func cancelReachesEveryInput() {

@@ -210,6 +210,24 @@ struct MergeTests {
         #expect(tracker.values == [1, 2, 3])
     }
 
+    @Test func anInputSubscribingLateGetsTheCurrentDemand() {
+        let scheduler = DispatchQueue.test
+        let a = TestPublisher<Int, Never>()
+        let b = TestPublisher<Int, Never>()
+        let c = TestPublisher<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(5))
+        a.merge(with: b.subscribe(on: scheduler)).subscribe(tracker)
+        #expect(b.subscription == nil)
+        scheduler.advance()
+        #expect(b.subscription?.requested == [.max(1)])
+        tracker.cancel()
+        let unlimited = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        a.merge(with: c.subscribe(on: scheduler)).subscribe(unlimited)
+        unlimited.request(.unlimited)
+        scheduler.advance()
+        #expect(c.subscription?.requested == [.unlimited])
+    }
+
     // MARK: Completion rules
 
     @Test func finishWaitsForBufferedValues() {
