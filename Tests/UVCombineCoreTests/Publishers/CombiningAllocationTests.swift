@@ -12,7 +12,11 @@ struct CombiningAllocationTests {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
         var total = 0
-        let c = a.merge(with: b).map { $0 &* 2 }.sink { total &+= $0 }
+        // Different upstream types: a `Publishers.Merge` (same types would
+        // give a `MergeMany`, tested below).
+        let merged: Publishers.Merge<PassthroughSubject<Int, Never>, Publishers.Map<PassthroughSubject<Int, Never>, Int>> =
+            a.merge(with: b.map { $0 &+ 1 })
+        let c = merged.map { $0 &* 2 }.sink { total &+= $0 }
         for i in 0..<1_000 { a.send(i); b.send(i) }
         let mallocs = AllocationCounter.count {
             for i in 0..<10_000 { a.send(i); b.send(i) }
@@ -78,5 +82,38 @@ struct CombiningAllocationTests {
         #expect(mallocs == 0)
         #expect(total > 0)
         c.cancel()
+    }
+
+    @Test func flatMapInnerValuesAllocateNothingPerElement() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let inners = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+        var total = 0
+        let c = upstream.flatMap { inners[$0] }.sink { total &+= $0 }
+        for i in 0..<3 { upstream.send(i) }
+        for i in 0..<1_000 { inners[i % 3].send(i) }
+        let mallocs = AllocationCounter.count {
+            for i in 0..<10_000 { inners[i % 3].send(i) }
+        }
+        #expect(mallocs == 0)
+        #expect(total > 0)
+        c.cancel()
+    }
+
+    @Test func switchToLatestAndConcatenateAllocateNothingPerElement() {
+        let outer = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+        let inner = PassthroughSubject<Int, Never>()
+        let prefix = PassthroughSubject<Int, Never>()
+        var total = 0
+        let c1 = outer.switchToLatest().sink { total &+= $0 }
+        let c2 = prefix.append(1, 2).sink { total &+= $0 }
+        outer.send(inner)
+        for i in 0..<1_000 { inner.send(i); prefix.send(i) }
+        let mallocs = AllocationCounter.count {
+            for i in 0..<10_000 { inner.send(i); prefix.send(i) }
+        }
+        #expect(mallocs == 0)
+        #expect(total > 0)
+        c1.cancel()
+        c2.cancel()
     }
 }
