@@ -12,6 +12,7 @@ let package = Package(
     name: "UVCombine",
     products: [
         .library(name: "UVCombine", targets: ["UVCombine"]),
+        .executable(name: "uvcombine", targets: ["uvcombine"]),
         .library(name: "UVCombineTesting", targets: ["UVCombineTesting"]),
     ],
     dependencies: [
@@ -25,7 +26,10 @@ let package = Package(
             providers: [.apt(["libuv1-dev"])]
         ),
         .target(name: "UVCombineCore"),
-        .target(name: "UVCombine", dependencies: ["UVCombineCore"]),
+        // The libuv loop as a Scheduler, the uv_timer timer publisher; the
+        // only Swift module besides the C API that imports CLibUV.
+        .target(name: "UVCombineLoop", dependencies: ["UVCombineCore", "CLibUV"]),
+        .target(name: "UVCombine", dependencies: ["UVCombineCore", "UVCombineLoop"]),
         // HTTP/1.1 protocol core: request writer, response parser, URL
         // validation, redirect policy, pool and timeout state machines.
         // Pure Swift, no sockets; the loop module drives it.
@@ -36,6 +40,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // The demo and command-line tool (`uvcombine demo`).
+        .executableTarget(name: "uvcombine", dependencies: ["UVCombine"]),
         // Counts allocations per thread by interposing malloc; linked only
         // through the test support module.
         .target(name: "CUVCombineMallocCounter"),
@@ -45,8 +51,18 @@ let package = Package(
             dependencies: ["UVCombineCore", "UVCombineTesting"]
         ),
         .testTarget(
+            name: "UVCombineLoopTests",
+            dependencies: ["UVCombineLoop", "UVCombineTesting"]
+        ),
+        .testTarget(
             name: "UVCombineHTTPTests",
             dependencies: ["UVCombineHTTP", "UVCombineTesting"]
+        ),
+        // Runs the built `uvcombine` executable (the dependency makes
+        // `swift test` build it).
+        .testTarget(
+            name: "uvcombineTests",
+            dependencies: ["uvcombine"]
         ),
         .testTarget(
             name: "UVCombineTestingTests",

@@ -1,1 +1,2 @@
 @_exported import UVCombineCore
+@_exported import UVCombineLoop
