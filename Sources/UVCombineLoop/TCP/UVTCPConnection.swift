@@ -410,6 +410,9 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
         let handler = storedHandler
         storedHandler = nil
         socket.closeHandle()
+        // A data publisher's subscriber learns that its stream is gone (a
+        // handler hears nothing after close; a subscriber needs an end).
+        (handler as? TCPDataSubscriptionBase)?.connectionWasClosed()
         // Released after the state is consistent: its deinit may use us.
         _ = handler
     }
