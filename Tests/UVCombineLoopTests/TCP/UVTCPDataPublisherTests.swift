@@ -190,3 +190,67 @@ struct UVTCPDataPublisherTests {
         }
     }
 }
+
+@Suite("UVTCPConnection.DataPublisher allocations")
+struct UVTCPDataPublisherAllocationTests {
+    /// Requests one chunk at a time and records the thread's allocation
+    /// total at chunks `from` and `to`.
+    final class CountingSubscriber: Subscriber {
+        typealias Input = Data
+        typealias Failure = UVTCPError
+        let from: Int
+        let to: Int
+        var chunks = 0
+        var mallocsAtFrom = 0
+        var mallocsAtTo = 0
+        var onDone: (() -> Void)?
+
+        init(from: Int, to: Int) {
+            self.from = from
+            self.to = to
+        }
+
+        func receive(subscription: any Subscription) {
+            subscription.request(.max(1))
+        }
+
+        func receive(_ input: Data) -> Subscribers.Demand {
+            chunks += 1
+            if chunks == from { mallocsAtFrom = AllocationCounter.threadTotal }
+            if chunks == to {
+                mallocsAtTo = AllocationCounter.threadTotal
+                onDone?()
+            }
+            return .max(1)
+        }
+
+        func receive(completion: Subscribers.Completion<UVTCPError>) {}
+    }
+
+    @Test(.enabled(if: isOptimizedBuild, "allocation counts need specialised code"))
+    func eachChunkCostsOnlyItsData() throws {
+        try withLoop { loop in
+            var pump: UVTCPConnectionTests.Pump?
+            let listener = try UVTCP.listen(port: 0, on: loop) { connection in
+                pump = UVTCPConnectionTests.Pump(connection: connection, chunk: pattern(4096), count: .max)
+                pump?.next()
+            }
+            let subscriber = CountingSubscriber(from: 200, to: 1200)
+            var client: UVTCPConnection?
+            UVTCP.connect(host: "127.0.0.1", port: listener.port, on: loop) { result in
+                client = result.success
+                client?.dataPublisher().subscribe(subscriber)
+            }
+            subscriber.onDone = {
+                client?.close()
+                pump?.connection.close()
+                listener.close()
+            }
+            loop.run()
+            let perChunk = Double(subscriber.mallocsAtTo - subscriber.mallocsAtFrom) / 1000
+            print("DataPublisher: \(perChunk) mallocs per 4 KiB chunk")
+            // The Data's storage object and its bytes.
+            #expect(perChunk <= 2)
+        }
+    }
+}
