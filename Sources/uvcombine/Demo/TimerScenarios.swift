@@ -86,7 +86,14 @@ struct TimerIntervalsScenario: DemoScenario {
         loop.run()
         var problems: [String] = []
         if intervals.count != 3 { problems.append("expected 3 intervals, saw \(intervals.count)") }
-        for value in intervals where value < interval * 0.99 || value > interval * 1.5 {
+        // Firings keep to a fixed schedule (never early against it), so one
+        // late firing makes the next interval shorter: check the sum, and
+        // each interval only loosely.
+        let total = intervals.reduce(0, +)
+        if total < interval * 2.99 || total > interval * 3.5 {
+            problems.append("3 firings took \(total)s, expected about \(3 * interval)s")
+        }
+        for value in intervals where value <= 0 || value > interval * 2 {
             problems.append("interval \(value)s is not about \(interval)s")
         }
         return problems
