@@ -48,6 +48,32 @@ public final class UVURLSession: Sendable, CustomStringConvertible {
     public let configuration: Configuration
     package let engine: SessionEngine
 
+    /// Creates a session whose connections and deliveries run on `loop`.
+    ///
+    /// Any thread. Nothing is opened until the first task starts.
+    ///
+    /// ```swift
+    /// let loop = try UVLoop()
+    /// var configuration = UVURLSession.Configuration()
+    /// configuration.idleReadTimeout = .seconds(10)
+    /// let session = UVURLSession(loop: loop, configuration: configuration)
+    /// ```
+    public convenience init(loop: UVLoop, configuration: Configuration = .default) {
+        self.init(loop: loop, configuration: configuration, transport: UVLoopTransport(loop: loop))
+    }
+
+    /// The shared session on ``UVLoop/default``, with the default
+    /// configuration, as `URLSession.shared`: for programs that run the
+    /// default loop (`UVLoop.default.run()`). Libraries and tests should
+    /// make their own sessions on their own loops.
+    ///
+    /// ```swift
+    /// let cancellable = UVURLSession.shared.dataTaskPublisher(for: url)
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0.response.status) })
+    /// UVLoop.default.run()
+    /// ```
+    public static let shared = UVURLSession(loop: .default)
+
     /// A session over `transport` (tests pass a fake).
     package init(loop: UVLoop, configuration: Configuration, transport: any HTTPTransport) {
         precondition(configuration.maximumConnectionsPerHost >= 1,

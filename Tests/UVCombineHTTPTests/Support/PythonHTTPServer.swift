@@ -62,7 +62,7 @@ final class PythonHTTPServer {
             }
         }
         guard let found else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             throw Failure.noPort(text)
         }
@@ -73,10 +73,12 @@ final class PythonHTTPServer {
         }
     }
 
-    /// Stops the server by PID and removes the directory.
+    /// Stops the server by PID and removes the directory. SIGKILL: the
+    /// child inherits the test thread's signal mask, in which SIGTERM may
+    /// be blocked.
     func stop() {
         if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: directory)

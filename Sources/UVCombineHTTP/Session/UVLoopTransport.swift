@@ -1,0 +1,156 @@
+import UVCombineLoop
+
+/// The session's transport on a real loop: TCP connections from
+/// UVCombineLoop (`UVTCP.connect`, name resolution included) and one
+/// ``UVDeadlineTimer``.
+///
+/// It keeps the ``HTTPTransport`` contract: libuv never calls back inside a
+/// call (a connect starts in the loop's next iteration), and a closed
+/// connection reports nothing (`UVTCPConnection.close()` drops its handler;
+/// a connect attempt cancelled before it finished never completes).
+///
+/// Threading: loop thread only (created anywhere).
+internal final class UVLoopTransport: HTTPTransport {
+    internal let loop: UVLoop
+    internal weak var timerHandler: (any HTTPTimerHandler)?
+    /// Opened on the first arming.
+    private var timer: UVDeadlineTimer?
+    private let options: UVTCP.Options
+
+    internal init(loop: UVLoop) {
+        self.loop = loop
+        // The pool enforces the connect timeout (it reports `.timedOut`
+        // with kind `.connect`); the socket layer waits as long as the
+        // kernel does.
+        options = UVTCP.Options()
+    }
+
+    internal var now: HTTPDeadline {
+        HTTPDeadline(uptimeNanoseconds: loop.now.uptimeNanoseconds)
+    }
+
+    internal func armTimer(at deadline: HTTPDeadline) {
+        if timer == nil {
+            timer = UVDeadlineTimer(loop: loop) { [weak self] in
+                self?.timerHandler?.timerFired()
+            }
+        }
+        timer!.arm(at: deadline.uptimeNanoseconds)
+    }
+
+    internal func disarmTimer() {
+        timer?.disarm()
+    }
+
+    internal func shutdown() {
+        timer?.close()
+        timer = nil
+    }
+
+    internal func connect(host: String, port: Int, handler: any HTTPConnectionHandler) -> any HTTPConnectionIO {
+        let connection = UVLoopConnection(handler: handler)
+        connection.attempt = UVTCP.connect(host: host, port: port, on: loop, options: options) { [connection] result in
+            connection.connectFinished(result)
+        }
+        return connection
+    }
+}
+
+/// One session connection on a `UVTCPConnection`.
+///
+/// Threading: loop thread only.
+internal final class UVLoopConnection: HTTPConnectionIO, UVTCPConnectionHandler {
+    /// Released on close, so nothing is reported afterwards.
+    private var handler: (any HTTPConnectionHandler)?
+    internal var attempt: UVTCPConnectAttempt?
+    private var tcp: UVTCPConnection?
+    private var isClosed = false
+    /// Set before the connection exists; applied when it does.
+    private var keepsLoopAlive = true
+
+    internal init(handler: any HTTPConnectionHandler) {
+        self.handler = handler
+    }
+
+    internal func connectFinished(_ result: Result<UVTCPConnection, UVTCPError>) {
+        attempt = nil
+        switch result {
+        case .success(let connection):
+            guard !isClosed else {
+                connection.close()
+                return
+            }
+            tcp = connection
+            connection.handler = self
+            if !keepsLoopAlive { connection.keepsLoopAlive = false }
+            handler?.connectionDidConnect()
+        case .failure(let error):
+            guard !isClosed else { return }
+            handler?.connectionDidFailToConnect(Self.urlError(error))
+        }
+    }
+
+    // MARK: HTTPConnectionIO
+
+    internal func write(_ bytes: [UInt8]) {
+        guard let tcp, !tcp.isClosed else { return }
+        tcp.write(bytes)
+    }
+
+    internal var hasPendingWrites: Bool {
+        guard let tcp else { return false }
+        return tcp.pendingWriteCount > 0
+    }
+
+    internal func startReading() {
+        tcp?.startReading()
+    }
+
+    internal func stopReading() {
+        tcp?.stopReading()
+    }
+
+    internal func setKeepsLoopAlive(_ keepsAlive: Bool) {
+        keepsLoopAlive = keepsAlive
+        tcp?.keepsLoopAlive = keepsAlive
+    }
+
+    internal func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        handler = nil
+        attempt?.cancel()
+        attempt = nil
+        tcp?.close()
+        tcp = nil
+    }
+
+    // MARK: UVTCPConnectionHandler
+
+    internal func connection(_ connection: UVTCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+        handler?.connectionDidRead(bytes)
+    }
+
+    internal func connection(_ connection: UVTCPConnection, didEndWith error: UVTCPError?) {
+        if let error {
+            handler?.connectionDidFail(Self.urlError(error))
+        } else {
+            handler?.connectionDidReachEndOfStream()
+        }
+    }
+
+    /// The session's error for a socket failure (docs/http-protocol-core.md,
+    /// "libuv errors to codes"), with the libuv name.
+    internal static func urlError(_ error: UVTCPError) -> UVURLError {
+        switch error.kind {
+        case .hostNotFound, .resolutionFailed:
+            UVURLError(.cannotFindHost, detail: error.kind.description, underlyingErrorName: error.name)
+        case .connectionFailed, .invalidArgument, .listenFailed:
+            UVURLError(.cannotConnectToHost, detail: error.kind.description, underlyingErrorName: error.name)
+        case .timedOut:
+            UVURLError(.timedOut, detail: "connect timeout", underlyingErrorName: error.name, timeoutKind: .connect)
+        case .connectionLost, .closed, .alreadyReading:
+            UVURLError(.networkConnectionLost, detail: error.kind.description, underlyingErrorName: error.name)
+        }
+    }
+}
