@@ -45,7 +45,15 @@ let package = Package(
         // Counts allocations per thread by interposing malloc; linked only
         // through the test support module.
         .target(name: "CUVCombineMallocCounter"),
-        .target(name: "UVCombineTesting", dependencies: ["UVCombineCore", "CUVCombineMallocCounter"]),
+        .target(
+            name: "UVCombineTesting",
+            dependencies: [
+                "UVCombineCore",
+                "UVCombineLoop",
+                "CUVCombineMallocCounter",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .testTarget(
             name: "UVCombineCoreTests",
             dependencies: ["UVCombineCore", "UVCombineTesting"]
@@ -66,7 +74,13 @@ let package = Package(
         ),
         .testTarget(
             name: "UVCombineTestingTests",
-            dependencies: ["UVCombineCore", "UVCombineTesting"]
+            dependencies: [
+                "UVCombineCore",
+                "UVCombineLoop",
+                "UVCombineHTTP",
+                "UVCombineTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
