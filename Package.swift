@@ -13,6 +13,9 @@ let package = Package(
     products: [
         .library(name: "UVCombine", targets: ["UVCombine"]),
         .library(name: "UVCombineTesting", targets: ["UVCombineTesting"]),
+        // The C API as `libuvcombine.so` for C hosts: header
+        // Sources/CUVCombine/include/uvcombine.h; `make c-host`, `make install`.
+        .library(name: "uvcombine", type: .dynamic, targets: ["CUVCombineImplementation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -39,6 +42,29 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // The C API: the hand-written header (libuv style) and the few
+        // functions written in C (error strings, version).
+        .target(name: "CUVCombine", dependencies: ["CLibUV"]),
+        // The C API's functions, in Swift (`@c @implementation`: the compiler
+        // checks each against the header). Linked into libuvcombine.so with
+        // the Swift runtime inside (`-static-stdlib`, which a dynamic library
+        // product does not get from `--static-swift-stdlib`), exporting only
+        // the header's `uvc_` functions (uvcombine.map). No Swift target may
+        // depend on it: the static runtime would clash with the test runner's.
+        .target(
+            name: "CUVCombineImplementation",
+            dependencies: ["CUVCombine", "UVCombineLoop", "UVCombineCore", "CLibUV"],
+            exclude: ["uvcombine.map"],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-static-stdlib",
+                    // FoundationEssentials (Date) needs these two archives,
+                    // which -static-stdlib does not name for a library.
+                    "-l_FoundationCollections", "-l_FoundationCShims",
+                    "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/CUVCombineImplementation/uvcombine.map",
+                ]),
+            ]
+        ),
         // Counts allocations per thread by interposing malloc; linked only
         // through the test support module.
         .target(name: "CUVCombineMallocCounter"),
@@ -54,6 +80,12 @@ let package = Package(
         .testTarget(
             name: "UVCombineHTTPTests",
             dependencies: ["UVCombineHTTP", "UVCombineTesting"]
+        ),
+        // Builds libuvcombine.so and C programs with gcc (`make c-test`) and
+        // runs them: every header function, bad input, AddressSanitizer.
+        .testTarget(
+            name: "CUVCombineImplementationTests",
+            exclude: ["C"]
         ),
         .testTarget(
             name: "UVCombineTestingTests",
