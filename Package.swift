@@ -61,6 +61,7 @@ let package = Package(
                     // FoundationEssentials (Date) needs these two archives,
                     // which -static-stdlib does not name for a library.
                     "-l_FoundationCollections", "-l_FoundationCShims",
+                    "-Xlinker", "-soname=libuvcombine.so",
                     "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/CUVCombineImplementation/uvcombine.map",
                 ]),
             ]
