@@ -38,7 +38,8 @@ final class LoopObject: OpaqueObject, @unchecked Sendable {
     /// Created loops: held by `run` and `close`, so that neither starts
     /// while the other (or a second `run`) is under way, on any thread.
     private let busy = Atomic<Bool>(false)
-    /// Created loops: the thread that last ran the loop, 0 if none did.
+    /// Created loops: the thread that last ran or closed the loop, 0 if
+    /// none did (UVLoop traps on a close from another thread).
     private let home = Atomic<UInt>(0)
 
     // MARK: Loop thread only
@@ -105,8 +106,11 @@ final class LoopObject: OpaqueObject, @unchecked Sendable {
             return Status.busy
         }
         defer { busy.store(false, ordering: .releasing) }
+        let me = currentThreadID()
         let lastThread = home.load(ordering: .acquiring)
-        if lastThread != 0 && lastThread != currentThreadID() { return Status.wrongThread }
+        if lastThread != 0 && lastThread != me { return Status.wrongThread }
+        // As UVLoop.close() does: a retry after UV_EBUSY comes from here too.
+        home.store(me, ordering: .releasing)
         let refusal = phase.withLock { phase -> Int32? in
             switch phase {
             case .active, .closing:

@@ -68,6 +68,42 @@ static void detached_set_flag(uvc_loop_t *loop, void *user_data) {
   *(int *)user_data = 1;
 }
 
+/* Calls a function of the API on a new thread, and waits for it. */
+struct cross_thread {
+  uvc_loop_t *loop;
+  int status;
+};
+
+static void *close_elsewhere(void *argument) {
+  struct cross_thread *call = argument;
+  call->status = uvc_loop_close(call->loop);
+  return NULL;
+}
+
+static void *run_elsewhere(void *argument) {
+  struct cross_thread *call = argument;
+  call->status = uvc_loop_run(call->loop, UV_RUN_NOWAIT);
+  return NULL;
+}
+
+static void *detach_elsewhere(void *argument) {
+  struct cross_thread *call = argument;
+  call->status = uvc_loop_detach(call->loop, NULL, NULL);
+  return NULL;
+}
+
+static void *stop_elsewhere(void *argument) {
+  struct cross_thread *call = argument;
+  call->status = uvc_loop_stop(call->loop);
+  return NULL;
+}
+
+static void call_on_thread(void *(*body)(void *), struct cross_thread *call) {
+  pthread_t thread;
+  CHECK(pthread_create(&thread, NULL, body, call) == 0);
+  CHECK(pthread_join(thread, NULL) == 0);
+}
+
 /* ---------------------------------------------------------------------- */
 /* version_and_errors                                                      */
 
@@ -566,6 +602,10 @@ static void test_close_busy(void) {
   CHECK_STATUS(UV_ECANCELED, uvc_schedule(loop, count_status, counts));
   CHECK_STATUS(UV_ECANCELED, uvc_loop_run(loop, UV_RUN_NOWAIT));
   CHECK_STATUS(UV_EBUSY, uvc_loop_free(loop));
+  /* The retry belongs to the thread that tried first. */
+  struct cross_thread call = {loop, 1};
+  call_on_thread(close_elsewhere, &call);
+  CHECK_STATUS(UV_EPERM, call.status);
   uv_close((uv_handle_t *)&own, NULL);
   CHECK_STATUS(0, uv_run(uvc_loop_get_uv_loop(loop), UV_RUN_NOWAIT));
   CHECK_STATUS(0, uvc_loop_close(loop));
@@ -626,41 +666,6 @@ static void *submit_items(void *argument) {
 
 static void unused_async(uv_async_t *handle) {
   (void)handle;
-}
-
-struct cross_thread {
-  uvc_loop_t *loop;
-  int status;
-};
-
-static void *close_elsewhere(void *argument) {
-  struct cross_thread *call = argument;
-  call->status = uvc_loop_close(call->loop);
-  return NULL;
-}
-
-static void *run_elsewhere(void *argument) {
-  struct cross_thread *call = argument;
-  call->status = uvc_loop_run(call->loop, UV_RUN_NOWAIT);
-  return NULL;
-}
-
-static void *detach_elsewhere(void *argument) {
-  struct cross_thread *call = argument;
-  call->status = uvc_loop_detach(call->loop, NULL, NULL);
-  return NULL;
-}
-
-static void *stop_elsewhere(void *argument) {
-  struct cross_thread *call = argument;
-  call->status = uvc_loop_stop(call->loop);
-  return NULL;
-}
-
-static void call_on_thread(void *(*body)(void *), struct cross_thread *call) {
-  pthread_t thread;
-  CHECK(pthread_create(&thread, NULL, body, call) == 0);
-  CHECK(pthread_join(thread, NULL) == 0);
 }
 
 static void run_from_other_thread_while_running(uvc_loop_t *loop, int status, void *user_data) {
