@@ -75,10 +75,12 @@ bench-check: deps
 #                                plain and under AddressSanitizer/LeakSanitizer
 #   make install PREFIX=/usr/local   header, library and uvcombine.pc, so that
 #                                `cc -std=gnu11 host.c $$(pkg-config --cflags --libs uvcombine)` works
-# C_CONFIG picks the Swift build (release or debug); C_SWIFT_FLAGS is passed
-# to `swift build` (the Swift tests pass --ignore-lock: they run inside
-# `swift test`, which holds the build directory's lock).
+# C_CONFIG picks the Swift build (release or debug); C_SCRATCH is its scratch
+# directory. The Swift tests build in .build/c-api: they run inside
+# `swift test`, which holds the lock on .build, and whose modules are
+# compiled with -enable-testing (sharing .build would recompile them).
 C_CONFIG ?= release
+C_SCRATCH ?= .build
 C_SWIFT_FLAGS ?=
 C_CC ?= gcc
 C_CXX ?= g++
@@ -86,8 +88,8 @@ C_CLANG ?= clang
 C_CFLAGS ?= -std=gnu11 -Wall -Wextra -Werror -g
 C_ASAN_FLAGS = -fsanitize=address -fno-omit-frame-pointer
 C_INCLUDE = Sources/CUVCombine/include
-C_LIB_DIR = .build/$(C_CONFIG)
-C_OUT = .build/c-host/$(C_CONFIG)
+C_LIB_DIR = $(C_SCRATCH)/$(C_CONFIG)
+C_OUT = $(C_SCRATCH)/c-host/$(C_CONFIG)
 C_LINK = -L$(C_LIB_DIR) -luvcombine -luv -lpthread -Wl,-rpath,$(abspath $(C_LIB_DIR))
 C_TEST_SOURCE = Tests/CUVCombineImplementationTests/C/api_test.c
 C_VERSION := $(shell awk '/^\#define UVC_VERSION_(MAJOR|MINOR|PATCH) /{v=v s $$3; s="."} END{print v}' $(C_INCLUDE)/uvcombine.h)
@@ -103,7 +105,7 @@ c-deps: deps
 		else echo "gcc is missing: sudo apt-get install -y gcc g++"; exit 1; fi; }
 
 c-lib: c-deps
-	$(SWIFT) build -c $(C_CONFIG) --product uvcombine $(C_SWIFT_FLAGS)
+	$(SWIFT) build -c $(C_CONFIG) --scratch-path $(C_SCRATCH) --product uvcombine $(C_SWIFT_FLAGS)
 
 $(C_OUT):
 	mkdir -p $@

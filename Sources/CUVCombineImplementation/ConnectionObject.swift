@@ -5,16 +5,16 @@ import UVCombineCore
 /// `connect()` returned, cancelled at most once.
 ///
 /// Threading: any thread; the connection's own `cancel()` is thread-safe.
-final class ConnectionObject: OpaqueObject, @unchecked Sendable {
+internal final class ConnectionObject: OpaqueObject, @unchecked Sendable {
     private let connection: any Cancellable
     private let cancelled = Atomic<Bool>(false)
 
-    init(connection: any Cancellable) {
+    internal init(connection: any Cancellable) {
         self.connection = connection
     }
 
     /// `uvc_connection_cancel`: 0 the first time, `UV_EALREADY` after.
-    func cancel() -> Int32 {
+    internal func cancel() -> Int32 {
         if cancelled.exchange(true, ordering: .acquiringAndReleasing) { return Status.already }
         connection.cancel()
         return Status.ok

@@ -16,24 +16,30 @@ import UVCombineLoop
 ///
 /// Threading: the phase sits in a mutex; `busy` and `home` are atomic; the
 /// detach callback fields are touched only on the loop thread.
-final class LoopObject: OpaqueObject, @unchecked Sendable {
-    enum Kind {
+internal final class LoopObject: OpaqueObject, @unchecked Sendable {
+    internal enum Kind {
         /// `uvc_loop_new`: our `uv_loop_t`, run with `uvc_loop_run`.
         case created
         /// `uvc_loop_adopt`: the host's, run by the host.
         case adopted
     }
 
-    enum Phase: Sendable {
+    internal enum Phase: Sendable {
+        /// Accepts new work.
         case active
+        /// Created: `uvc_loop_close` began (or answered `UV_EBUSY`).
         case closing
+        /// Created: `uv_loop_close` returned 0.
         case closed
+        /// Adopted: `uvc_loop_detach` closed our handles; their close
+        /// callbacks have not all run yet.
         case detaching
+        /// Adopted: every close callback ran; the detach callback was called.
         case detached
     }
 
-    let loop: UVLoop
-    let kind: Kind
+    internal let loop: UVLoop
+    internal let kind: Kind
     private let phase = Mutex(Phase.active)
     /// Created loops: held by `run` and `close`, so that neither starts
     /// while the other (or a second `run`) is under way, on any thread.
@@ -47,14 +53,14 @@ final class LoopObject: OpaqueObject, @unchecked Sendable {
     private var detachCallback: uvc_detach_cb?
     private var detachUserData: UnsafeMutableRawPointer?
 
-    init(loop: UVLoop, kind: Kind) {
+    internal init(loop: UVLoop, kind: Kind) {
         self.loop = loop
         self.kind = kind
     }
 
     /// Whether new work is accepted (the loop is neither detached nor
     /// closed). Any thread.
-    var isActive: Bool {
+    internal var isActive: Bool {
         phase.withLock { $0 == .active }
     }
 
@@ -63,7 +69,7 @@ final class LoopObject: OpaqueObject, @unchecked Sendable {
     /// is then either run or cancelled by it, never lost. Returns 0, or
     /// `UV_ECANCELED` without running `body`. Any thread; `body` must not
     /// call C code.
-    func whileActive(_ body: () -> Void) -> Int32 {
+    internal func whileActive(_ body: () -> Void) -> Int32 {
         phase.withLock { phase -> Int32 in
             guard phase == .active else { return Status.cancelled }
             body()
@@ -74,7 +80,7 @@ final class LoopObject: OpaqueObject, @unchecked Sendable {
     // MARK: Created loops
 
     /// `uvc_loop_run`.
-    func run(_ mode: uv_run_mode) -> Int32 {
+    internal func run(_ mode: uv_run_mode) -> Int32 {
         guard kind == .created else { return Status.invalid }
         let runMode: UVLoop.RunMode
         switch mode {
@@ -93,14 +99,14 @@ final class LoopObject: OpaqueObject, @unchecked Sendable {
     }
 
     /// `uvc_loop_stop`.
-    func stop() -> Int32 {
+    internal func stop() -> Int32 {
         guard kind == .created else { return Status.invalid }
         return whileActive { loop.stop() }
     }
 
     /// `uvc_loop_close`: closes synchronously; the pending callbacks get
     /// `UV_ECANCELED` from inside `UVLoop.close()`.
-    func close() -> Int32 {
+    internal func close() -> Int32 {
         guard kind == .created else { return Status.invalid }
         guard busy.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             return Status.busy
@@ -136,7 +142,7 @@ final class LoopObject: OpaqueObject, @unchecked Sendable {
 
     /// `uvc_loop_detach`: closes our handles now; `callback` runs once
     /// their close callbacks ran, in a later iteration of the host's loop.
-    func detach(_ callback: uvc_detach_cb?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    internal func detach(_ callback: uvc_detach_cb?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
         guard kind == .adopted else { return Status.invalid }
         guard loop.isInLoop else { return Status.wrongThread }
         let started = phase.withLock { phase -> Bool in
@@ -198,7 +204,7 @@ final class LoopObject: OpaqueObject, @unchecked Sendable {
 
     /// Whether `uvc_loop_free` may release the C side's reference: 0, or
     /// `UV_EBUSY` while the loop is not closed or detached yet.
-    func checkFreeable() -> Int32 {
+    internal func checkFreeable() -> Int32 {
         phase.withLock { phase -> Int32 in
             switch phase {
             case .closed, .detached: return Status.ok

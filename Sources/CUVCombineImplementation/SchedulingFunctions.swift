@@ -5,6 +5,7 @@ import UVCombineLoop
 // The scheduling functions of uvcombine.h, checked against the header by the
 // compiler (`@c @implementation`); the header documents them.
 
+/// Runs `cb` on the loop thread at the next opportunity. Any thread. See `uvc_schedule` in uvcombine.h.
 @c @implementation
 public func uvc_schedule(_ loop: OpaquePointer?, _ cb: uvc_work_cb?,
                          _ user_data: UnsafeMutableRawPointer?) -> Int32 {
@@ -17,6 +18,7 @@ public func uvc_schedule(_ loop: OpaquePointer?, _ cb: uvc_work_cb?,
     }
 }
 
+/// Runs `cb` on the loop thread after `delay_ns`, never earlier. Any thread. See `uvc_schedule_after` in uvcombine.h.
 @c @implementation
 public func uvc_schedule_after(_ loop: OpaquePointer?, _ delay_ns: UInt64, _ cb: uvc_work_cb?,
                                _ user_data: UnsafeMutableRawPointer?) -> Int32 {

@@ -12,29 +12,29 @@ import UVCombineCore
 /// cancel takes effect at once).
 ///
 /// Threading: `cancel()` from any thread; values arrive on the loop thread.
-final class SubscriptionObject: OpaqueObject, Subscriber, @unchecked Sendable {
-    typealias Input = Date
-    typealias Failure = Never
+internal final class SubscriptionObject: OpaqueObject, Subscriber, @unchecked Sendable {
+    internal typealias Input = Date
+    internal typealias Failure = Never
 
-    let combineIdentifier = CombineIdentifier()
+    internal let combineIdentifier = CombineIdentifier()
     private let callback: uvc_timer_cb
     private let userData: UnsafeMutableRawPointer?
 
     private struct State {
         /// The timer's subscription, until cancelled.
-        var upstream: (any Subscription)?
+        internal var upstream: (any Subscription)?
         /// `uvc_subscription_cancel` (or free) was called.
-        var cancelled = false
+        internal var cancelled = false
     }
 
     private let state = Mutex(UncheckedSendable(State()))
 
-    init(callback: @escaping uvc_timer_cb, userData: UnsafeMutableRawPointer?) {
+    internal init(callback: @escaping uvc_timer_cb, userData: UnsafeMutableRawPointer?) {
         self.callback = callback
         self.userData = userData
     }
 
-    func receive(subscription: any Subscription) {
+    internal func receive(subscription: any Subscription) {
         let accepted = state.withLock { state -> Bool in
             guard !state.value.cancelled, state.value.upstream == nil else { return false }
             state.value.upstream = subscription
@@ -47,12 +47,12 @@ final class SubscriptionObject: OpaqueObject, Subscriber, @unchecked Sendable {
         }
     }
 
-    func receive(_ input: Date) -> Subscribers.Demand {
+    internal func receive(_ input: Date) -> Subscribers.Demand {
         callback(pointer, SubscriptionObject.nanosecondsSinceEpoch(input), userData)
         return .none
     }
 
-    func receive(completion: Subscribers.Completion<Never>) {
+    internal func receive(completion: Subscribers.Completion<Never>) {
         // A timer never completes; let go of the subscription if one did.
         _ = state.withLock { state -> UncheckedSendable<(any Subscription)?> in
             defer { state.value.upstream = nil }
@@ -61,7 +61,7 @@ final class SubscriptionObject: OpaqueObject, Subscriber, @unchecked Sendable {
     }
 
     /// `uvc_subscription_cancel`: 0 the first time, `UV_EALREADY` after.
-    func cancel() -> Int32 {
+    internal func cancel() -> Int32 {
         let taken = state.withLock { state -> UncheckedSendable<(any Subscription)?>? in
             guard !state.value.cancelled else { return nil }
             state.value.cancelled = true
@@ -75,7 +75,7 @@ final class SubscriptionObject: OpaqueObject, Subscriber, @unchecked Sendable {
 
     /// A firing's date as nanoseconds since the Unix epoch (clamped to
     /// `UInt64`).
-    static func nanosecondsSinceEpoch(_ date: Date) -> UInt64 {
+    internal static func nanosecondsSinceEpoch(_ date: Date) -> UInt64 {
         let nanoseconds = date.timeIntervalSince1970 * 1e9
         if nanoseconds <= 0 { return 0 }
         return nanoseconds < 1.8e19 ? UInt64(nanoseconds) : .max

@@ -5,6 +5,7 @@ import UVCombineLoop
 // The timer functions of uvcombine.h, checked against the header by the
 // compiler (`@c @implementation`); the header documents them.
 
+/// Creates a timer publisher firing every `interval_ns` once connected. Any thread. See `uvc_timer_new` in uvcombine.h.
 @c @implementation
 public func uvc_timer_new(_ loop: OpaquePointer?, _ interval_ns: UInt64, _ tolerance_ns: UInt64,
                           _ timer_out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
@@ -21,6 +22,7 @@ public func uvc_timer_new(_ loop: OpaquePointer?, _ interval_ns: UInt64, _ toler
     return Status.ok
 }
 
+/// Subscribes a C callback to every firing, until cancelled. Any thread. See `uvc_timer_subscribe` in uvcombine.h.
 @c @implementation
 public func uvc_timer_subscribe(_ timer: OpaquePointer?, _ cb: uvc_timer_cb?, _ user_data: UnsafeMutableRawPointer?,
                                 _ subscription_out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
@@ -34,6 +36,7 @@ public func uvc_timer_subscribe(_ timer: OpaquePointer?, _ cb: uvc_timer_cb?, _ 
     return status
 }
 
+/// Starts a `uv_timer_t` for the timer's subscribers. Any thread. See `uvc_timer_connect` in uvcombine.h.
 @c @implementation
 public func uvc_timer_connect(_ timer: OpaquePointer?,
                               _ connection_out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
@@ -49,6 +52,7 @@ public func uvc_timer_connect(_ timer: OpaquePointer?,
     return status
 }
 
+/// Frees a timer; its connections and subscriptions live on. Any thread. See `uvc_timer_free` in uvcombine.h.
 @c @implementation
 public func uvc_timer_free(_ timer: OpaquePointer?) -> Int32 {
     guard let timer else { return Status.invalid }
@@ -56,12 +60,14 @@ public func uvc_timer_free(_ timer: OpaquePointer?) -> Int32 {
     return Status.ok
 }
 
+/// Cancels a subscription; its callback never runs again. Any thread. See `uvc_subscription_cancel` in uvcombine.h.
 @c @implementation
 public func uvc_subscription_cancel(_ subscription: OpaquePointer?) -> Int32 {
     guard let subscription else { return Status.invalid }
     return SubscriptionObject.from(subscription).cancel()
 }
 
+/// Cancels (if needed) and frees a subscription. Any thread. See `uvc_subscription_free` in uvcombine.h.
 @c @implementation
 public func uvc_subscription_free(_ subscription: OpaquePointer?) -> Int32 {
     guard let subscription else { return Status.invalid }
@@ -70,12 +76,14 @@ public func uvc_subscription_free(_ subscription: OpaquePointer?) -> Int32 {
     return Status.ok
 }
 
+/// Stops a connection's timer and ends the timer's subscriptions. Any thread. See `uvc_connection_cancel` in uvcombine.h.
 @c @implementation
 public func uvc_connection_cancel(_ connection: OpaquePointer?) -> Int32 {
     guard let connection else { return Status.invalid }
     return ConnectionObject.from(connection).cancel()
 }
 
+/// Cancels (if needed) and frees a connection. Any thread. See `uvc_connection_free` in uvcombine.h.
 @c @implementation
 public func uvc_connection_free(_ connection: OpaquePointer?) -> Int32 {
     guard let connection else { return Status.invalid }

@@ -11,21 +11,21 @@ import CUVCombine
 /// only queued while the loop is active (``LoopObject/whileActive(_:)``).
 ///
 /// Threading: created on any thread, run and released on the loop thread.
-final class WorkItem: @unchecked Sendable {
+internal final class WorkItem: @unchecked Sendable {
     private let loop: LoopObject
     private let callback: uvc_work_cb
     private let userData: UnsafeMutableRawPointer?
     /// Set on the loop thread before the callback runs.
     private var ran = false
 
-    init(loop: LoopObject, callback: @escaping uvc_work_cb, userData: UnsafeMutableRawPointer?) {
+    internal init(loop: LoopObject, callback: @escaping uvc_work_cb, userData: UnsafeMutableRawPointer?) {
         self.loop = loop
         self.callback = callback
         self.userData = userData
     }
 
     /// Runs the callback with status 0. Loop thread.
-    func run() {
+    internal func run() {
         ran = true
         callback(loop.pointer, Status.ok, userData)
     }

@@ -5,10 +5,10 @@ import Testing
 /// example and the C tests, each also with AddressSanitizer) run once per
 /// test process, and a runner for the programs it built.
 ///
-/// The build runs inside `swift test`, which holds the lock on `.build`, so
-/// make passes `--ignore-lock` to its `swift build`; it builds the same
-/// configuration as the running tests, so only the library's own target and
-/// its link are new work.
+/// The build runs inside `swift test`, which holds the lock on `.build` and
+/// compiles its modules with `-enable-testing`, so make builds in a scratch
+/// directory of its own, `.build/c-api` (a full build the first time,
+/// incremental after that), in the configuration of the running tests.
 enum CPrograms {
     /// The package's root directory.
     static var root: URL {
@@ -28,14 +28,17 @@ enum CPrograms {
         #endif
     }
 
+    /// The scratch directory of the library's Swift build.
+    static var scratch: String { ".build/c-api" }
+
     /// Where `make c-build` puts the C programs.
     static var outputDirectory: URL {
-        root.appendingPathComponent(".build/c-host/\(configuration)")
+        root.appendingPathComponent("\(scratch)/c-host/\(configuration)")
     }
 
     /// libuvcombine.so as built for these tests.
     static var library: URL {
-        root.appendingPathComponent(".build/\(configuration)/libuvcombine.so")
+        root.appendingPathComponent("\(scratch)/\(configuration)/libuvcombine.so")
     }
 
     /// The header.
@@ -45,7 +48,7 @@ enum CPrograms {
 
     /// make's arguments selecting this configuration.
     static var makeVariables: [String] {
-        ["C_CONFIG=\(configuration)", "C_SWIFT_FLAGS=--ignore-lock"]
+        ["C_CONFIG=\(configuration)", "C_SCRATCH=\(scratch)"]
     }
 
     /// The result of `make c-build`: nil when it succeeded, its output's end
