@@ -35,9 +35,7 @@ test-debug: deps
 	$(SWIFT) test $(SWIFT_TEST_FLAGS)
 
 demo: deps
-	$(SWIFT) build
-	@echo "The demo executable arrives with the demo issue; the examples so far run as tests:"
-	$(SWIFT) test --filter Seed
+	$(SWIFT) run -c release uvcombine demo
 
 # Benchmarks: the nested package Benchmarks/ (docs/benchmarks.md explains the
 # workloads). `make bench` runs the suite and renders docs/benchmarks.md and
@@ -68,7 +66,7 @@ bench-check: deps
 	$(bench_run)
 	$(BENCH_REPORT) check
 
-# The C API: libuvcombine.so and uvcombine.h for C hosts (docs in the
+# The C API: libuvcombine-c.so and uvcombine.h for C hosts (docs in the
 # header, Sources/CUVCombine/include/uvcombine.h).
 #   make c-host                  builds the library and Examples/c-host with gcc, runs it
 #   make c-test                  also the C API tests (Tests/CUVCombineImplementationTests/C),
@@ -90,7 +88,7 @@ C_ASAN_FLAGS = -fsanitize=address -fno-omit-frame-pointer
 C_INCLUDE = Sources/CUVCombine/include
 C_LIB_DIR = $(C_SCRATCH)/$(C_CONFIG)
 C_OUT = $(C_SCRATCH)/c-host/$(C_CONFIG)
-C_LINK = -L$(C_LIB_DIR) -luvcombine -luv -lpthread -Wl,-rpath,$(abspath $(C_LIB_DIR))
+C_LINK = -L$(C_LIB_DIR) -luvcombine-c -luv -lpthread -Wl,-rpath,$(abspath $(C_LIB_DIR))
 C_TEST_SOURCE = Tests/CUVCombineImplementationTests/C/api_test.c
 C_VERSION := $(shell awk '/^\#define UVC_VERSION_(MAJOR|MINOR|PATCH) /{v=v s $$3; s="."} END{print v}' $(C_INCLUDE)/uvcombine.h)
 PREFIX ?= /usr/local
@@ -105,7 +103,7 @@ c-deps: deps
 		else echo "gcc is missing: sudo apt-get install -y gcc g++"; exit 1; fi; }
 
 c-lib: c-deps
-	$(SWIFT) build -c $(C_CONFIG) --scratch-path $(C_SCRATCH) --product uvcombine $(C_SWIFT_FLAGS)
+	$(SWIFT) build -c $(C_CONFIG) --scratch-path $(C_SCRATCH) --product uvcombine-c $(C_SWIFT_FLAGS)
 
 $(C_OUT):
 	mkdir -p $@
@@ -134,11 +132,11 @@ c-test: c-build
 install: c-lib
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 0644 $(C_INCLUDE)/uvcombine.h $(DESTDIR)$(PREFIX)/include/uvcombine.h
-	install -m 0755 $(C_LIB_DIR)/libuvcombine.so $(DESTDIR)$(PREFIX)/lib/libuvcombine.so
+	install -m 0755 $(C_LIB_DIR)/libuvcombine-c.so $(DESTDIR)$(PREFIX)/lib/libuvcombine-c.so
 	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'libdir=$${exec_prefix}/lib' \
 		'includedir=$${prefix}/include' '' 'Name: uvcombine' \
 		'Description: Combine on a libuv event loop: the C API' 'Version: $(C_VERSION)' \
-		'Requires: libuv' 'Libs: -L$${libdir} -luvcombine' 'Cflags: -I$${includedir}' \
+		'Requires: libuv' 'Libs: -L$${libdir} -luvcombine-c' 'Cflags: -I$${includedir}' \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/uvcombine.pc
 
 clean:

@@ -12,10 +12,12 @@ let package = Package(
     name: "UVCombine",
     products: [
         .library(name: "UVCombine", targets: ["UVCombine"]),
+        .executable(name: "uvcombine", targets: ["uvcombine"]),
         .library(name: "UVCombineTesting", targets: ["UVCombineTesting"]),
-        // The C API as `libuvcombine.so` for C hosts: header
-        // Sources/CUVCombine/include/uvcombine.h; `make c-host`, `make install`.
-        .library(name: "uvcombine", type: .dynamic, targets: ["CUVCombineImplementation"]),
+        // The C API as `libuvcombine-c.so` for C hosts (`uvcombine` names the
+        // executable): header Sources/CUVCombine/include/uvcombine.h,
+        // pkg-config name `uvcombine`; `make c-host`, `make install`.
+        .library(name: "uvcombine-c", type: .dynamic, targets: ["CUVCombineImplementation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -46,7 +48,7 @@ let package = Package(
         // functions written in C (error strings, version).
         .target(name: "CUVCombine", dependencies: ["CLibUV"]),
         // The C API's functions, in Swift (`@c @implementation`: the compiler
-        // checks each against the header). Linked into libuvcombine.so with
+        // checks each against the header). Linked into libuvcombine-c.so with
         // the Swift runtime inside (`-static-stdlib`, which a dynamic library
         // product does not get from `--static-swift-stdlib`), exporting only
         // the header's `uvc_` functions (uvcombine.map). No Swift target may
@@ -61,11 +63,13 @@ let package = Package(
                     // FoundationEssentials (Date) needs these two archives,
                     // which -static-stdlib does not name for a library.
                     "-l_FoundationCollections", "-l_FoundationCShims",
-                    "-Xlinker", "-soname=libuvcombine.so",
+                    "-Xlinker", "-soname=libuvcombine-c.so",
                     "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/CUVCombineImplementation/uvcombine.map",
                 ]),
             ]
         ),
+        // The demo and command-line tool (`uvcombine demo`).
+        .executableTarget(name: "uvcombine", dependencies: ["UVCombine"]),
         // Counts allocations per thread by interposing malloc; linked only
         // through the test support module.
         .target(name: "CUVCombineMallocCounter"),
@@ -82,11 +86,17 @@ let package = Package(
             name: "UVCombineHTTPTests",
             dependencies: ["UVCombineHTTP", "UVCombineTesting"]
         ),
-        // Builds libuvcombine.so and C programs with gcc (`make c-test`) and
-        // runs them: every header function, bad input, AddressSanitizer.
+        // Builds libuvcombine-c.so and C programs with gcc (`make c-build`)
+        // and runs them: every header function, bad input, AddressSanitizer.
         .testTarget(
             name: "CUVCombineImplementationTests",
             exclude: ["C"]
+        ),
+        // Runs the built `uvcombine` executable (the dependency makes
+        // `swift test` build it).
+        .testTarget(
+            name: "uvcombineTests",
+            dependencies: ["uvcombine"]
         ),
         .testTarget(
             name: "UVCombineTestingTests",

@@ -3,7 +3,7 @@ import Testing
 
 /// The C API through C: Tests/CUVCombineImplementationTests/C/api_test.c,
 /// built with gcc `-Wall -Wextra -Werror` against uvcombine.h and
-/// libuvcombine.so, one process per case, plain and under
+/// libuvcombine-c.so, one process per case, plain and under
 /// AddressSanitizer/LeakSanitizer (which fails a case on any leak or bad
 /// access).
 @Suite("C API", .serialized)

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// What libuvcombine.so is: a library C hosts can load without a Swift
+/// What libuvcombine-c.so is: a library C hosts can load without a Swift
 /// toolchain, exporting exactly the header's functions, installable with
 /// pkg-config.
-@Suite("libuvcombine.so", .serialized)
+@Suite("libuvcombine-c.so", .serialized)
 struct LibraryTests {
     /// What the library may need at run time: libuv and the C and C++
     /// runtimes (glibc's loader included), nothing of Swift's.
@@ -56,7 +56,7 @@ struct LibraryTests {
                                     + CPrograms.makeVariables, timeout: 900)
         #expect(install.status == 0, "\(install.tail)")
         guard install.status == 0 else { return }
-        for file in ["include/uvcombine.h", "lib/libuvcombine.so", "lib/pkgconfig/uvcombine.pc"] {
+        for file in ["include/uvcombine.h", "lib/libuvcombine-c.so", "lib/pkgconfig/uvcombine.pc"] {
             #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file)")
         }
         let host = prefix.appendingPathComponent("host").path

@@ -6,7 +6,7 @@
  *
  *     cc -std=gnu11 host.c $(pkg-config --cflags --libs uvcombine)
  *
- * (uv.h needs gnu11 or later rather than plain c11). libuvcombine.so carries
+ * (uv.h needs gnu11 or later rather than plain c11). libuvcombine-c.so carries
  * its own Swift runtime: at run time it needs libuv, libc, libm, libstdc++
  * and libgcc_s only.
  *

@@ -1,7 +1,7 @@
 /*
  * The C API's tests, in C: every function of uvcombine.h is called here, so
  * this file compiling with -Wall -Wextra -Werror and linking against
- * libuvcombine.so checks the header against the library. Each case checks
+ * libuvcombine-c.so checks the header against the library. Each case checks
  * behaviour, bad input included, and ends like libuv's own tests: every
  * handle closed, uv_loop_close() == 0, everything freed (the AddressSanitizer
  * build checks for leaks).

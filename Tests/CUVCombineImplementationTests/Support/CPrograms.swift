@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The C side of the C API tests: `make c-build` (libuvcombine.so, the
+/// The C side of the C API tests: `make c-build` (libuvcombine-c.so, the
 /// example and the C tests, each also with AddressSanitizer) run once per
 /// test process, and a runner for the programs it built.
 ///
@@ -36,9 +36,9 @@ enum CPrograms {
         root.appendingPathComponent("\(scratch)/c-host/\(configuration)")
     }
 
-    /// libuvcombine.so as built for these tests.
+    /// libuvcombine-c.so as built for these tests.
     static var library: URL {
-        root.appendingPathComponent("\(scratch)/\(configuration)/libuvcombine.so")
+        root.appendingPathComponent("\(scratch)/\(configuration)/libuvcombine-c.so")
     }
 
     /// The header.
