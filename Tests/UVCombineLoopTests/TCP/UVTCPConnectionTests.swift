@@ -441,3 +441,46 @@ struct UVTCPConnectionTests {
         }
     }
 }
+
+@Suite("UVTCPConnection.keepsLoopAlive")
+struct UVTCPKeepsLoopAliveTests {
+    @Test func anUnrefedReadingConnectionAndListenerDoNotKeepRunGoing() throws {
+        try withLoop { loop in
+            var serverSide: UVTCPConnection?
+            var listening: UVTCPListener?
+            let listener = try UVTCP.listen(port: 0, on: loop) { connection in
+                serverSide = connection
+                connection.handler = RecordingHandler()
+                connection.startReading()
+                connection.keepsLoopAlive = false
+                #expect(!connection.keepsLoopAlive)
+                listening?.keepsLoopAlive = false
+            }
+            listening = listener
+            var client: UVTCPConnection?
+            let clientHandler = RecordingHandler()
+            UVTCP.connect(host: "127.0.0.1", port: listener.port, on: loop) { result in
+                client = result.success
+                client?.handler = clientHandler
+                client?.startReading()
+                client?.keepsLoopAlive = false
+            }
+            // Returns although everything is open and reading.
+            #expect(loop.run() == false)
+            #expect(client?.isReadingSocket == true)
+            #expect(serverSide?.isReadingSocket == true)
+            #expect(listener.isClosed == false)
+            // Ref'd again, a read keeps it running until the close.
+            client?.keepsLoopAlive = true
+            clientHandler.onRead = { connection, _ in connection.close() }
+            serverSide?.write([1])
+            loop.run()
+            #expect(clientHandler.reads == 1)
+            #expect(client?.isClosed == true)
+            serverSide?.close()
+            listener.close()
+            listening = nil
+            loop.run()
+        }
+    }
+}
