@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A publisher that emits an output to each subscriber just once, and then
 /// finishes.
 ///
@@ -31,7 +29,7 @@ public struct Just<Output>: Publisher {
     /// Attaches `subscriber` with a fresh `Just` subscription.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        subscriber.receive(subscription: JustSubscription(value: output, downstream: subscriber))
+        subscriber.receive(subscription: OnceSubscription(value: output, downstream: subscriber, name: "Just"))
     }
 }
 
@@ -58,38 +56,4 @@ extension Just {
     public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
         Result<Output, E>.Publisher(output)
     }
-}
-
-/// Delivers one value on the first request, then finishes.
-@usableFromInline
-internal final class JustSubscription<Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
-{
-    @usableFromInline let value: Downstream.Input
-    @usableFromInline let downstream: Downstream
-    /// Set once the value has been claimed or the subscription cancelled.
-    @usableFromInline let done = Atomic<Bool>(false)
-
-    @inlinable
-    init(value: Downstream.Input, downstream: Downstream) {
-        self.value = value
-        self.downstream = downstream
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
-        guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        _ = downstream.receive(value)
-        downstream.receive(completion: .finished)
-    }
-
-    @inlinable
-    func cancel() {
-        done.store(true, ordering: .releasing)
-    }
-
-    @usableFromInline var description: String { "Just" }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["value": value]) }
-    @usableFromInline var playgroundDescription: Any { description }
 }

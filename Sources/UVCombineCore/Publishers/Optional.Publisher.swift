@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Optional {
     /// A publisher that publishes this optional's value to each subscriber
     /// exactly once, or only finishes if it is `nil`.
@@ -42,7 +40,7 @@ extension Optional {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             if let output {
-                subscriber.receive(subscription: OptionalSubscription(value: output, downstream: subscriber))
+                subscriber.receive(subscription: OnceSubscription(value: output, downstream: subscriber, name: "Optional"))
             } else {
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .finished)
@@ -128,39 +126,4 @@ extension Just {
     public func compactMap<T>(_ transform: (Output) -> T?) -> Optional<T>.Publisher {
         Optional<T>.Publisher(transform(output))
     }
-}
-
-/// Delivers an optional's value on the first request, then finishes.
-@usableFromInline
-internal final class OptionalSubscription<Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
-    where Downstream.Failure == Never
-{
-    @usableFromInline let value: Downstream.Input
-    @usableFromInline let downstream: Downstream
-    /// Set once the value has been claimed or the subscription cancelled.
-    @usableFromInline let done = Atomic<Bool>(false)
-
-    @inlinable
-    init(value: Downstream.Input, downstream: Downstream) {
-        self.value = value
-        self.downstream = downstream
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
-        guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        _ = downstream.receive(value)
-        downstream.receive(completion: .finished)
-    }
-
-    @inlinable
-    func cancel() {
-        done.store(true, ordering: .releasing)
-    }
-
-    @usableFromInline var description: String { "Optional" }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["value": value]) }
-    @usableFromInline var playgroundDescription: Any { description }
 }

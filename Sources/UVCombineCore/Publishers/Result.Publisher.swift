@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Result {
     /// A publisher that publishes this result's value once and finishes, or
     /// fails with its error.
@@ -51,7 +49,7 @@ extension Result {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
             switch result {
             case .success(let value):
-                subscriber.receive(subscription: ResultSubscription(value: value, downstream: subscriber))
+                subscriber.receive(subscription: OnceSubscription(value: value, downstream: subscriber, name: "Once"))
             case .failure(let error):
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .failure(error))
@@ -61,36 +59,3 @@ extension Result {
 }
 
 extension Result.Publisher: Equatable where Success: Equatable, Failure: Equatable {}
-
-/// Delivers a result's success value on the first request, then finishes.
-@usableFromInline
-internal final class ResultSubscription<Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
-{
-    @usableFromInline let value: Downstream.Input
-    @usableFromInline let downstream: Downstream
-    @usableFromInline let done = Atomic<Bool>(false)
-
-    @inlinable
-    init(value: Downstream.Input, downstream: Downstream) {
-        self.value = value
-        self.downstream = downstream
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
-        guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        _ = downstream.receive(value)
-        downstream.receive(completion: .finished)
-    }
-
-    @inlinable
-    func cancel() {
-        done.store(true, ordering: .releasing)
-    }
-
-    @usableFromInline var description: String { "Once" }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["value": value]) }
-    @usableFromInline var playgroundDescription: Any { description }
-}

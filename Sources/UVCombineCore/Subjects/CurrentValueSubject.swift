@@ -49,13 +49,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Conduit
     /// demand, or only the completion once the subject has completed.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectConduit(parent: self, downstream: subscriber, name: "CurrentValueSubject")
-        if let completion = engine.attach(conduit, replaysLatest: true) {
-            subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(completion: completion)
-        } else {
-            subscriber.receive(subscription: conduit)
-        }
+        engine.subscribe(subscriber, parent: self, name: "CurrentValueSubject", replaysLatest: true)
     }
 
     /// Stores `value` and sends it to every subscriber with demand.
@@ -71,11 +65,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Conduit
 
     /// Accepts an upstream subscription and requests `.unlimited` from it.
     public func send(subscription: any Subscription) {
-        if engine.accept(upstream: subscription) {
-            subscription.request(.unlimited)
-        } else {
-            subscription.cancel()
-        }
+        engine.receive(upstream: subscription)
     }
 
     @inlinable

@@ -46,13 +46,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, ConduitP
     /// completion.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectConduit(parent: self, downstream: subscriber, name: "PassthroughSubject")
-        if let completion = engine.attach(conduit, replaysLatest: false) {
-            subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(completion: completion)
-        } else {
-            subscriber.receive(subscription: conduit)
-        }
+        engine.subscribe(subscriber, parent: self, name: "PassthroughSubject", replaysLatest: false)
     }
 
     /// Sends `value` to every subscriber that has demand; the others miss it.
@@ -69,11 +63,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, ConduitP
 
     /// Accepts an upstream subscription and requests `.unlimited` from it.
     public func send(subscription: any Subscription) {
-        if engine.accept(upstream: subscription) {
-            subscription.request(.unlimited)
-        } else {
-            subscription.cancel()
-        }
+        engine.receive(upstream: subscription)
     }
 
     @inlinable

@@ -182,6 +182,33 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
         for conduit in finished { conduit.release() }
     }
 
+    /// Attaches `subscriber` through a new conduit, or hands it only the
+    /// completion if the subject is done (what both subjects'
+    /// `receive(subscriber:)` do).
+    @inlinable
+    internal func subscribe<S: Subscriber, Parent: ConduitParent>(
+        _ subscriber: S, parent: Parent, name: StaticString, replaysLatest: Bool
+    ) where S.Input == Output, S.Failure == Failure, Parent.Output == Output, Parent.Failure == Failure {
+        let conduit = SubjectConduit(parent: parent, downstream: subscriber, name: name)
+        if let completion = attach(conduit, replaysLatest: replaysLatest) {
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: completion)
+        } else {
+            subscriber.receive(subscription: conduit)
+        }
+    }
+
+    /// Takes an upstream subscription (`publisher.subscribe(subject)`) and
+    /// requests `.unlimited` from it, or cancels it once the subject is done.
+    @usableFromInline
+    internal func receive(upstream: any Subscription) {
+        if accept(upstream: upstream) {
+            upstream.request(.unlimited)
+        } else {
+            upstream.cancel()
+        }
+    }
+
     /// Accepts an upstream subscription; the caller requests `.unlimited`
     /// when this returns true.
     @usableFromInline

@@ -79,7 +79,7 @@ extension UVTCP {
             self.host = host
             self.port = port
             self.request = request
-            self.limit = max(limit, 0)
+            self.limit = Swift.max(limit, 0)
             self.loop = loop
             self.options = options
         }

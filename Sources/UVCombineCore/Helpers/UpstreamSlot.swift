@@ -1,0 +1,122 @@
+import Synchronization
+
+/// One input of an operator with several upstreams (`merge`,
+/// `combineLatest`, `zip`, `flatMap`), kept in the operator's locked state.
+///
+/// Besides the subscription and its phase, a slot records the calls still
+/// owed to the upstream: demand to request and whether to cancel. They are
+/// recorded under the lock, possibly by a call nested inside a delivery,
+/// and made later by ``runUpstreamActions(_:_:)`` outside every lock and
+/// outside the ``DownstreamGate``.
+@usableFromInline
+internal struct UpstreamSlot {
+    @usableFromInline
+    internal enum Phase: UInt8 {
+        case awaitingSubscription
+        case active
+        case finished
+    }
+
+    @usableFromInline var phase: Phase = .awaitingSubscription
+    @usableFromInline var subscription: (any Subscription)?
+    /// Demand to request from this upstream once the gate is released.
+    @usableFromInline var owed: Subscribers.Demand = .none
+    /// This upstream is to be cancelled once the gate is released.
+    @usableFromInline var owesCancel = false
+
+    @inlinable
+    internal init() {}
+
+    /// Marks a completion: the subscription is dropped, nothing more is
+    /// owed. Returns false if the slot had already finished.
+    @inlinable
+    internal mutating func finish() -> Bool {
+        guard phase != .finished else { return false }
+        phase = .finished
+        subscription = nil
+        owed = .none
+        return true
+    }
+}
+
+/// Locked state that holds upstream slots.
+@usableFromInline
+internal protocol UpstreamSlotOwner {
+    var slots: ContiguousArray<UpstreamSlot> { get set }
+}
+
+extension UpstreamSlotOwner {
+    /// Records that every live upstream is to be cancelled. Returns whether
+    /// there is anything to cancel.
+    @inlinable
+    internal mutating func markAllForCancel() -> Bool {
+        var any = false
+        for i in slots.indices {
+            slots[i].owed = .none
+            if slots[i].subscription != nil {
+                slots[i].owesCancel = true
+                any = true
+            }
+        }
+        return any
+    }
+
+    /// Records `demand` as owed to every active upstream except `skipping`.
+    /// Returns whether anything was recorded.
+    @inlinable
+    internal mutating func owe(_ demand: Subscribers.Demand, skipping: Int = -1) -> Bool {
+        var any = false
+        for i in slots.indices where i != skipping && slots[i].phase == .active {
+            slots[i].owed += demand
+            any = true
+        }
+        return any
+    }
+}
+
+/// Makes the requests and cancels recorded in the slots, one upstream at a
+/// time, outside every lock. Call only when not holding the operator's
+/// ``DownstreamGate``. Loops while `pending` is raised again meanwhile.
+@inlinable
+internal func runUpstreamActions<State: UpstreamSlotOwner>(
+    _ state: borrowing Mutex<UncheckedSendable<State>>, _ pending: borrowing Atomic<Bool>
+) {
+    while pending.exchange(false, ordering: .acquiringAndReleasing) {
+        runSlotActions(state)
+    }
+}
+
+/// One pass of ``runUpstreamActions(_:_:)`` over the slots, for operators
+/// that lower the pending flag themselves.
+@inlinable
+internal func runSlotActions<State: UpstreamSlotOwner>(_ state: borrowing Mutex<UncheckedSendable<State>>) {
+    var i = 0
+    while true {
+        let action = state.withLock { s -> UncheckedSendable<(any Subscription, Subscribers.Demand)?> in
+            while i < s.value.slots.count {
+                if s.value.slots[i].owesCancel {
+                    s.value.slots[i].owesCancel = false
+                    s.value.slots[i].owed = .none
+                    if let subscription = s.value.slots[i].subscription {
+                        s.value.slots[i].subscription = nil
+                        return UncheckedSendable((subscription, .none))
+                    }
+                } else if s.value.slots[i].owed.rawValue > 0,
+                          let subscription = s.value.slots[i].subscription {
+                    let owed = s.value.slots[i].owed
+                    s.value.slots[i].owed = .none
+                    return UncheckedSendable((subscription, owed))
+                }
+                i &+= 1
+            }
+            return UncheckedSendable(nil)
+        }
+        guard let (subscription, demand) = action.value else { return }
+        if demand.rawValue == 0 {
+            subscription.cancel()
+        } else {
+            subscription.request(demand)
+        }
+        i &+= 1
+    }
+}

@@ -1,0 +1,252 @@
+import Synchronization
+
+/// The subscription behind `CombineLatest`, `CombineLatest3` and
+/// `CombineLatest4`.
+///
+/// `Values` holds the latest value of each input (a tuple of optionals);
+/// each input's subscriber stores into it with a non-capturing closure, and
+/// `combine` turns it into the output once every input has a value. Both
+/// closures are formed where the concrete types are known, so the value
+/// path runs specialised code and boxes nothing.
+///
+/// ## Demand (Combine's scheme)
+///
+/// Every request from the downstream is passed to every input, and so is
+/// demand the downstream returns from `receive(_:)`. An output goes out only
+/// while the downstream has demand; a value that arrives without demand just
+/// replaces its input's latest value (one value per input is kept, the
+/// newest). So the downstream never receives more than it asked for, and no
+/// input is asked for more than the downstream asked for.
+///
+/// ## Completion
+///
+/// Finishes when every input has finished. The first failure cancels the
+/// other inputs and fails the downstream. `cancel()` cancels every input.
+///
+/// ## Threading
+///
+/// Inputs may deliver on any threads; deliveries are serialised by a
+/// ``DownstreamGate`` and `cancel()` waits for an output in flight. Upstream
+/// calls are made outside the gate (see `DownstreamGate`).
+@usableFromInline
+internal final class CombineLatestInner<Values, Downstream: Subscriber>: Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline typealias Output = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    internal struct State: UpstreamSlotOwner {
+        @usableFromInline var slots: ContiguousArray<UpstreamSlot>
+        @usableFromInline var values: Values
+        /// Requested by the downstream and not yet delivered.
+        @usableFromInline var demand: Subscribers.Demand = .none
+        @usableFromInline var finishedCount = 0
+        @usableFromInline var terminal = false
+
+        @inlinable
+        init(count: Int, values: Values) {
+            slots = ContiguousArray(repeating: UpstreamSlot(), count: count)
+            self.values = values
+        }
+    }
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let combine: (Values) -> Output?
+    @usableFromInline let gate = DownstreamGate()
+    /// Upstream requests or cancels are recorded in `state`.
+    @usableFromInline let actionsPending = Atomic<Bool>(false)
+    @usableFromInline let state: Mutex<UncheckedSendable<State>>
+    /// `request` and `cancel` arrive through `any Subscription`, where only
+    /// the unspecialised bodies are reachable; these non-capturing closures,
+    /// formed where the types are known, run the specialised ones.
+    @usableFromInline let requestImpl: (CombineLatestInner, Subscribers.Demand) -> Void
+    @usableFromInline let cancelImpl: (CombineLatestInner) -> Void
+
+    @inlinable
+    init(downstream: Downstream, count: Int, values: Values, combine: @escaping (Values) -> Output?) {
+        self.downstream = downstream
+        self.combine = combine
+        state = Mutex(UncheckedSendable(State(count: count, values: values)))
+        requestImpl = { $0.performRequest($1) }
+        cancelImpl = { $0.performCancel() }
+    }
+
+    /// The subscriber to hand input `index`; `store` writes its value into
+    /// `Values`.
+    @inlinable
+    func side<Input>(_ index: Int, store: @escaping (inout Values, Input) -> Void)
+        -> CombineLatestSide<Values, Input, Downstream>
+    {
+        CombineLatestSide(inner: self, index: index, store: store)
+    }
+
+    // MARK: Inputs
+
+    @inlinable
+    func receive(subscription: any Subscription, input i: Int) {
+        let demand = state.withLock { s -> Subscribers.Demand? in
+            guard !s.value.terminal, s.value.slots[i].phase == .awaitingSubscription else { return nil }
+            s.value.slots[i].phase = .active
+            s.value.slots[i].subscription = subscription
+            return s.value.demand
+        }
+        // A fresh subscription that has been asked for nothing cannot be
+        // sending to us, so requesting directly is safe even inside the gate.
+        guard let demand else {
+            subscription.cancel()
+            return
+        }
+        if demand.rawValue > 0 { subscription.request(demand) }
+    }
+
+    @inlinable
+    func receive<Input>(_ value: Input, input i: Int, store: (inout Values, Input) -> Void) -> Subscribers.Demand {
+        let (answer, outermost) = gate.withGate { nested -> (Subscribers.Demand, Bool) in
+            let output = state.withLock { s -> UncheckedSendable<Output?> in
+                guard !s.value.terminal else { return UncheckedSendable(nil) }
+                store(&s.value.values, value)
+                guard s.value.demand.rawValue > 0, let output = combine(s.value.values) else {
+                    return UncheckedSendable(nil)
+                }
+                if !s.value.demand.isUnlimited {
+                    s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue &- 1)
+                }
+                return UncheckedSendable(output)
+            }
+            guard let output = output.value else { return (.none, !nested) }
+            let more = downstream.receive(output)
+            if more.rawValue > 0 {
+                state.withLock { s in
+                    guard !s.value.terminal else { return }
+                    s.value.demand += more
+                    // The sending input gets `more` as the answer; the others
+                    // are asked once the gate is released.
+                    if s.value.owe(more, skipping: i) { actionsPending.store(true, ordering: .releasing) }
+                }
+            }
+            return (more, !nested)
+        }
+        if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+        return answer
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>, input i: Int) {
+        let outermost = gate.withGate { nested -> Bool in
+            switch completion {
+            case .finished:
+                let done = state.withLock { s -> Bool in
+                    guard !s.value.terminal, s.value.slots[i].finish() else { return false }
+                    s.value.finishedCount &+= 1
+                    guard s.value.finishedCount == s.value.slots.count else { return false }
+                    s.value.terminal = true
+                    return true
+                }
+                if done { downstream.receive(completion: .finished) }
+            case .failure:
+                let fails = state.withLock { s -> Bool in
+                    guard !s.value.terminal else { return false }
+                    s.value.terminal = true
+                    _ = s.value.slots[i].finish()
+                    if s.value.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
+                    return true
+                }
+                if fails { downstream.receive(completion: completion) }
+            }
+            return !nested
+        }
+        if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+    }
+
+    /// Makes the upstream calls recorded in `state`, outside the gate.
+    @inlinable
+    func runUpstreamActions() {
+        UVCombineCore.runUpstreamActions(state, actionsPending)
+    }
+
+    // MARK: Subscription
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        requestImpl(self, demand)
+    }
+
+    /// Passes `demand` to every input. Delivers nothing by itself: the next
+    /// input value produces the next output, as in Combine.
+    @inlinable
+    func performRequest(_ demand: Subscribers.Demand) {
+        let nested = gate.isHeldByCurrentThread
+        state.withLock { s in
+            guard !s.value.terminal else { return }
+            s.value.demand += demand
+            if s.value.owe(demand) { actionsPending.store(true, ordering: .releasing) }
+        }
+        if !nested && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+    }
+
+    @inlinable
+    func cancel() {
+        cancelImpl(self)
+    }
+
+    @inlinable
+    func performCancel() {
+        let outermost = gate.withGate { nested -> Bool in
+            state.withLock { s in
+                guard !s.value.terminal else { return }
+                s.value.terminal = true
+                if s.value.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
+            }
+            return !nested
+        }
+        if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+    }
+
+    @usableFromInline var description: String { "CombineLatest" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
+}
+
+/// The subscriber `CombineLatest` hands each input.
+@usableFromInline
+internal struct CombineLatestSide<Values, Input, Downstream: Subscriber>: Subscriber,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let inner: CombineLatestInner<Values, Downstream>
+    @usableFromInline let index: Int
+    /// Writes this input's value into the inner's `Values`; non-capturing.
+    @usableFromInline let store: (inout Values, Input) -> Void
+    @usableFromInline let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    init(inner: CombineLatestInner<Values, Downstream>, index: Int, store: @escaping (inout Values, Input) -> Void) {
+        self.inner = inner
+        self.index = index
+        self.store = store
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        inner.receive(subscription: subscription, input: index)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        inner.receive(input, input: index, store: store)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        inner.receive(completion: completion, input: index)
+    }
+
+    @usableFromInline var description: String { "CombineLatest" }
+    @usableFromInline var customMirror: Mirror {
+        Mirror(self, children: ["parentSubscription": inner.combineIdentifier])
+    }
+    @usableFromInline var playgroundDescription: Any { description }
+}

@@ -1,0 +1,169 @@
+import Synchronization
+
+extension Publisher {
+    /// Collects up to the specified number of elements, and then emits a
+    /// single array of the collection.
+    ///
+    /// Each request for `n` arrays asks the upstream for `n * count`
+    /// elements. When the upstream finishes, a partial last array is
+    /// published before `.finished`; on failure the partial array is
+    /// discarded. A count below one traps when subscribing.
+    ///
+    /// ```swift
+    /// let c = (1...5).publisher.collect(2).sink { print($0) }
+    /// // Prints: "[1, 2] [3, 4] [5]"
+    /// ```
+    @inlinable
+    public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
+        Publishers.CollectByCount(upstream: self, count: count)
+    }
+}
+
+extension Publishers {
+    /// A publisher that buffers a maximum number of items.
+    ///
+    /// Threading: arrays are published on the upstream's thread; `request`
+    /// and `cancel` may come from any thread. The subscription describes
+    /// itself as `CollectByCount`.
+    ///
+    /// ```swift
+    /// let pairs = Publishers.CollectByCount(upstream: (1...4).publisher, count: 2)
+    /// ```
+    public struct CollectByCount<Upstream: Publisher>: Publisher {
+        /// Arrays of at most `count` upstream elements.
+        public typealias Output = [Upstream.Output]
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// The maximum number of received elements to buffer before
+        /// publishing.
+        public let count: Int
+
+        /// Creates a publisher that groups the elements of `upstream` by
+        /// `count`.
+        @inlinable
+        public init(upstream: Upstream, count: Int) {
+            self.upstream = upstream
+            self.count = count
+        }
+
+        /// Subscribes a `CollectByCount` subscription to the upstream.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            if count < 1 { violation("collect(_:): count must be at least 1") }
+            upstream.receive(subscriber: Inner(downstream: subscriber, count: count))
+        }
+    }
+}
+
+extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
+
+extension Publishers.CollectByCount {
+    /// Fills one array at a time; demand is scaled by `count`.
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+        where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure
+    {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
+
+        @usableFromInline
+        internal struct State {
+            @usableFromInline var subscribed = false
+            @usableFromInline var done = false
+            @usableFromInline var upstream: (any Subscription)?
+            @usableFromInline var buffer: [Upstream.Output] = []
+
+            @inlinable
+            init() {}
+        }
+
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let count: Int
+        @usableFromInline let state: Mutex<UncheckedSendable<State>>
+
+        @inlinable
+        init(downstream: Downstream, count: Int) {
+            self.downstream = downstream
+            self.count = count
+            state = Mutex(UncheckedSendable(State()))
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            let accepted = state.withLock { s -> Bool in
+                guard !s.value.subscribed, !s.value.done else { return false }
+                s.value.subscribed = true
+                s.value.upstream = subscription
+                return true
+            }
+            if accepted {
+                downstream.receive(subscription: self)
+            } else {
+                subscription.cancel()
+            }
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            let full = state.withLock { s -> UncheckedSendable<[Upstream.Output]?> in
+                guard s.value.subscribed, !s.value.done else { return UncheckedSendable(nil) }
+                if s.value.buffer.isEmpty { s.value.buffer.reserveCapacity(count) }
+                s.value.buffer.append(input)
+                guard s.value.buffer.count == count else { return UncheckedSendable(nil) }
+                let batch = s.value.buffer
+                s.value.buffer = []
+                return UncheckedSendable(batch)
+            }
+            guard let batch = full.value else { return .none }
+            return downstream.receive(batch) * count
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            let partial = state.withLock { s -> UncheckedSendable<[Upstream.Output]?> in
+                guard s.value.subscribed, !s.value.done else { return UncheckedSendable(nil) }
+                s.value.done = true
+                s.value.upstream = nil
+                let partial = s.value.buffer
+                s.value.buffer = []
+                return UncheckedSendable(partial)
+            }
+            guard let partial = partial.value else { return }
+            if case .finished = completion, !partial.isEmpty {
+                _ = downstream.receive(partial)
+            }
+            downstream.receive(completion: completion)
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero()
+            let upstream = state.withLock { UncheckedSendable($0.value.upstream) }
+            upstream.value?.request(demand * count)
+        }
+
+        @inlinable
+        func cancel() {
+            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+                s.value.done = true
+                s.value.buffer = []
+                let upstream = s.value.upstream
+                s.value.upstream = nil
+                return UncheckedSendable(upstream)
+            }
+            upstream.value?.cancel()
+        }
+
+        @usableFromInline var description: String { "CollectByCount" }
+        @usableFromInline var customMirror: Mirror {
+            let buffer = state.withLock { UncheckedSendable($0.value.buffer) }.value
+            return Mirror(self, children: ["downstream": downstream, "buffer": buffer, "count": count])
+        }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}

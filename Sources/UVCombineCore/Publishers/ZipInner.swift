@@ -1,0 +1,304 @@
+import Synchronization
+
+/// The subscription behind `Zip`, `Zip3` and `Zip4`.
+///
+/// `Queues` holds one FIFO queue (a ``RingBuffer``) per input; each input's
+/// subscriber appends to its queue with a non-capturing closure, and `take`
+/// pops one value from every queue once all have one. Both closures are
+/// formed where the concrete types are known, so the value path runs
+/// specialised code, and the ring buffers allocate nothing once grown.
+///
+/// ## Demand and the bound on the queues (Combine's scheme)
+///
+/// Every request from the downstream is passed to every input, and so is
+/// demand the downstream returns from `receive(_:)`. Each input is therefore
+/// asked for exactly as many values as the downstream asked for tuples, and
+/// its queue never holds more than the downstream's outstanding demand
+/// (requested and not yet delivered). With `.unlimited` demand a faster
+/// input's values wait in its queue for their partners, as in Combine; the
+/// queue then holds the difference between the inputs' progress. Tuples go
+/// out only against demand.
+///
+/// ## Completion
+///
+/// Finishes as soon as an input has finished and its queue is empty (no
+/// further tuple is possible), cancelling the other inputs. The first
+/// failure cancels the other inputs and fails the downstream. `cancel()`
+/// cancels every input.
+///
+/// ## Threading
+///
+/// Inputs may deliver on any threads; deliveries are serialised by a
+/// ``DownstreamGate`` and `cancel()` waits for a tuple in flight. Upstream
+/// calls are made outside the gate (see `DownstreamGate`).
+@usableFromInline
+internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline typealias Output = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    internal struct State: UpstreamSlotOwner {
+        @usableFromInline var slots: ContiguousArray<UpstreamSlot>
+        @usableFromInline var queues: Queues
+        /// Requested by the downstream and not yet delivered.
+        @usableFromInline var demand: Subscribers.Demand = .none
+        /// Inputs that have finished; the finish check is skipped while 0.
+        @usableFromInline var finishedCount = 0
+        @usableFromInline var terminal = false
+
+        @inlinable
+        init(count: Int, queues: Queues) {
+            slots = ContiguousArray(repeating: UpstreamSlot(), count: count)
+            self.queues = queues
+        }
+    }
+
+    /// What the delivery loop does next, decided under the lock.
+    @usableFromInline
+    internal enum Step {
+        case deliver(Output)
+        case finish
+        case stop
+    }
+
+    @usableFromInline let downstream: Downstream
+    /// Pops one value from every queue, or returns nil if one is empty.
+    @usableFromInline let take: (inout Queues) -> Output?
+    /// Whether input `index`'s queue is empty.
+    @usableFromInline let isEmpty: (Queues, Int) -> Bool
+    @usableFromInline let gate = DownstreamGate()
+    /// Upstream requests or cancels are recorded in `state`.
+    @usableFromInline let actionsPending = Atomic<Bool>(false)
+    @usableFromInline let state: Mutex<UncheckedSendable<State>>
+    /// `request` and `cancel` arrive through `any Subscription`, where only
+    /// the unspecialised bodies are reachable; these non-capturing closures,
+    /// formed where the types are known, run the specialised ones.
+    @usableFromInline let requestImpl: (ZipInner, Subscribers.Demand) -> Void
+    @usableFromInline let cancelImpl: (ZipInner) -> Void
+
+    @inlinable
+    init(downstream: Downstream, count: Int, queues: Queues,
+         take: @escaping (inout Queues) -> Output?, isEmpty: @escaping (Queues, Int) -> Bool) {
+        self.downstream = downstream
+        self.take = take
+        self.isEmpty = isEmpty
+        state = Mutex(UncheckedSendable(State(count: count, queues: queues)))
+        requestImpl = { $0.performRequest($1) }
+        cancelImpl = { $0.performCancel() }
+    }
+
+    /// The subscriber to hand input `index`; `store` appends its value to
+    /// its queue.
+    @inlinable
+    func side<Input>(_ index: Int, store: @escaping (inout Queues, Input) -> Void) -> ZipSide<Queues, Input, Downstream> {
+        ZipSide(inner: self, index: index, store: store)
+    }
+
+    // MARK: Inputs
+
+    @inlinable
+    func receive(subscription: any Subscription, input i: Int) {
+        let demand = state.withLock { s -> Subscribers.Demand? in
+            guard !s.value.terminal, s.value.slots[i].phase == .awaitingSubscription else { return nil }
+            s.value.slots[i].phase = .active
+            s.value.slots[i].subscription = subscription
+            return s.value.demand
+        }
+        // A fresh subscription that has been asked for nothing cannot be
+        // sending to us, so requesting directly is safe even inside the gate.
+        guard let demand else {
+            subscription.cancel()
+            return
+        }
+        if demand.rawValue > 0 { subscription.request(demand) }
+    }
+
+    @inlinable
+    func receive<Input>(_ value: Input, input i: Int, store: (inout Queues, Input) -> Void) -> Subscribers.Demand {
+        let outermost = gate.withGate { nested -> Bool in
+            let step = state.withLock { s -> UncheckedSendable<Step> in
+                guard !s.value.terminal else { return UncheckedSendable(.stop) }
+                store(&s.value.queues, value)
+                // A nested value waits for the delivery loop already running
+                // on this thread, which looks again after each tuple.
+                return UncheckedSendable(nested ? .stop : lockedNextStep(&s.value))
+            }
+            if !nested { deliver(from: step.value) }
+            return !nested
+        }
+        if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+        // Demand the downstream returns is passed to every input by request.
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>, input i: Int) {
+        let outermost = gate.withGate { nested -> Bool in
+            switch completion {
+            case .finished:
+                let step = state.withLock { s -> UncheckedSendable<Step> in
+                    guard !s.value.terminal, s.value.slots[i].finish() else { return UncheckedSendable(.stop) }
+                    s.value.finishedCount &+= 1
+                    // Nested: the delivery loop running on this thread checks
+                    // for the end after its current tuple.
+                    return UncheckedSendable(nested ? .stop : lockedNextStep(&s.value))
+                }
+                if !nested { deliver(from: step.value) }
+            case .failure:
+                let fails = state.withLock { s -> Bool in
+                    guard !s.value.terminal else { return false }
+                    s.value.terminal = true
+                    _ = s.value.slots[i].finish()
+                    if s.value.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
+                    return true
+                }
+                if fails { downstream.receive(completion: completion) }
+            }
+            return !nested
+        }
+        if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+    }
+
+    // MARK: Delivery (holding the gate, outermost frame)
+
+    /// Delivers tuples while there is demand, then finishes if an input has
+    /// finished with an empty queue.
+    @inlinable
+    func deliver(from first: Step) {
+        var step = first
+        while true {
+            switch step {
+            case .deliver(let output):
+                let more = downstream.receive(output)
+                step = state.withLock { s -> UncheckedSendable<Step> in
+                    if more.rawValue > 0 && !s.value.terminal {
+                        s.value.demand += more
+                        if s.value.owe(more) { actionsPending.store(true, ordering: .releasing) }
+                    }
+                    return UncheckedSendable(lockedNextStep(&s.value))
+                }.value
+            case .finish:
+                downstream.receive(completion: .finished)
+                return
+            case .stop:
+                return
+            }
+        }
+    }
+
+    @inlinable
+    func lockedNextStep(_ s: inout State) -> Step {
+        if s.terminal { return .stop }
+        if s.demand.rawValue > 0, let output = take(&s.queues) {
+            if !s.demand.isUnlimited {
+                s.demand = Subscribers.Demand(rawValue: s.demand.rawValue &- 1)
+            }
+            return .deliver(output)
+        }
+        guard s.finishedCount > 0 else { return .stop }
+        for i in s.slots.indices where s.slots[i].phase == .finished && isEmpty(s.queues, i) {
+            s.terminal = true
+            if s.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
+            return .finish
+        }
+        return .stop
+    }
+
+    /// Makes the upstream calls recorded in `state`, outside the gate.
+    @inlinable
+    func runUpstreamActions() {
+        UVCombineCore.runUpstreamActions(state, actionsPending)
+    }
+
+    // MARK: Subscription
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        requestImpl(self, demand)
+    }
+
+    /// Passes `demand` to every input and delivers tuples already complete.
+    @inlinable
+    func performRequest(_ demand: Subscribers.Demand) {
+        let outermost = gate.withGate { nested -> Bool in
+            let step = state.withLock { s -> UncheckedSendable<Step> in
+                guard !s.value.terminal else { return UncheckedSendable(.stop) }
+                s.value.demand += demand
+                if s.value.owe(demand) { actionsPending.store(true, ordering: .releasing) }
+                // Nested: the delivery loop running on this thread goes on
+                // with the new demand.
+                return UncheckedSendable(nested ? .stop : lockedNextStep(&s.value))
+            }
+            if !nested { deliver(from: step.value) }
+            return !nested
+        }
+        if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+    }
+
+    @inlinable
+    func cancel() {
+        cancelImpl(self)
+    }
+
+    @inlinable
+    func performCancel() {
+        let outermost = gate.withGate { nested -> Bool in
+            state.withLock { s in
+                guard !s.value.terminal else { return }
+                s.value.terminal = true
+                if s.value.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
+            }
+            return !nested
+        }
+        if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+    }
+
+    @usableFromInline var description: String { "Zip" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
+}
+
+/// The subscriber `Zip` hands each input.
+@usableFromInline
+internal struct ZipSide<Queues, Input, Downstream: Subscriber>: Subscriber,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let inner: ZipInner<Queues, Downstream>
+    @usableFromInline let index: Int
+    /// Appends this input's value to its queue; non-capturing.
+    @usableFromInline let store: (inout Queues, Input) -> Void
+    @usableFromInline let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    init(inner: ZipInner<Queues, Downstream>, index: Int, store: @escaping (inout Queues, Input) -> Void) {
+        self.inner = inner
+        self.index = index
+        self.store = store
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        inner.receive(subscription: subscription, input: index)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        inner.receive(input, input: index, store: store)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        inner.receive(completion: completion, input: index)
+    }
+
+    @usableFromInline var description: String { "Zip" }
+    @usableFromInline var customMirror: Mirror {
+        Mirror(self, children: ["parentSubscription": inner.combineIdentifier])
+    }
+    @usableFromInline var playgroundDescription: Any { description }
+}

@@ -1,0 +1,8 @@
+// The `uvcombine` executable: `uvcombine demo [--fast]` runs the seed
+// scenarios. The logic lives in other files: top-level variables in
+// main.swift belong to the main actor under Swift 6.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))
