@@ -69,7 +69,7 @@ extension TestHTTPServer {
 
 extension StringProtocol {
     /// Without leading and trailing characters from `set`.
-    func trimmingCharacters(in set: String) -> String {
+    internal func trimmingCharacters(in set: String) -> String {
         var slice = Substring(self)
         while let first = slice.first, set.contains(first) { slice.removeFirst() }
         while let last = slice.last, set.contains(last) { slice.removeLast() }

@@ -151,7 +151,7 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     /// The listener's way to the server; loop thread only.
     private final class ServerLink: @unchecked Sendable {
-        weak var server: TestHTTPServer?
+        internal weak var server: TestHTTPServer?
     }
 
     deinit {
@@ -177,7 +177,7 @@ public final class TestHTTPServer: @unchecked Sendable {
     /// A value handed from the loop thread to the waiting thread; the
     /// semaphore orders the write before the read.
     private final class ResultBox<R>: @unchecked Sendable {
-        var value: R?
+        internal var value: R?
     }
 
     // MARK: Inspection (any thread)
