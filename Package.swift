@@ -14,6 +14,10 @@ let package = Package(
         .library(name: "UVCombine", targets: ["UVCombine"]),
         .executable(name: "uvcombine", targets: ["uvcombine"]),
         .library(name: "UVCombineTesting", targets: ["UVCombineTesting"]),
+        // The C API as `libuvcombine-c.so` for C hosts (`uvcombine` names the
+        // executable): header Sources/CUVCombine/include/uvcombine.h,
+        // pkg-config name `uvcombine`; `make c-host`, `make install`.
+        .library(name: "uvcombine-c", type: .dynamic, targets: ["CUVCombineImplementation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -41,12 +45,44 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // The C API: the hand-written header (libuv style) and the few
+        // functions written in C (error strings, version).
+        .target(name: "CUVCombine", dependencies: ["CLibUV"]),
+        // The C API's functions, in Swift (`@c @implementation`: the compiler
+        // checks each against the header). Linked into libuvcombine-c.so with
+        // the Swift runtime inside (`-static-stdlib`, which a dynamic library
+        // product does not get from `--static-swift-stdlib`), exporting only
+        // the header's `uvc_` functions (uvcombine.map). No Swift target may
+        // depend on it: the static runtime would clash with the test runner's.
+        .target(
+            name: "CUVCombineImplementation",
+            dependencies: ["CUVCombine", "UVCombineLoop", "UVCombineCore", "CLibUV"],
+            exclude: ["uvcombine.map"],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-static-stdlib",
+                    // FoundationEssentials (Date) needs these two archives,
+                    // which -static-stdlib does not name for a library.
+                    "-l_FoundationCollections", "-l_FoundationCShims",
+                    "-Xlinker", "-soname=libuvcombine-c.so",
+                    "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/CUVCombineImplementation/uvcombine.map",
+                ]),
+            ]
+        ),
         // The demo and command-line tool (`uvcombine demo`).
         .executableTarget(name: "uvcombine", dependencies: ["UVCombine"]),
         // Counts allocations per thread by interposing malloc; linked only
         // through the test support module.
         .target(name: "CUVCombineMallocCounter"),
-        .target(name: "UVCombineTesting", dependencies: ["UVCombineCore", "CUVCombineMallocCounter"]),
+        .target(
+            name: "UVCombineTesting",
+            dependencies: [
+                "UVCombineCore",
+                "UVCombineLoop",
+                "CUVCombineMallocCounter",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .testTarget(
             name: "UVCombineCoreTests",
             dependencies: ["UVCombineCore", "UVCombineTesting"]
@@ -59,6 +95,12 @@ let package = Package(
             name: "UVCombineHTTPTests",
             dependencies: ["UVCombineHTTP", "UVCombineLoop", "UVCombineCore", "UVCombineTesting"]
         ),
+        // Builds libuvcombine-c.so and C programs with gcc (`make c-build`)
+        // and runs them: every header function, bad input, AddressSanitizer.
+        .testTarget(
+            name: "CUVCombineImplementationTests",
+            exclude: ["C"]
+        ),
         // Runs the built `uvcombine` executable (the dependency makes
         // `swift test` build it).
         .testTarget(
@@ -67,7 +109,13 @@ let package = Package(
         ),
         .testTarget(
             name: "UVCombineTestingTests",
-            dependencies: ["UVCombineCore", "UVCombineTesting"]
+            dependencies: [
+                "UVCombineCore",
+                "UVCombineLoop",
+                "UVCombineHTTP",
+                "UVCombineTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

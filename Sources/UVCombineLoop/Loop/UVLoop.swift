@@ -413,4 +413,11 @@ public final class UVLoop: @unchecked Sendable {
         try UVError.check(status)
         isLoopClosed = true
     }
+
+    /// Whether a handle this loop opened (its wake-up handle included) is
+    /// still open or waiting for its close callback. After ``close()`` on an
+    /// adopted loop it turns false in the host's iteration that ran the last
+    /// close callback; the C API's detach reports completion then. Loop
+    /// thread.
+    package var hasOpenHandles: Bool { !isWakeupClosed || !owners.isEmpty }
 }

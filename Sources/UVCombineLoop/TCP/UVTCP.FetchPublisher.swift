@@ -128,12 +128,12 @@ internal class TCPFetchSubscriptionBase: TCPSubscriptionBase, UVTCPConnectionHan
         super.init(loop: publisher.loop)
     }
 
-    @usableFromInline var description: String { "FetchPublisher" }
+    @usableFromInline internal var description: String { "FetchPublisher" }
 
     // MARK: Subscription
 
     @usableFromInline
-    final func request(_ demand: Subscribers.Demand) {
+    internal final func request(_ demand: Subscribers.Demand) {
         if demand == .none { violation("Subscription.request(.none): demand must not be zero") }
         let start = phase.withLock { phase -> Bool in
             guard phase == .idle else { return false }
@@ -144,7 +144,7 @@ internal class TCPFetchSubscriptionBase: TCPSubscriptionBase, UVTCPConnectionHan
     }
 
     @usableFromInline
-    final func cancel() {
+    internal final func cancel() {
         let wasRunning = withGate { () -> Bool? in
             let previous = phase.withLock { phase -> Phase in
                 defer { phase = .terminal }
@@ -211,14 +211,14 @@ internal class TCPFetchSubscriptionBase: TCPSubscriptionBase, UVTCPConnectionHan
     // MARK: UVTCPConnectionHandler (loop thread)
 
     @usableFromInline
-    final func connection(_ connection: UVTCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+    internal final func connection(_ connection: UVTCPConnection, didRead bytes: UnsafeRawBufferPointer) {
         let room = publisher.limit - reply.count
         reply.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes.prefix(room)))
         if reply.count >= publisher.limit { finish(.success(reply)) }
     }
 
     @usableFromInline
-    final func connection(_ connection: UVTCPConnection, didEndWith error: UVTCPError?) {
+    internal final func connection(_ connection: UVTCPConnection, didEndWith error: UVTCPError?) {
         if let error {
             finish(.failure(error))
         } else {

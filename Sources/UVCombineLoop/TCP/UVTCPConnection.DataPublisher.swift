@@ -91,9 +91,9 @@ internal class TCPDataSubscriptionBase: TCPSubscriptionBase, UVTCPConnectionHand
     }
 
     internal struct State {
-        var phase: Phase = .attaching
+        internal var phase: Phase = .attaching
         /// Demand requested before the subscription was attached.
-        var pendingDemand: Subscribers.Demand = .none
+        internal var pendingDemand: Subscribers.Demand = .none
     }
 
     @usableFromInline internal let connection: UVTCPConnection
@@ -118,7 +118,7 @@ internal class TCPDataSubscriptionBase: TCPSubscriptionBase, UVTCPConnectionHand
         super.init(loop: connection.loop)
     }
 
-    @usableFromInline var description: String { "DataPublisher" }
+    @usableFromInline internal var description: String { "DataPublisher" }
 
     /// Becomes the connection's reader, on the loop thread.
     @usableFromInline
@@ -159,7 +159,7 @@ internal class TCPDataSubscriptionBase: TCPSubscriptionBase, UVTCPConnectionHand
     // MARK: Subscription
 
     @usableFromInline
-    final func request(_ demand: Subscribers.Demand) {
+    internal final func request(_ demand: Subscribers.Demand) {
         if demand == .none { violation("Subscription.request(.none): demand must not be zero") }
         if loop.isInLoop {
             requestNow(demand)
@@ -184,7 +184,7 @@ internal class TCPDataSubscriptionBase: TCPSubscriptionBase, UVTCPConnectionHand
     }
 
     @usableFromInline
-    final func cancel() {
+    internal final func cancel() {
         let wasActive = withGate { () -> Bool in
             let previous = state.withLock { state -> Phase in
                 defer { state.phase = .terminal }
@@ -223,7 +223,7 @@ internal class TCPDataSubscriptionBase: TCPSubscriptionBase, UVTCPConnectionHand
     // MARK: UVTCPConnectionHandler (loop thread)
 
     @usableFromInline
-    final func connection(_ connection: UVTCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+    internal final func connection(_ connection: UVTCPConnection, didRead bytes: UnsafeRawBufferPointer) {
         let more = withGate { () -> Subscribers.Demand? in
             guard state.withLock({ $0.phase == .attached }) else { return nil }
             return deliver(self, bytes)
@@ -234,7 +234,7 @@ internal class TCPDataSubscriptionBase: TCPSubscriptionBase, UVTCPConnectionHand
     }
 
     @usableFromInline
-    final func connection(_ connection: UVTCPConnection, didEndWith error: UVTCPError?) {
+    internal final func connection(_ connection: UVTCPConnection, didEndWith error: UVTCPError?) {
         finish(error.map { .failure($0) } ?? .finished)
         if connection.storedHandler === self { connection.storedHandler = nil }
     }

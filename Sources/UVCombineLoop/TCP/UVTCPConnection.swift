@@ -117,9 +117,11 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
         readBuffer?.deallocate()
     }
 
-    /// `UVTCPConnection(local → remote)` while open, `UVTCPConnection(closed)`
-    /// after. Loop thread.
+    /// `UVTCPConnection(local → remote)` while open on the loop thread,
+    /// `UVTCPConnection(closed)` after; just `UVTCPConnection` on other
+    /// threads. Any thread.
     public var description: String {
+        guard loop.isInLoop else { return "UVTCPConnection" }
         guard let local = localAddress, let remote = remoteAddress else { return "UVTCPConnection(closed)" }
         return "UVTCPConnection(\(local) → \(remote))"
     }
@@ -143,6 +145,27 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
     public var isClosed: Bool {
         loop.preconditionInLoop()
         return state == .closed
+    }
+
+    /// Whether the connection keeps ``UVLoop/run(_:)`` running while it
+    /// reads or writes (libuv's `uv_ref`); `true` by default. An idle pooled
+    /// connection sets it to `false`: it keeps reading (to notice the server
+    /// closing it) without keeping the program alive, as Node unrefs its
+    /// free sockets. Loop thread.
+    ///
+    /// ```swift
+    /// connection.keepsLoopAlive = false // parked in a pool
+    /// ```
+    public var keepsLoopAlive: Bool {
+        get {
+            loop.preconditionInLoop()
+            return state != .closed && uv_has_ref(socket.handle) != 0
+        }
+        set {
+            loop.preconditionInLoop()
+            guard state != .closed else { return }
+            if newValue { uv_ref(socket.handle) } else { uv_unref(socket.handle) }
+        }
     }
 
     /// The local address, while open. Loop thread.

@@ -102,6 +102,26 @@ public final class UVTCPListener: @unchecked Sendable, CustomStringConvertible {
     /// `UVTCPListener(127.0.0.1:40123)`.
     public var description: String { "UVTCPListener(\(address))" }
 
+    /// Whether the listener keeps ``UVLoop/run(_:)`` running (libuv's
+    /// `uv_ref`); `true` by default. A server that should not hold a
+    /// program open on its own (a test server on the client's loop) sets it
+    /// to `false`. Loop thread, or before the loop first ran.
+    ///
+    /// ```swift
+    /// listener.keepsLoopAlive = false
+    /// ```
+    public var keepsLoopAlive: Bool {
+        get {
+            loop.preconditionLoopConfined("UVTCPListener.keepsLoopAlive")
+            return !closed && uv_has_ref(socket.handle) != 0
+        }
+        set {
+            loop.preconditionLoopConfined("UVTCPListener.keepsLoopAlive")
+            guard !closed else { return }
+            if newValue { uv_ref(socket.handle) } else { uv_unref(socket.handle) }
+        }
+    }
+
     /// Whether ``close()`` took effect. Loop thread.
     public var isClosed: Bool {
         loop.preconditionLoopConfined("UVTCPListener.isClosed")

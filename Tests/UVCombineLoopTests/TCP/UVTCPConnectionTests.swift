@@ -441,3 +441,149 @@ struct UVTCPConnectionTests {
         }
     }
 }
+
+@Suite("UVTCPConnection.keepsLoopAlive")
+struct UVTCPKeepsLoopAliveTests {
+    @Test func anUnrefedReadingConnectionAndListenerDoNotKeepRunGoing() throws {
+        try withLoop { loop in
+            var serverSide: UVTCPConnection?
+            var listening: UVTCPListener?
+            let listener = try UVTCP.listen(port: 0, on: loop) { connection in
+                serverSide = connection
+                connection.handler = RecordingHandler()
+                connection.startReading()
+                connection.keepsLoopAlive = false
+                #expect(!connection.keepsLoopAlive)
+                listening?.keepsLoopAlive = false
+            }
+            listening = listener
+            var client: UVTCPConnection?
+            let clientHandler = RecordingHandler()
+            UVTCP.connect(host: "127.0.0.1", port: listener.port, on: loop) { result in
+                client = result.success
+                client?.handler = clientHandler
+                client?.startReading()
+                client?.keepsLoopAlive = false
+            }
+            // Returns although everything is open and reading.
+            #expect(loop.run() == false)
+            #expect(client?.isReadingSocket == true)
+            #expect(serverSide?.isReadingSocket == true)
+            #expect(listener.isClosed == false)
+            // Ref'd again, a read keeps it running until the close.
+            client?.keepsLoopAlive = true
+            clientHandler.onRead = { connection, _ in connection.close() }
+            serverSide?.write([1])
+            loop.run()
+            #expect(clientHandler.reads == 1)
+            #expect(client?.isClosed == true)
+            serverSide?.close()
+            listener.close()
+            listening = nil
+            loop.run()
+        }
+    }
+}
+
+@Suite("UVTCPConnection round trips")
+struct UVTCPRoundTripTests {
+    /// Answers every `size` bytes received with `reply`, a reused array.
+    final class Responder: UVTCPConnectionHandler {
+        let size: Int
+        let reply: [UInt8]
+        var pending = 0
+
+        init(size: Int, reply: [UInt8]) {
+            self.size = size
+            self.reply = reply
+        }
+
+        func connection(_ connection: UVTCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+            pending += bytes.count
+            while pending >= size {
+                pending -= size
+                connection.write(reply)
+            }
+        }
+
+        func connection(_ connection: UVTCPConnection, didEndWith error: UVTCPError?) {}
+    }
+
+    /// Sends `request`, waits for the whole reply, sends again, `count`
+    /// times; records the allocation total after `warmUp` round trips.
+    final class Requester: UVTCPConnectionHandler {
+        let request: [UInt8]
+        let replySize: Int
+        let count: Int
+        let warmUp: Int
+        var received = 0
+        var done = 0
+        var mallocsAfterWarmUp = 0
+        var mallocsAtEnd = 0
+        var startTime: UInt64 = 0
+        var endTime: UInt64 = 0
+        var onFinish: (() -> Void)?
+
+        init(request: [UInt8], replySize: Int, count: Int, warmUp: Int) {
+            self.request = request
+            self.replySize = replySize
+            self.count = count
+            self.warmUp = warmUp
+        }
+
+        func connection(_ connection: UVTCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+            received += bytes.count
+            guard received == replySize else { return }
+            received = 0
+            done += 1
+            if done == warmUp {
+                mallocsAfterWarmUp = AllocationCounter.threadTotal
+                startTime = connection.loop.now.uptimeNanoseconds
+            }
+            if done == warmUp + count {
+                mallocsAtEnd = AllocationCounter.threadTotal
+                endTime = connection.loop.now.uptimeNanoseconds
+                onFinish?()
+                return
+            }
+            connection.write(request)
+        }
+
+        func connection(_ connection: UVTCPConnection, didEndWith error: UVTCPError?) {}
+    }
+
+    @Test(.enabled(if: isOptimizedBuild, "allocation counts need specialised code"))
+    func requestResponseRoundTripsAllocateNothing() throws {
+        try withLoop { loop in
+            let responder = Responder(size: 100, reply: pattern(300))
+            var serverSide: UVTCPConnection?
+            let listener = try UVTCP.listen(port: 0, on: loop) { connection in
+                serverSide = connection
+                connection.handler = responder
+                connection.startReading()
+            }
+            let requester = Requester(request: pattern(100), replySize: 300, count: 10_000, warmUp: 100)
+            var client: UVTCPConnection?
+            UVTCP.connect(host: "127.0.0.1", port: listener.port, on: loop) { result in
+                client = result.success
+                client?.handler = requester
+                client?.startReading()
+                client?.write(requester.request)
+            }
+            requester.onFinish = {
+                client?.close()
+                serverSide?.close()
+                listener.close()
+            }
+            let cpuBefore = threadCPUTime()
+            loop.run()
+            let cpu = threadCPUTime() - cpuBefore
+            let mallocs = requester.mallocsAtEnd - requester.mallocsAfterWarmUp
+            let seconds = Double(requester.endTime - requester.startTime) / 1e9
+            print("loopback round trips (100-byte request, 300-byte reply, both ends on one loop thread): " +
+                  "\(Int(Double(requester.count) / seconds))/s, \(Double(cpu) / 1e3 / Double(requester.count + 100)) µs CPU " +
+                  "per round trip, \(mallocs) mallocs in \(requester.count)")
+            #expect(mallocs == 0)
+        }
+    }
+}

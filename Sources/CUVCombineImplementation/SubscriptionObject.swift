@@ -1,0 +1,83 @@
+import CUVCombine
+import FoundationEssentials
+import Synchronization
+import UVCombineCore
+
+/// The object behind a `uvc_subscription_t *`: a subscriber that calls a C
+/// function for every timer firing, with unlimited demand (a sink).
+///
+/// Cancelling is strict, as the timer publisher's subscriptions are: once
+/// `cancel()` returned, the callback does not run again (a firing being
+/// delivered on the loop thread is waited for; from inside the callback the
+/// cancel takes effect at once).
+///
+/// Threading: `cancel()` from any thread; values arrive on the loop thread.
+internal final class SubscriptionObject: OpaqueObject, Subscriber, @unchecked Sendable {
+    internal typealias Input = Date
+    internal typealias Failure = Never
+
+    internal let combineIdentifier = CombineIdentifier()
+    private let callback: uvc_timer_cb
+    private let userData: UnsafeMutableRawPointer?
+
+    private struct State {
+        /// The timer's subscription, until cancelled.
+        internal var upstream: (any Subscription)?
+        /// `uvc_subscription_cancel` (or free) was called.
+        internal var cancelled = false
+    }
+
+    private let state = Mutex(UncheckedSendable(State()))
+
+    internal init(callback: @escaping uvc_timer_cb, userData: UnsafeMutableRawPointer?) {
+        self.callback = callback
+        self.userData = userData
+    }
+
+    internal func receive(subscription: any Subscription) {
+        let accepted = state.withLock { state -> Bool in
+            guard !state.value.cancelled, state.value.upstream == nil else { return false }
+            state.value.upstream = subscription
+            return true
+        }
+        if accepted {
+            subscription.request(.unlimited)
+        } else {
+            subscription.cancel()
+        }
+    }
+
+    internal func receive(_ input: Date) -> Subscribers.Demand {
+        callback(pointer, SubscriptionObject.nanosecondsSinceEpoch(input), userData)
+        return .none
+    }
+
+    internal func receive(completion: Subscribers.Completion<Never>) {
+        // A timer never completes; let go of the subscription if one did.
+        _ = state.withLock { state -> UncheckedSendable<(any Subscription)?> in
+            defer { state.value.upstream = nil }
+            return UncheckedSendable(state.value.upstream)
+        }
+    }
+
+    /// `uvc_subscription_cancel`: 0 the first time, `UV_EALREADY` after.
+    internal func cancel() -> Int32 {
+        let taken = state.withLock { state -> UncheckedSendable<(any Subscription)?>? in
+            guard !state.value.cancelled else { return nil }
+            state.value.cancelled = true
+            defer { state.value.upstream = nil }
+            return UncheckedSendable(state.value.upstream)
+        }
+        guard let taken else { return Status.already }
+        taken.value?.cancel()
+        return Status.ok
+    }
+
+    /// A firing's date as nanoseconds since the Unix epoch (clamped to
+    /// `UInt64`).
+    internal static func nanosecondsSinceEpoch(_ date: Date) -> UInt64 {
+        let nanoseconds = date.timeIntervalSince1970 * 1e9
+        if nanoseconds <= 0 { return 0 }
+        return nanoseconds < 1.8e19 ? UInt64(nanoseconds) : .max
+    }
+}

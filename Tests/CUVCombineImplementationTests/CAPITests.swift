@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// The C API through C: Tests/CUVCombineImplementationTests/C/api_test.c,
+/// built with gcc `-Wall -Wextra -Werror` against uvcombine.h and
+/// libuvcombine-c.so, one process per case, plain and under
+/// AddressSanitizer/LeakSanitizer (which fails a case on any leak or bad
+/// access).
+@Suite("C API", .serialized)
+struct CAPITests {
+    /// Every case in api_test.c.
+    static let cases = [
+        "version_and_errors",
+        "null_pointers",
+        "bad_arguments",
+        "created_loop",
+        "pending_cancelled_on_close",
+        "timer_subscribers",
+        "free_inside_callbacks",
+        "reentrancy",
+        "adopted_detach",
+        "detach_outside_run",
+        "close_busy",
+        "threads",
+        "cancel_from_thread",
+    ]
+
+    @Test("every case of api_test.c is run here")
+    func caseListIsComplete() {
+        guard CPrograms.requireBuild() else { return }
+        let listed = CPrograms.runBuilt("api_test", ["--list"])
+        #expect(listed.status == 0)
+        #expect(listed.output.split(separator: "\n").map(String.init) == Self.cases)
+    }
+
+    @Test("api_test.c calls every function uvcombine.h declares")
+    func everyFunctionIsCalled() throws {
+        let declared = try CPrograms.declaredFunctions()
+        #expect(declared.count >= 20)
+        let source = try String(contentsOf: CPrograms.root.appendingPathComponent(
+            "Tests/CUVCombineImplementationTests/C/api_test.c"), encoding: .utf8)
+        let uncalled = declared.filter { !source.contains("\($0)(") }
+        #expect(uncalled.isEmpty, "not called by api_test.c: \(uncalled.sorted())")
+    }
+
+    @Test("a case passes", arguments: cases)
+    func apiCase(_ name: String) {
+        guard CPrograms.requireBuild() else { return }
+        let result = CPrograms.runBuilt("api_test", [name])
+        #expect(result.status == 0, "\(result.tail)")
+        #expect(result.output.contains("1 passed, 0 failed"))
+    }
+
+    @Test("a case passes under AddressSanitizer and LeakSanitizer", arguments: cases)
+    func apiCaseUnderAddressSanitizer(_ name: String) {
+        guard CPrograms.requireBuild() else { return }
+        let result = CPrograms.runBuilt("api_test-asan", [name])
+        #expect(result.status == 0, "\(result.tail)")
+        #expect(result.output.contains("1 passed, 0 failed"))
+        #expect(!result.error.contains("Sanitizer"), "\(result.tail)")
+    }
+}

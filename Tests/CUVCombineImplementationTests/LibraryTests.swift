@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// What libuvcombine-c.so is: a library C hosts can load without a Swift
+/// toolchain, exporting exactly the header's functions, installable with
+/// pkg-config.
+@Suite("libuvcombine-c.so", .serialized)
+struct LibraryTests {
+    /// What the library may need at run time: libuv and the C and C++
+    /// runtimes (glibc's loader included), nothing of Swift's.
+    static let allowedDependencies: Set<String> = [
+        "libuv.so.1", "libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1", "ld-linux-x86-64.so.2",
+    ]
+
+    @Test("needs only libuv, libc, libm, libstdc++ and libgcc at run time")
+    func dependencies() {
+        guard CPrograms.requireBuild() else { return }
+        let dynamic = CPrograms.run(["readelf", "-d", CPrograms.library.path])
+        #expect(dynamic.status == 0, "\(dynamic.tail)")
+        let needed = Set(dynamic.output.split(separator: "\n").compactMap { line -> String? in
+            guard line.contains("(NEEDED)"), let open = line.firstIndex(of: "["),
+                  let close = line.lastIndex(of: "]") else { return nil }
+            return String(line[line.index(after: open)..<close])
+        })
+        #expect(needed.contains("libuv.so.1"))
+        #expect(needed.isSubset(of: Self.allowedDependencies), "unexpected: \(needed.subtracting(Self.allowedDependencies))")
+        // Every one of them resolves on this system, without the toolchain.
+        let ldd = CPrograms.run(["ldd", CPrograms.library.path])
+        #expect(ldd.status == 0, "\(ldd.tail)")
+        #expect(!ldd.output.contains("not found"), "\(ldd.output)")
+        #expect(!ldd.output.contains("swift"), "\(ldd.output)")
+    }
+
+    @Test("exports exactly the functions uvcombine.h declares")
+    func exports() throws {
+        guard CPrograms.requireBuild() else { return }
+        let symbols = CPrograms.run(["nm", "-D", "--defined-only", CPrograms.library.path])
+        #expect(symbols.status == 0, "\(symbols.tail)")
+        // Global symbols have an upper-case type letter.
+        let exported = Set(symbols.output.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, fields[1].first?.isUppercase == true else { return nil }
+            return String(fields[2])
+        })
+        let declared = try CPrograms.declaredFunctions()
+        #expect(exported == declared,
+                "exported only: \(exported.subtracting(declared).sorted()), declared only: \(declared.subtracting(exported).sorted())")
+    }
+
+    @Test("make install: a host builds with pkg-config and runs")
+    func installAndBuildWithPkgConfig() throws {
+        guard CPrograms.requireBuild() else { return }
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("uvcombine-prefix-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        let install = CPrograms.run(["make", "--no-print-directory", "install", "PREFIX=\(prefix.path)"]
+                                    + CPrograms.makeVariables, timeout: 900)
+        #expect(install.status == 0, "\(install.tail)")
+        guard install.status == 0 else { return }
+        for file in ["include/uvcombine.h", "lib/libuvcombine-c.so", "lib/pkgconfig/uvcombine.pc"] {
+            #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file)")
+        }
+        let host = prefix.appendingPathComponent("host").path
+        let build = CPrograms.run(
+            ["sh", "-c", "gcc -std=gnu11 -Wall -Wextra -Werror Examples/c-host/host.c "
+                + "$(pkg-config --cflags --libs uvcombine) -lpthread -o \(host)"],
+            environment: ["PKG_CONFIG_PATH": prefix.appendingPathComponent("lib/pkgconfig").path])
+        #expect(build.status == 0, "\(build.tail)")
+        let run = CPrograms.run([host], environment: ["LD_LIBRARY_PATH": prefix.appendingPathComponent("lib").path])
+        #expect(run.status == 0, "\(run.tail)")
+        #expect(run.output.contains("uv_loop_close: 0"))
+    }
+}
