@@ -81,6 +81,17 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     package var runningTaskCount: Int { tasks.count }
     /// Scheduled deadlines. Loop thread.
     package var deadlineCount: Int { deadlines.count }
+    /// Response bytes held for paused streaming tasks (parts waiting for
+    /// demand and unparsed bytes), over all tasks. Loop thread.
+    package var heldResponseByteCount: Int {
+        tasks.values.reduce(0) { total, task in
+            total + task.stash.count + (task.pendingPart?.data?.count ?? 0)
+        }
+    }
+    /// Connections reading their socket. Loop thread.
+    package var readingConnectionCount: Int {
+        connections.values.reduce(0) { $0 + ($1.isReading ? 1 : 0) }
+    }
 
     // MARK: Entry points
 
