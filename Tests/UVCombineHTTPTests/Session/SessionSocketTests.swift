@@ -113,6 +113,19 @@ struct SessionSocketTests {
         }
     }
 
+    @Test("IPv6: a bracketed literal host connects over ::1 and sends Host with brackets")
+    func ipv6Literal() throws {
+        let server = try TestHTTPServer(host: "::1", routes: ["/six": .text("six")])
+        defer { server.shutdown() }
+        #expect(server.url("/six").absoluteString == "http://[::1]:\(server.port)/six")
+        withRealLoop { loop in
+            let session = UVURLSession(loop: loop)
+            let outcome = fetch(session.dataTaskPublisher(for: server.url("/six")), on: loop)
+            #expect(outcome?.text == "six")
+            #expect(server.requests.first?.headerFields[HTTPField.Name("Host")!] == "[::1]:\(server.port)")
+        }
+    }
+
     @Test("a refusing server: cannotConnectToHost with UV_ECONNREFUSED")
     func refusedConnection() throws {
         let server = try TestHTTPServer(fault: .refuse)
