@@ -144,9 +144,11 @@ install: c-lib
 # documents only what a module declares itself, and the umbrella declares
 # nothing, so the modules are built together as one combined archive
 # (--enable-experimental-combined-documentation), and the catalog links to
-# their symbols by absolute paths (``/UVCombineLoop/UVLoop``). The build fails
-# on any DocC warning (--warnings-as-errors, and the log is checked too) and
-# on any public symbol without a doc comment (scripts/check_doc_comments.py).
+# their symbols by absolute paths (``/UVCombineLoop/UVLoop``), as must doc
+# comments that link across modules. The build fails on any DocC warning
+# (--warnings-as-errors; the log is checked too, since the plugin ignores a
+# failing `docc merge`) and on any public symbol without a doc comment
+# (scripts/check_doc_comments.py).
 # View it with
 #   python3 -m http.server -d .build/documentation/UVCombine.doccarchive 8000
 # and open http://localhost:8000/documentation/uvcombine
@@ -165,7 +167,8 @@ docs: deps
 		> $(DOCS_LOG) 2>&1 || status=$$?; \
 	grep -v '^\[[0-9]*/[0-9]*\]' $(DOCS_LOG); \
 	if [ $$status -ne 0 ]; then echo "make docs: failed (exit $$status)"; exit 1; fi; \
-	if grep -q '^warning:' $(DOCS_LOG); then echo "make docs: DocC warnings above"; exit 1; fi; \
+	if grep -qiE '^(error|warning):' $(DOCS_LOG) || [ ! -f $(DOCS_OUTPUT)/index.html ]; then \
+		echo "make docs: DocC reported problems (above)"; exit 1; fi; \
 	echo "make docs: no warnings; open $(DOCS_OUTPUT)"
 
 clean:

@@ -337,6 +337,8 @@ public struct ConnectionPoolStateMachine: Sendable {
     ///   - key: where it goes (``HTTPRequestTarget/key``).
     ///   - method: decides idempotency, hence whether it may be retried.
     ///   - closesConnection: whether the request says `Connection: close`.
+    ///   - now: the current time, from which a new connection's connect
+    ///     deadline is counted.
     /// - Returns: `execute` on an idle connection (and `cancelIdleTimeout`),
     ///   or `create` a connection, or nothing (queued); `fail` with
     ///   `.resourceUnavailable` after ``shutdown(now:)``.

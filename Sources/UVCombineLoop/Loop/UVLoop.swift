@@ -4,7 +4,7 @@ import Synchronization
 
 /// A libuv event loop: the thread that runs it delivers every timer tick,
 /// every scheduled action and (later) every socket event, and it is a
-/// Combine ``Scheduler``.
+/// Combine ``/UVCombineCore/Scheduler``.
 ///
 /// ## Threading
 ///
