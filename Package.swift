@@ -3,7 +3,8 @@
 // UVCombine: Combine's programming model on a libuv event loop.
 //
 // The root package depends on nothing beyond the toolchain, libuv (through the
-// CLibUV system-library target) and, once HTTP lands, apple/swift-http-types.
+// CLibUV system-library target) and apple/swift-http-types; swift-docc-plugin
+// is a command plugin that only `make docs` runs (nothing links it).
 // Benchmarks live in the nested package `Benchmarks/` so that their
 // dependencies (package-benchmark, OpenCombine) never reach our users.
 import PackageDescription
@@ -21,6 +22,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // `make docs`: the DocC catalog (Sources/UVCombine/UVCombine.docc).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(

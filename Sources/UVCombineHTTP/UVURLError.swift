@@ -33,6 +33,11 @@ public struct UVURLError: Error, Sendable, Equatable, Hashable, CustomStringConv
     /// What kind of failure an error reports. Raw values follow `URLError`
     /// where `URLError` has the same code; codes of our own use -1300 and
     /// below.
+    ///
+    /// ```swift
+    /// let error = UVURLError(.cannotFindHost, underlyingErrorName: "UV_EAI_NONAME")
+    /// print(error.code, error.code.rawValue) // Prints: "cannotFindHost -1003"
+    /// ```
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         /// The numeric value, `URLError`'s where it has the same code.
         public let rawValue: Int
@@ -125,6 +130,11 @@ public struct UVURLError: Error, Sendable, Equatable, Hashable, CustomStringConv
     }
 
     /// Which deadline passed, for errors with code `.timedOut`.
+    ///
+    /// ```swift
+    /// let error = UVURLError.timedOut(.idleRead)
+    /// print(error.timeoutKind == .idleRead) // Prints: "true"
+    /// ```
     public enum TimeoutKind: Sendable, Hashable, CustomStringConvertible {
         /// The TCP connection (including name resolution) was not
         /// established in time.

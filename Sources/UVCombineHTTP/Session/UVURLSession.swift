@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import UVCombineLoop
 
-/// An HTTP/1.1 client bound to a ``UVLoop``, with Combine publishers for
+/// An HTTP/1.1 client bound to a ``/UVCombineLoop/UVLoop``, with Combine publishers for
 /// its data tasks: Foundation's `URLSession` with the loop in place of the
 /// delegate queue.
 ///
@@ -62,7 +62,7 @@ public final class UVURLSession: Sendable, CustomStringConvertible {
         self.init(loop: loop, configuration: configuration, transport: UVLoopTransport(loop: loop))
     }
 
-    /// The shared session on ``UVLoop/default``, with the default
+    /// The shared session on ``/UVCombineLoop/UVLoop/default``, with the default
     /// configuration, as `URLSession.shared`: for programs that run the
     /// default loop (`UVLoop.default.run()`). Libraries and tests should
     /// make their own sessions on their own loops.

@@ -18,7 +18,7 @@ import UVCombineLoop
 ///
 /// ## Threading
 ///
-/// By default the server runs on a ``UVLoopThread`` of its own: create it,
+/// By default the server runs on a ``/UVCombineLoop/UVLoopThread`` of its own: create it,
 /// use it and shut it down from any thread (not from its own loop thread).
 /// Given a `loop`, it runs there instead: create it and call ``shutdown()``
 /// on that loop's thread (or before the loop first ran); closing the loop
@@ -68,11 +68,11 @@ public final class TestHTTPServer: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - loop: The loop to run on; `nil` (the default) starts a
-    ///     ``UVLoopThread`` for the server.
+    ///     ``/UVCombineLoop/UVLoopThread`` for the server.
     ///   - handler: Answers each request, on the server's loop thread.
     ///
-    /// Throws the ``UVError`` from starting the loop thread, or the
-    /// ``UVTCPError`` from listening.
+    /// Throws the ``/UVCombineLoop/UVError`` from starting the loop thread, or the
+    /// ``/UVCombineLoop/UVTCPError`` from listening.
     ///
     /// ```swift
     /// let server = try TestHTTPServer { request in
