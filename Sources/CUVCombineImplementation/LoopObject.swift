@@ -49,14 +49,17 @@ internal final class LoopObject: OpaqueObject, @unchecked Sendable {
     private let home = Atomic<UInt>(0)
     /// Fetches whose callback has not run, by identity, and the number the
     /// next one gets: a detach or close ends each with `UV_ECANCELED`, in
-    /// the order they were made. Entries are added only inside the phase
-    /// lock (``whileActive(_:)``), so a detach or close that took the
-    /// registry after changing the phase sees every fetch it must end.
+    /// the order they were made. Also the shared fetches started and not
+    /// completed, which it holds (their C handle may be freed) and ends.
+    /// Entries are added only inside the phase lock (``whileActive(_:)``),
+    /// so a detach or close that took the registry after changing the
+    /// phase sees everything it must end.
     private let pendingFetches = Mutex(UncheckedSendable(PendingFetches()))
 
     private struct PendingFetches {
         var fetches: [ObjectIdentifier: FetchObject] = [:]
         var nextSequence = 0
+        var shared: [ObjectIdentifier: SharedFetchObject] = [:]
     }
 
     // MARK: Loop thread only
@@ -105,16 +108,34 @@ internal final class LoopObject: OpaqueObject, @unchecked Sendable {
         _ = pendingFetches.withLock { $0.value.fetches.removeValue(forKey: ObjectIdentifier(fetch)) }
     }
 
+    /// Holds a started shared fetch until it completed or was cancelled.
+    /// Inside ``whileActive(_:)`` only.
+    internal func register(shared: SharedFetchObject) {
+        pendingFetches.withLock { $0.value.shared[ObjectIdentifier(shared)] = shared }
+    }
+
+    /// Lets go of a shared fetch that completed or was cancelled. Any thread.
+    internal func unregister(shared: SharedFetchObject) {
+        let released = pendingFetches.withLock { $0.value.shared.removeValue(forKey: ObjectIdentifier(shared)) }
+        // Released outside the lock: this may be the last reference.
+        _ = released
+    }
+
     /// The detach or close: every fetch still pending gets its callback
     /// with `UV_ECANCELED`, in the order they were made, and its request is
     /// cancelled. After the phase left `active`. Loop thread (or the
     /// thread closing a created loop).
     private func endPendingFetches(_ reason: String) {
-        let fetches = pendingFetches.withLock { pending -> [FetchObject] in
-            defer { pending.value.fetches = [:] }
-            return pending.value.fetches.values.sorted { $0.sequence < $1.sequence }
+        let (fetches, shared) = pendingFetches.withLock { pending -> ([FetchObject], [SharedFetchObject]) in
+            defer {
+                pending.value.fetches = [:]
+                pending.value.shared = [:]
+            }
+            return (pending.value.fetches.values.sorted { $0.sequence < $1.sequence },
+                    Array(pending.value.shared.values))
         }
         for fetch in fetches { fetch.end(message: reason) }
+        for object in shared { object.loopEnded() }
     }
 
     // MARK: Created loops

@@ -10,10 +10,13 @@ import UVCombineHTTP
 /// so that one request's response reaches every subscribed ``FetchObject``.
 ///
 /// Phases: `idle` (subscribers attach) → `started` (the connection is
-/// made on the loop) → `cancelled`. A started shared fetch keeps itself
-/// alive (`keepAlive`) until the subject completed, so a C host may free it
-/// right after starting; a watcher subscribed first (before any C
-/// subscriber) reports the completion.
+/// made on the loop) → `cancelled`. From start until the subject completed
+/// (a watcher subscribed before any C subscriber reports it), the loop
+/// holds a started shared fetch (``LoopObject/register(shared:)``), so a C
+/// host may free it right after starting; a detach or close ends it
+/// (``loopEnded()``). The watcher's subscription is cancelled when this
+/// object goes (a subject keeps its subscribers, and they it, until they
+/// cancel or it completes).
 ///
 /// Threading: any thread; the connection is made on the loop thread, where
 /// the subscribers' callbacks run.
@@ -35,20 +38,25 @@ internal final class SharedFetchObject: OpaqueObject, @unchecked Sendable {
         var subscribers: [FetchObject] = []
         /// The multicast's connection, once made.
         var connection: (any Cancellable)?
-        /// Self, from start until the subject completed or the fetch was
-        /// cancelled.
-        var keepAlive: SharedFetchObject?
+        /// The loop was detached or closed: no connection is kept.
+        var loopEnded = false
     }
 
     internal let loop: LoopObject
     private let multicast: Multicast
+    private let watcher = CompletionWatcher()
     private let state = Mutex(UncheckedSendable(State()))
 
     internal init(session: SessionObject, request: FetchRequest) {
         loop = session.loop
         multicast = session.session.dataTaskPublisher(for: request.request, body: request.body)
             .multicast(subject: PassthroughSubject<Output, UVURLError>())
-        multicast.receive(subscriber: CompletionWatcher(owner: self))
+        watcher.owner = self
+        multicast.receive(subscriber: watcher)
+    }
+
+    deinit {
+        watcher.cancel()
     }
 
     /// `uvc_shared_fetch_subscribe`: attaches `fetch` while idle (nothing
@@ -82,7 +90,7 @@ internal final class SharedFetchObject: OpaqueObject, @unchecked Sendable {
                 case .cancelled: return Status.cancelled
                 }
                 state.value.phase = .started
-                state.value.keepAlive = self
+                loop.register(shared: self)
                 loop.loop.schedule(options: nil) { self.connect() }
                 return Status.ok
             }
@@ -94,10 +102,10 @@ internal final class SharedFetchObject: OpaqueObject, @unchecked Sendable {
     /// reports at once reaches the subscribers inside `connect()`, and
     /// their callbacks may call `cancel()`). Loop thread.
     private func connect() {
-        guard state.withLock({ $0.value.phase == .started }) else { return }
+        guard state.withLock({ $0.value.phase == .started && !$0.value.loopEnded }) else { return }
         let connection = multicast.connect()
         let kept = state.withLock { state -> Bool in
-            guard state.value.phase == .started, state.value.keepAlive != nil else { return false }
+            guard state.value.phase == .started, !state.value.loopEnded else { return false }
             state.value.connection = connection
             return true
         }
@@ -107,17 +115,17 @@ internal final class SharedFetchObject: OpaqueObject, @unchecked Sendable {
     /// `uvc_shared_fetch_cancel`: cancels the connection now; the waiting
     /// subscribers get `UV_ECANCELED` in a later iteration.
     internal func cancel() -> Int32 {
-        let taken = state.withLock { state -> UncheckedSendable<(connection: (any Cancellable)?, subscribers: [FetchObject], keepAlive: SharedFetchObject?)>? in
+        let taken = state.withLock { state -> UncheckedSendable<(connection: (any Cancellable)?, subscribers: [FetchObject])>? in
             guard state.value.phase != .cancelled else { return nil }
             state.value.phase = .cancelled
             defer {
                 state.value.connection = nil
                 state.value.subscribers = []
-                state.value.keepAlive = nil
             }
-            return UncheckedSendable((state.value.connection, state.value.subscribers, state.value.keepAlive))
+            return UncheckedSendable((state.value.connection, state.value.subscribers))
         }
         guard let taken else { return Status.already }
+        loop.unregister(shared: self)
         taken.value.connection?.cancel()
         let subscribers = taken.value.subscribers
         if !subscribers.isEmpty {
@@ -129,8 +137,6 @@ internal final class SharedFetchObject: OpaqueObject, @unchecked Sendable {
                 }
             }
         }
-        // Released last: this may be the last reference.
-        _ = taken.value.keepAlive
         return Status.ok
     }
 
@@ -140,31 +146,48 @@ internal final class SharedFetchObject: OpaqueObject, @unchecked Sendable {
         if idle { _ = cancel() }
     }
 
+    /// The loop's detach or close (which ends the subscribers itself):
+    /// drops the connection. The phase stays, so the host's first cancel
+    /// still answers 0. Loop thread.
+    internal func loopEnded() {
+        let connection = state.withLock { state -> UncheckedSendable<(any Cancellable)?> in
+            state.value.loopEnded = true
+            defer { state.value.connection = nil }
+            return UncheckedSendable(state.value.connection)
+        }
+        connection.value?.cancel()
+    }
+
     /// The subject completed: every subscriber got the outcome.
     fileprivate func subjectCompleted() {
-        let released = state.withLock { state -> SharedFetchObject? in
-            defer { state.value.keepAlive = nil }
-            return state.value.keepAlive
-        }
-        _ = released
+        loop.unregister(shared: self)
     }
 }
 
 /// The shared fetch's first subscriber: it tells its owner when the
-/// subject completed. Holds the owner weakly (the subject holds it).
+/// subject completed. Holds the owner weakly (the owner holds it, and the
+/// subject holds it until cancelled or completed).
 private final class CompletionWatcher: Subscriber, @unchecked Sendable {
     typealias Input = SharedFetchObject.Output
     typealias Failure = UVURLError
 
     let combineIdentifier = CombineIdentifier()
-    private weak var owner: SharedFetchObject?
-
-    init(owner: SharedFetchObject) {
-        self.owner = owner
-    }
+    /// Set once, before subscribing.
+    weak var owner: SharedFetchObject?
+    private let subscription = Mutex(UncheckedSendable<(any Subscription)?>(nil))
 
     func receive(subscription: any Subscription) {
+        self.subscription.withLock { $0.value = subscription }
         subscription.request(.unlimited)
+    }
+
+    /// Leaves the subject (idempotent).
+    func cancel() {
+        let taken = subscription.withLock { stored -> UncheckedSendable<(any Subscription)?> in
+            defer { stored.value = nil }
+            return UncheckedSendable(stored.value)
+        }
+        taken.value?.cancel()
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
@@ -172,6 +195,7 @@ private final class CompletionWatcher: Subscriber, @unchecked Sendable {
     }
 
     func receive(completion: Subscribers.Completion<UVURLError>) {
+        subscription.withLock { $0.value = nil }
         owner?.subjectCompleted()
     }
 }
