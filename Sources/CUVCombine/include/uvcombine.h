@@ -207,9 +207,9 @@ uv_loop_t *_Nullable uvc_loop_get_uv_loop(const uvc_loop_t *_Nullable loop);
 /**
  * Runs a created loop on the calling thread, which becomes its loop thread,
  * like uv_run(): UV_RUN_DEFAULT until no referenced work is left (a
- * connected timer, a pending uvc_schedule*() callback, the host's own
- * referenced handles) or uvc_loop_stop(); UV_RUN_ONCE and UV_RUN_NOWAIT one
- * iteration.
+ * connected timer, a pending uvc_schedule*() callback, a fetch in progress,
+ * the host's own referenced handles; idle keep-alive connections do not
+ * count) or uvc_loop_stop(); UV_RUN_ONCE and UV_RUN_NOWAIT one iteration.
  *
  * Returns 1 when referenced work remains, 0 when none does (uv_run()'s
  * result), or an error. Thread: any one thread at a time.
@@ -232,10 +232,12 @@ int uvc_loop_stop(uvc_loop_t *_Nullable loop);
 
 /**
  * Closes a created loop: cancels every pending uvc_schedule*() callback
- * (each runs once with UV_ECANCELED, before this returns), stops every timer
- * connection and ends every subscription, closes every handle the library
- * opened, runs their close callbacks, and closes the uv_loop_t. From then on
- * the loop's objects answer UV_ECANCELED; free them and the loop.
+ * and every fetch whose callback has not run (each callback runs once with
+ * UV_ECANCELED, before this returns; fetches in the order they were made),
+ * stops every timer connection and ends every subscription, closes every
+ * handle the library opened (connections included), runs their close
+ * callbacks, and closes the uv_loop_t. From then on the loop's objects
+ * answer UV_ECANCELED; free them and the loop.
  *
  * Thread: the thread that last ran the loop (any thread if it never ran),
  * while it is not running. Errors: UV_EINVAL (NULL, an adopted loop),
@@ -248,10 +250,12 @@ int uvc_loop_close(uvc_loop_t *_Nullable loop);
 
 /**
  * Detaches from an adopted loop: closes only the handles the library opened
- * on it, and leaves the host's loop and handles alone. Before this returns,
- * every pending uvc_schedule() callback runs once with UV_ECANCELED, every
- * timer connection stops and every subscription ends; from then on the
- * loop's objects answer UV_ECANCELED. A delayed callback (uvc_schedule_after)
+ * on it (timers, connections), and leaves the host's loop and handles
+ * alone. Before this returns, every pending uvc_schedule() callback and
+ * every fetch callback that has not run yet runs once with UV_ECANCELED
+ * (fetches in the order they were made), every timer connection stops and
+ * every subscription ends; from then on the loop's objects answer
+ * UV_ECANCELED. A delayed callback (uvc_schedule_after)
  * whose timer had started gets its UV_ECANCELED from that timer's close
  * callback instead, before `cb` runs.
  *
