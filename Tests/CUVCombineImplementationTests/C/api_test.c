@@ -1524,6 +1524,45 @@ static void detach_when_stalled(struct test_server *server, const char *target) 
   test_server_close(server);
 }
 
+/* A fetch callback that detaches while another fetch is in flight. */
+struct detach_from_fetch {
+  uv_loop_t uv_loop;
+  uvc_loop_t *loop;
+  uvc_session_t *session;
+  struct test_server server;
+  uvc_request_t hello;
+  uvc_fetch_t *stalled;
+  uvc_fetch_t *first_fetch;
+  struct fetch_record first;
+  struct fetch_record stalled_record;
+  int detached;
+};
+
+static void fetch_detached(uvc_loop_t *loop, void *user_data) {
+  struct detach_from_fetch *state = user_data;
+  state->detached = 1;
+  CHECK_STATUS(0, uvc_loop_free(loop));
+}
+
+static void detach_from_callback(uvc_fetch_t *fetch, int status, const uvc_response_t *response,
+                                 const uvc_fetch_error_t *error, void *user_data) {
+  struct detach_from_fetch *state = user_data;
+  record_fetch(fetch, status, response, error, &state->first);
+  CHECK(state->server.requests == 2); /* the stalled request is in flight */
+  CHECK_STATUS(0, uvc_loop_detach(state->loop, fetch_detached, state));
+  CHECK(state->stalled_record.calls == 1 && state->stalled_record.status == UV_ECANCELED);
+  CHECK_STATUS(UV_EALREADY, uvc_fetch_cancel(fetch));
+  CHECK_STATUS(0, uvc_fetch_free(fetch));
+  test_server_close(&state->server);
+}
+
+/* Starts the /hello fetch once the /stall request has arrived. */
+static void hello_after_stall(struct test_server *server, const char *target) {
+  struct detach_from_fetch *state = server->data;
+  if (strcmp(target, "/stall") != 0) return;
+  CHECK_STATUS(0, start_fetch(state->session, &state->hello, detach_from_callback, state, &state->first_fetch));
+}
+
 static void test_fetch_detach(void) {
   struct detaching_host host;
   memset(&host, 0, sizeof host);
@@ -1555,6 +1594,26 @@ static void test_fetch_detach(void) {
   CHECK_STATUS(0, uvc_fetch_free(host.subscriber));
   CHECK_STATUS(0, uvc_shared_fetch_free(host.shared));
   CHECK_STATUS(0, uvc_session_free(host.session));
+
+  /* Detached from inside a fetch callback, another fetch in flight. */
+  struct detach_from_fetch state;
+  memset(&state, 0, sizeof state);
+  CHECK_STATUS(0, uv_loop_init(&state.uv_loop));
+  CHECK_STATUS(0, uvc_loop_adopt(&state.uv_loop, &state.loop));
+  test_server_start(&state.server, &state.uv_loop);
+  state.server.on_request = hello_after_stall;
+  state.server.data = &state;
+  CHECK_STATUS(0, uvc_session_new(state.loop, NULL, &state.session));
+  test_server_url(&state.server, "/hello", hello_url, sizeof hello_url);
+  test_server_url(&state.server, "/stall", stall_url, sizeof stall_url);
+  state.hello = get_request(hello_url);
+  stall = get_request(stall_url);
+  CHECK_STATUS(0, start_fetch(state.session, &stall, record_fetch, &state.stalled_record, &state.stalled));
+  run_and_close_host_loop(&state.uv_loop);
+  CHECK(state.detached == 1 && state.first.calls == 1 && state.first.http_status == 200);
+  CHECK(state.stalled_record.calls == 1);
+  CHECK_STATUS(0, uvc_fetch_free(state.stalled));
+  CHECK_STATUS(0, uvc_session_free(state.session));
 }
 
 /* ---------------------------------------------------------------------- */
