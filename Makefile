@@ -68,7 +68,8 @@ bench-check: deps
 
 # The C API: libuvcombine-c.so and uvcombine.h for C hosts (docs in the
 # header, Sources/CUVCombine/include/uvcombine.h).
-#   make c-host                  builds the library and Examples/c-host with gcc, runs it
+#   make c-host                  builds the library and Examples/c-host with gcc, runs it next to
+#                                a local HTTP server (Examples/c-host/run-with-server.sh: python3)
 #   make c-test                  also the C API tests (Tests/CUVCombineImplementationTests/C),
 #                                plain and under AddressSanitizer/LeakSanitizer
 #   make install PREFIX=/usr/local   header, library and uvcombine.pc, so that
@@ -89,7 +90,8 @@ C_INCLUDE = Sources/CUVCombine/include
 C_LIB_DIR = $(C_SCRATCH)/$(C_CONFIG)
 C_OUT = $(C_SCRATCH)/c-host/$(C_CONFIG)
 C_LINK = -L$(C_LIB_DIR) -luvcombine-c -luv -lpthread -Wl,-rpath,$(abspath $(C_LIB_DIR))
-C_TEST_SOURCE = Tests/CUVCombineImplementationTests/C/api_test.c
+C_TEST_SOURCE = Tests/CUVCombineImplementationTests/C/api_test.c Tests/CUVCombineImplementationTests/C/test_http_server.c
+C_WITH_SERVER = Examples/c-host/run-with-server.sh
 C_VERSION := $(shell awk '/^\#define UVC_VERSION_(MAJOR|MINOR|PATCH) /{v=v s $$3; s="."} END{print v}' $(C_INCLUDE)/uvcombine.h)
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -122,12 +124,12 @@ c-build: c-lib | $(C_OUT)
 
 c-host: c-lib | $(C_OUT)
 	$(C_CC) $(C_CFLAGS) -I$(C_INCLUDE) Examples/c-host/host.c -o $(C_OUT)/host $(C_LINK)
-	$(C_OUT)/host
+	$(C_WITH_SERVER) $(C_OUT)/host
 
 c-test: c-build
 	$(C_OUT)/api_test
 	$(ASAN_RUN) $(C_OUT)/api_test-asan
-	$(ASAN_RUN) $(C_OUT)/host-asan
+	$(ASAN_RUN) $(C_WITH_SERVER) $(C_OUT)/host-asan
 
 install: c-lib
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig

@@ -59,7 +59,7 @@ let package = Package(
         // depend on it: the static runtime would clash with the test runner's.
         .target(
             name: "CUVCombineImplementation",
-            dependencies: ["CUVCombine", "UVCombineLoop", "UVCombineCore", "CLibUV"],
+            dependencies: ["CUVCombine", "UVCombineLoop", "UVCombineCore", "UVCombineHTTP", "CLibUV"],
             exclude: ["uvcombine.map"],
             linkerSettings: [
                 .unsafeFlags([

@@ -65,7 +65,8 @@ struct LibraryTests {
                 + "$(pkg-config --cflags --libs uvcombine) -lpthread -o \(host)"],
             environment: ["PKG_CONFIG_PATH": prefix.appendingPathComponent("lib/pkgconfig").path])
         #expect(build.status == 0, "\(build.tail)")
-        let run = CPrograms.run([host], environment: ["LD_LIBRARY_PATH": prefix.appendingPathComponent("lib").path])
+        let run = CPrograms.run([CPrograms.withServer, host],
+                                environment: ["LD_LIBRARY_PATH": prefix.appendingPathComponent("lib").path])
         #expect(run.status == 0, "\(run.tail)")
         #expect(run.output.contains("uv_loop_close: 0"))
     }
