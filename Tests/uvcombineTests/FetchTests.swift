@@ -43,6 +43,14 @@ struct FetchTests {
         #expect(Array(try Data(contentsOf: file)) == Self.payload)
     }
 
+    @Test func schemelessURLIsHTTPAndDashIsStandardOutput() throws {
+        let server = try Self.makeServer()
+        defer { server.shutdown() }
+        let result = try runTool(["fetch", "-o", "-", "127.0.0.1:\(server.port)/hello"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.output == "hello\n")
+    }
+
     @Test func includeWritesTheStatusLineAndHeaderFieldsBeforeTheBody() throws {
         let server = try Self.makeServer()
         defer { server.shutdown() }

@@ -27,7 +27,8 @@ struct FetchCommand {
 
         let target: HTTPRequestTarget
         do {
-            target = try HTTPRequestTarget(string: options.url)
+            // As curl: a URL without a scheme is http.
+            target = try HTTPRequestTarget(string: options.url.contains("://") ? options.url : "http://" + options.url)
         } catch {
             return fail(error)
         }

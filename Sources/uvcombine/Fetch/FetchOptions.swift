@@ -23,13 +23,14 @@ struct FetchOptions {
     }
 
     static let usage = """
-        usage: uvcombine fetch [options] URL
+        usage: uvcombine fetch [options] URL       (a URL without a scheme is http)
 
         Fetches URL over HTTP/1.1 with UVCombine's data-task publishers (the
         response streams through bytesPublisher, so -o never holds the whole
         body in memory) and writes the body to standard output or FILE.
 
           -o, --output FILE        write the body to FILE instead of standard output
+                                   (- is standard output)
           -i, --include            write the status line and header fields before the body
           -X, --request METHOD     use METHOD (default GET, or POST with -d)
           -H, --header 'Name: value'
@@ -142,7 +143,7 @@ struct FetchOptions {
         switch option {
         case "--output":
             guard let value, !value.isEmpty else { throw UsageError(description: "--output needs a file name") }
-            output = value
+            output = value == "-" ? nil : value
         case "--request":
             guard let value, HTTPRequest.Method(value) != nil else {
                 throw UsageError(description: "--request: \(value.map { "\"\($0)\"" } ?? "") is not an HTTP method (a token such as GET or PUT)")
