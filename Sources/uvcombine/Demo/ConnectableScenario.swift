@@ -36,15 +36,17 @@ struct ConnectableScenario: DemoScenario {
             .share()
         var race1 = Received()
         var race2 = Received()
-        var raceCancellable1: AnyCancellable? = shared
+        var raceStorage = Set<AnyCancellable>()
+        shared
             .sink(receiveCompletion: { race1.completion = "\($0)"; log("Received completion 1: \($0).") },
                   receiveValue: { race1.byteCounts.append($0.count); log("Received data 1: \($0.count) bytes.") })
-        var raceCancellable2: AnyCancellable?
+            .store(in: &raceStorage)
         demo.after(1) {
             log("one second later: cancellable2 = sink")
-            raceCancellable2 = shared
+            shared
                 .sink(receiveCompletion: { race2.completion = "\($0)"; log("Received completion 2: \($0).") },
                       receiveValue: { race2.byteCounts.append($0.count); log("Received data 2: \($0.count) bytes.") })
+                .store(in: &raceStorage)
         }
         demo.run()
         if race2.byteCounts.isEmpty {
@@ -58,9 +60,7 @@ struct ConnectableScenario: DemoScenario {
         if race2.completion != "finished" {
             problems.append("without makeConnectable(), subscriber 2 never saw the completion")
         }
-        raceCancellable1 = nil
-        raceCancellable2 = nil
-        _ = (raceCancellable1, raceCancellable2)
+        raceStorage.removeAll()
 
         // The article's code.
         say("")
@@ -98,9 +98,11 @@ struct ConnectableScenario: DemoScenario {
             connection = connectable.connect()
         }
         demo.run()
-        // connect() returned a Cancellable that had to be retained until now.
+        // The sinks and the Cancellable from connect() had to be retained
+        // until the work was done.
+        cancellable1?.cancel()
+        cancellable2?.cancel()
         connection?.cancel()
-        _ = (cancellable1, cancellable2)
 
         let requests = demo.server.hits("/") - requestsAtStart
         log("The server saw \(requests) request\(requests == 1 ? "" : "s") for the page, \(requestsBeforeConnect) before connect().")

@@ -231,7 +231,8 @@ struct DataTaskScenario: DemoScenario {
                       log("Received HTTP status: \(response.status.code).")
                   })
         demo.run()
-        _ = (cancellable1, cancellable2)
+        cancellable1.cancel()
+        cancellable2.cancel()
 
         let requests = demo.server.hits("/endpoint") - requestsBefore
         log("The server saw \(requests) request\(requests == 1 ? "" : "s") for both subscribers.")
