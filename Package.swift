@@ -72,8 +72,13 @@ let package = Package(
                 ]),
             ]
         ),
-        // The demo and command-line tool (`uvcombine demo`).
-        .executableTarget(name: "uvcombine", dependencies: ["UVCombine"]),
+        // The demo and command-line tool (`uvcombine demo`, `uvcombine
+        // fetch`). Its embedded demo server is its own, on UVTCP: the
+        // test-support module would link the malloc interposer into it.
+        .executableTarget(
+            name: "uvcombine",
+            dependencies: ["UVCombine", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
         // Counts allocations per thread by interposing malloc; linked only
         // through the test support module.
         .target(name: "CUVCombineMallocCounter"),
@@ -105,10 +110,15 @@ let package = Package(
             exclude: ["C"]
         ),
         // Runs the built `uvcombine` executable (the dependency makes
-        // `swift test` build it).
+        // `swift test` build it) against TestHTTPServer and python3's
+        // http.server.
         .testTarget(
             name: "uvcombineTests",
-            dependencies: ["uvcombine"]
+            dependencies: [
+                "uvcombine",
+                "UVCombineTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         .testTarget(
             name: "UVCombineTestingTests",
