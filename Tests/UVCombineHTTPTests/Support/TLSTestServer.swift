@@ -22,10 +22,13 @@ final class TLSTestServer {
     enum Kind {
         case openSSL(arguments: [String])
         case python
+        /// The same Python server without TLS (`http://`), to compare.
+        case plainPython
     }
 
     let directory: URL
     let port: Int
+    private let isPlain: Bool
     private let process: Process
 
     struct Failure: Error, CustomStringConvertible {
@@ -45,6 +48,7 @@ final class TLSTestServer {
         let errors = directory.appendingPathComponent("stderr.log")
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
 
+        if case .plainPython = kind { isPlain = true } else { isPlain = false }
         let process = Process()
         let portPattern: String
         switch kind {
@@ -54,10 +58,10 @@ final class TLSTestServer {
             process.arguments = ["s_server", "-accept", "127.0.0.1:0", "-cert", certificate, "-key", key, "-WWW"] + arguments
             // "ACCEPT 127.0.0.1:41003"
             portPattern = #"ACCEPT [0-9.]+:(\d+)"#
-        case .python:
+        case .python, .plainPython:
             guard let python = findExecutable("python3") else { throw Failure(description: "python3 not found") }
             process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = ["-u", "-c", Self.pythonServer, certificate, key, root.path,
+            process.arguments = ["-u", "-c", Self.pythonServer, isPlain ? "-" : certificate, key, root.path,
                                  directory.appendingPathComponent("requests.log").path]
             // "port 43215"
             portPattern = #"port (\d+)"#
@@ -93,9 +97,9 @@ final class TLSTestServer {
         port = found
     }
 
-    /// `https://<host>:<port><path>`.
+    /// `https://<host>:<port><path>` (`http://` for ``Kind/plainPython``).
     func url(_ path: String, host: String = "localhost") -> URL {
-        URL(string: "https://\(host):\(port)\(path)")!
+        URL(string: "\(isPlain ? "http" : "https")://\(host):\(port)\(path)")!
     }
 
     /// The client port of each request served, in order (Python only).
@@ -117,8 +121,8 @@ final class TLSTestServer {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Python's file server behind TLS; arguments: certificate, key,
-    /// directory, request log.
+    /// Python's file server behind TLS; arguments: certificate (`-` for no
+    /// TLS), key, directory, request log.
     private static let pythonServer = """
         import http.server, ssl, sys
         certificate, key, root, log = sys.argv[1:5]
@@ -136,12 +140,13 @@ final class TLSTestServer {
         class Server(http.server.ThreadingHTTPServer):
             daemon_threads = True
 
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(certificate, key)
-        context.set_alpn_protocols(["http/1.1"])
         server = Server(("127.0.0.1", 0), Handler)
-        # The handshake runs in each connection's thread, not in accept().
-        server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
+        if certificate != "-":
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(certificate, key)
+            context.set_alpn_protocols(["http/1.1"])
+            # The handshake runs in each connection's thread, not in accept().
+            server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
         print("port", server.server_address[1], flush=True)
         server.serve_forever()
         """
