@@ -20,8 +20,7 @@ struct TLSAllocationTests {
             var bytes = 0
             func once() {
                 let cancellable = publisher.sink(receiveCompletion: { _ in }, receiveValue: { bytes += $0.data.count })
-                loop.run()
-                _ = cancellable
+                withExtendedLifetime(cancellable) { _ = loop.run() }
             }
             // Connect, then warm up metadata and capacities.
             for _ in 0..<50 { once() }

@@ -93,14 +93,15 @@ struct TLSSessionTests {
                 session.dataTaskPublisher(for: server.url("/body.bin"))
                     .sink(receiveCompletion: { completions.append($0) }, receiveValue: { bodies.append($0.data) })
             }
-            loop.run()
+            // A released AnyCancellable cancels, and the optimiser may end
+            // a local's lifetime at its last use: keep them across run().
+            withExtendedLifetime(cancellables) { _ = loop.run() }
             #expect(completions.count == 6)
             #expect(completions.allSatisfy { $0 == .finished }, "\(completions)")
             #expect(bodies.count == 6)
             #expect(bodies.allSatisfy { $0 == Data(body) })
             #expect(session.engine.connectionCount == 2)
             #expect(Set(server.requestClientPorts()).count == 2)
-            _ = cancellables
         }
     }
 

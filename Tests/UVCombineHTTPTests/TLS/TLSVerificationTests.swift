@@ -104,13 +104,12 @@ struct TLSVerificationTests {
             let second = session.dataTaskPublisher(for: valid.url("/page.txt"))
                 .sink(receiveCompletion: { if case .failure(let error) = $0 { outcomes.append(.failure(error)) } },
                       receiveValue: { outcomes.append(.success($0)) })
-            loop.run()
+            withExtendedLifetime((first, second)) { _ = loop.run() }
             #expect(outcomes.count == 2)
             #expect(outcomes.compactMap(\.error).map(\.code) == [.serverCertificateHasBadDate])
             #expect(outcomes.compactMap(\.data) == [page])
             let again = fetch(session.dataTaskPublisher(for: valid.url("/page.txt")), on: loop)
             #expect(again?.data == page)
-            _ = (first, second)
         }
     }
 
