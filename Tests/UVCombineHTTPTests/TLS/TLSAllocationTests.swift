@@ -35,7 +35,15 @@ struct TLSAllocationTests {
         return perRequest
     }
 
-    @Test("a data task on a reused TLS connection allocates no more than on plain TCP, plus at most 2")
+    /// OpenSSL 3.0's record layer allocates by itself: one 40-byte
+    /// `WPACKET` bookkeeping block (crypto/packet.c) for the record written
+    /// and two for each record read. Python answers with two records (the
+    /// head, then the body), so a round trip costs OpenSSL 5 mallocs
+    /// (measured in C with `CRYPTO_set_mem_functions` over memory BIOs).
+    /// The TLS layer itself must add nothing.
+    static let openSSLMallocsPerRoundTrip = 5.0
+
+    @Test("a data task on a reused TLS connection allocates only what OpenSSL's record layer adds to plain TCP")
     func dataTaskOverTLS() throws {
         let certificates = try TestCertificates()
         defer { certificates.remove() }
@@ -47,6 +55,6 @@ struct TLSAllocationTests {
         let overTLS = mallocsPerRequest(tls, configuration: .trusting(certificates.caFile))
         let overTCP = mallocsPerRequest(plain, configuration: .default)
         print("UVURLSession data task on a reused connection: \(overTCP) mallocs per request over TCP, \(overTLS) over TLS")
-        #expect(overTLS <= overTCP + 2)
+        #expect(overTLS <= overTCP + Self.openSSLMallocsPerRoundTrip)
     }
 }
