@@ -3,8 +3,9 @@
 // UVCombine: Combine's programming model on a libuv event loop.
 //
 // The root package depends on nothing beyond the toolchain, libuv (through the
-// CLibUV system-library target) and apple/swift-http-types; swift-docc-plugin
-// is a command plugin that only `make docs` runs (nothing links it).
+// CLibUV system-library target), OpenSSL 3 (COpenSSL, for https) and
+// apple/swift-http-types; swift-docc-plugin is a command plugin that only
+// `make docs` runs (nothing links it).
 // Benchmarks live in the nested package `Benchmarks/` so that their
 // dependencies (package-benchmark, OpenCombine) never reach our users.
 import PackageDescription
@@ -32,6 +33,14 @@ let package = Package(
             pkgConfig: "libuv",
             providers: [.apt(["libuv1-dev"])]
         ),
+        // OpenSSL 3 (libssl, libcrypto) for https: TLS over the libuv TCP
+        // stream with memory BIOs (docs/tls.md). Only UVCombineHTTP imports it.
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(name: "UVCombineCore"),
         // The libuv loop as a Scheduler, the uv_timer timer publisher; the
         // only Swift module besides the C API that imports CLibUV.
@@ -39,12 +48,14 @@ let package = Package(
         .target(name: "UVCombine", dependencies: ["UVCombineCore", "UVCombineLoop", "UVCombineHTTP"]),
         // HTTP/1.1 protocol core (request writer, response parser, URL
         // validation, redirect policy, pool and timeout state machines) and
-        // the URL session that drives it on a UVLoop. Never imports CLibUV.
+        // the URL session that drives it on a UVLoop, with TLS from OpenSSL.
+        // Never imports CLibUV.
         .target(
             name: "UVCombineHTTP",
             dependencies: [
                 "UVCombineCore",
                 "UVCombineLoop",
+                "COpenSSL",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

@@ -34,7 +34,10 @@ import UVCombineLoop
 /// - Fails each task that cannot complete with a typed ``UVURLError``
 ///   (docs/http-protocol-core.md lists them); the loop, the pool and every
 ///   other task keep working.
-/// - `https` URLs fail with `.unsupportedURL`: TLS is not built yet.
+/// - Speaks `https` with OpenSSL 3 (TLS 1.2 and 1.3, SNI, ALPN
+///   `http/1.1`), verifying the server's certificate and host name against
+///   the system's trusted roots or ``Configuration/tls``'s; TLS connections
+///   are pooled and reused like plain ones (docs/tls.md).
 ///
 /// Threading: create a session, its publishers, and subscribe, request or
 /// cancel from any thread; the work runs on the loop's thread and values
@@ -59,7 +62,8 @@ public final class UVURLSession: Sendable, CustomStringConvertible {
     /// let session = UVURLSession(loop: loop, configuration: configuration)
     /// ```
     public convenience init(loop: UVLoop, configuration: Configuration = .default) {
-        self.init(loop: loop, configuration: configuration, transport: UVLoopTransport(loop: loop))
+        self.init(loop: loop, configuration: configuration,
+                  transport: UVLoopTransport(loop: loop, tls: configuration.tls))
     }
 
     /// The shared session on ``/UVCombineLoop/UVLoop/default``, with the default
