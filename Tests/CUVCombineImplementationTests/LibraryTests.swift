@@ -6,13 +6,15 @@ import Testing
 /// pkg-config.
 @Suite("libuvcombine-c.so", .serialized)
 struct LibraryTests {
-    /// What the library may need at run time: libuv and the C and C++
-    /// runtimes (glibc's loader included), nothing of Swift's.
+    /// What the library may need at run time: libuv, OpenSSL 3 (https data
+    /// tasks, docs/tls.md) and the C and C++ runtimes (glibc's loader
+    /// included), nothing of Swift's.
     static let allowedDependencies: Set<String> = [
-        "libuv.so.1", "libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1", "ld-linux-x86-64.so.2",
+        "libuv.so.1", "libssl.so.3", "libcrypto.so.3",
+        "libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1", "ld-linux-x86-64.so.2",
     ]
 
-    @Test("needs only libuv, libc, libm, libstdc++ and libgcc at run time")
+    @Test("needs only libuv, OpenSSL, libc, libm, libstdc++ and libgcc at run time")
     func dependencies() {
         guard CPrograms.requireBuild() else { return }
         let dynamic = CPrograms.run(["readelf", "-d", CPrograms.library.path])
