@@ -28,6 +28,13 @@ internal enum FetchResult {
         case .dataLengthExceedsMaximum: UVC_ETOOLARGE.rawValue
         case .invalidRequest: UVC_EBADREQUEST.rawValue
         case .insecureRedirect: UVC_EINSECUREREDIRECT.rawValue
+        case .secureConnectionFailed: UVC_ESECURECONNECTION.rawValue
+        case .serverCertificateHasBadDate: UVC_ECERTBADDATE.rawValue
+        case .serverCertificateUntrusted: UVC_ECERTUNTRUSTED.rawValue
+        case .serverCertificateHasUnknownRoot: UVC_ECERTUNKNOWNROOT.rawValue
+        case .serverCertificateNotYetValid: UVC_ECERTNOTYETVALID.rawValue
+        case .serverCertificateHostnameMismatch: UVC_ECERTHOSTNAME.rawValue
+        case .tlsProtocolError: UVC_ETLSPROTOCOL.rawValue
         case .cancelled: Status.cancelled
         default: UV_EIO.rawValue
         }

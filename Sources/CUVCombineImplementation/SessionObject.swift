@@ -28,7 +28,9 @@ internal enum SessionOptions {
             idle_read_timeout_ns: configuration.idleReadTimeout.map(nanoseconds) ?? 0,
             total_timeout_ns: configuration.totalTimeout.map(nanoseconds) ?? 0,
             max_response_header_bytes: UInt64(configuration.maximumResponseHeaderBytes),
-            max_response_body_bytes: configuration.maximumResponseBodyLength.map { UInt64($0) } ?? 0
+            max_response_body_bytes: configuration.maximumResponseBodyLength.map { UInt64($0) } ?? 0,
+            tls_ca_file: nil,
+            tls_verification_disabled_insecure: 0
         )
     }
 
@@ -57,6 +59,12 @@ internal enum SessionOptions {
         configuration.maximumResponseHeaderBytes = Int(options.max_response_header_bytes)
         configuration.maximumResponseBodyLength =
             options.max_response_body_bytes == 0 ? nil : Int(options.max_response_body_bytes)
+        if let caFile = options.tls_ca_file {
+            configuration.tls.trustRoots = .pemFile(String(cString: caFile))
+        }
+        if options.tls_verification_disabled_insecure != 0 {
+            configuration.tls.certificateVerification = .disabledInsecure
+        }
         return configuration
     }
 

@@ -26,6 +26,7 @@ struct CAPITests {
         "cancel_from_thread",
         "fetch_response",
         "fetch_errors",
+        "fetch_https",
         "fetch_bad_input",
         "fetch_cancel",
         "fetch_reentrancy",

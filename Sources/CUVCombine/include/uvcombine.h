@@ -106,7 +106,7 @@ const char *_Nonnull uvc_version_string(void);
  *
  *   UVC_EBADURL            malformed URL: no host, a bad port, CR/LF/NUL, user info
  *   UVC_ETIMEDOUT          a deadline passed: connect, idle read or total (the message says which)
- *   UVC_EUNSUPPORTEDURL    a scheme other than http (https needs TLS, not built yet)
+ *   UVC_EUNSUPPORTEDURL    a scheme other than http or https
  *   UVC_ECANNOTFINDHOST    the host name did not resolve (uv_code UV_EAI_NONAME, ...)
  *   UVC_ECANNOTCONNECT     no TCP connection (uv_code UV_ECONNREFUSED, ...)
  *   UVC_ECONNECTIONLOST    reset, or closed before the response was complete
@@ -117,6 +117,14 @@ const char *_Nonnull uvc_version_string(void);
  *   UVC_EBADREQUEST        the request cannot be written: a method that is not a
  *                          token, CR/LF/NUL or bad characters in a header
  *   UVC_EINSECUREREDIRECT  a redirect from https to http was refused
+ *   UVC_ESECURECONNECTION  the TLS handshake failed (no common version, not TLS,
+ *                          an unreadable tls_ca_file); the message has OpenSSL's reason
+ *   UVC_ECERTBADDATE       the server's certificate has expired
+ *   UVC_ECERTUNTRUSTED     the server's certificate chain is not trusted
+ *   UVC_ECERTUNKNOWNROOT   the chain ends at a root that is not trusted
+ *   UVC_ECERTNOTYETVALID   the server's certificate is not valid yet
+ *   UVC_ECERTHOSTNAME      the certificate does not name the URL's host
+ *   UVC_ETLSPROTOCOL       the TLS connection broke after the handshake
  */
 #define UVC_FETCH_ERRNO_MAP(XX)                                                         \
   XX(EBADURL, -1000, "bad URL")                                                         \
@@ -130,7 +138,14 @@ const char *_Nonnull uvc_version_string(void);
   XX(EBADRESPONSE, -1011, "bad server response")                                        \
   XX(ETOOLARGE, -1103, "the response body exceeds the maximum length")                  \
   XX(EBADREQUEST, -1300, "invalid request")                                             \
-  XX(EINSECUREREDIRECT, -1301, "refused redirect from https to http")
+  XX(EINSECUREREDIRECT, -1301, "refused redirect from https to http")                  \
+  XX(ESECURECONNECTION, -1200, "secure connection failed")                              \
+  XX(ECERTBADDATE, -1201, "the server certificate has expired")                         \
+  XX(ECERTUNTRUSTED, -1202, "the server certificate is not trusted")                    \
+  XX(ECERTUNKNOWNROOT, -1203, "the server certificate has an unknown root")             \
+  XX(ECERTNOTYETVALID, -1204, "the server certificate is not yet valid")                \
+  XX(ECERTHOSTNAME, -1310, "the server certificate does not name the host")             \
+  XX(ETLSPROTOCOL, -1311, "TLS protocol error")
 
 /** The fetch error codes as constants: UVC_EBADURL, UVC_ETIMEDOUT, ... */
 typedef enum {
@@ -471,6 +486,19 @@ typedef struct uvc_session_options_s {
   uint64_t max_response_header_bytes;
   /** The largest response body accepted, in bytes; 0 for no limit (the default). */
   uint64_t max_response_body_bytes;
+  /**
+   * https: a PEM file of CA certificates to trust instead of the system store
+   * (/etc/ssl/certs), like curl's --cacert; NULL (the default) for the system
+   * store. uvc_session_new() copies the path; the file is read at the first
+   * https connection (an unreadable file fails fetches with UVC_ESECURECONNECTION).
+   */
+  const char *_Nullable tls_ca_file;
+  /**
+   * https: nonzero turns certificate and host name verification OFF, like
+   * curl's -k. For tests only: anyone on the path can then read and change
+   * the transfer. Default 0 (verification on).
+   */
+  int tls_verification_disabled_insecure;
 } uvc_session_options_t;
 
 /** One header field: a name and a value, NUL-terminated. */

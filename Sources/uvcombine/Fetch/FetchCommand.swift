@@ -79,6 +79,12 @@ struct FetchCommand {
             configuration.totalTimeout = duration
             configuration.connectTimeout = min(configuration.connectTimeout, duration)
         }
+        if let caCertificates = options.caCertificates {
+            configuration.tls.trustRoots = .pemFile(caCertificates)
+        }
+        if options.insecure {
+            configuration.tls.certificateVerification = .disabledInsecure
+        }
         return configuration
     }
 

@@ -13,9 +13,11 @@ enum FetchExitCode {
     static let httpError: Int32 = 22
     static let writeError: Int32 = 23
     static let timedOut: Int32 = 28
+    static let tlsHandshake: Int32 = 35
     static let invalidRequest: Int32 = 43
     static let redirects: Int32 = 47
     static let connectionLost: Int32 = 56
+    static let peerCertificate: Int32 = 60
     static let tooLarge: Int32 = 63
 
     /// The status for a failed task.
@@ -31,6 +33,9 @@ enum FetchExitCode {
         case .httpTooManyRedirects, .insecureRedirect: redirects
         case .networkConnectionLost: connectionLost
         case .dataLengthExceedsMaximum: tooLarge
+        case .secureConnectionFailed, .tlsProtocolError: tlsHandshake
+        case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateHasUnknownRoot,
+             .serverCertificateNotYetValid, .serverCertificateHostnameMismatch: peerCertificate
         default: otherFailure
         }
     }

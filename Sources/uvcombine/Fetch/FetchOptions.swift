@@ -15,6 +15,10 @@ struct FetchOptions {
     var maxTime: Double?
     var followRedirects = false
     var failOnHTTPError = false
+    /// `--cacert FILE`: trust only the CA certificates in FILE (PEM).
+    var caCertificates: String?
+    /// `-k`: no certificate verification at all (tests only).
+    var insecure = false
     var help = false
 
     /// A command-line mistake; exit status 2.
@@ -44,6 +48,11 @@ struct FetchOptions {
                                    is the result, as with curl
           -f, --fail               exit with status 22 on an HTTP status of 400 or more,
                                    writing no body (without it, a 404 is a result: status 0)
+              --cacert FILE        verify https servers against the CA certificates in
+                                   FILE (PEM) instead of the system store (/etc/ssl/certs)
+          -k, --insecure           do not verify the https server's certificate or name
+                                   (for tests: anyone on the path can read and change
+                                   the transfer)
           -h, --help               show this help
 
         A progress bar appears on standard error for downloads that take longer
@@ -52,7 +61,7 @@ struct FetchOptions {
 
         Exit status (curl's numbers where curl has one):
            0  the transfer completed (whatever the HTTP status, unless --fail)
-           1  unsupported URL scheme (https: TLS is not built yet), or another failure
+           1  unsupported URL scheme (not http or https), or another failure
            2  bad command line
            3  bad URL (no host, bad port, user info, control characters, ...)
            6  the host name did not resolve
@@ -61,9 +70,11 @@ struct FetchOptions {
           22  HTTP status 400 or more, with --fail
           23  cannot write the output (FILE or standard output)
           28  timed out (--max-time, or the session's connect or idle-read timeout)
+          35  the TLS handshake failed (protocol error, no common version)
           43  the request cannot be sent (an invalid method or header field)
           47  too many redirects, or a redirect from https to http
           56  the connection was lost while receiving the response
+          60  the server's certificate was not accepted (untrusted, expired, wrong name)
           63  the response is larger than allowed
         On failure the typed error (UVURLError with its code) goes to standard error.
         """
@@ -74,10 +85,10 @@ struct FetchOptions {
     ]
     /// Short flags.
     private static let shortFlags: [Character: String] = [
-        "i": "--include", "L": "--location", "f": "--fail", "h": "--help",
+        "i": "--include", "L": "--location", "f": "--fail", "h": "--help", "k": "--insecure",
     ]
-    private static let longWithValue: Set<String> = ["--output", "--request", "--header", "--data", "--max-time"]
-    private static let longFlags: Set<String> = ["--include", "--location", "--fail", "--help"]
+    private static let longWithValue: Set<String> = ["--output", "--request", "--header", "--data", "--max-time", "--cacert"]
+    private static let longFlags: Set<String> = ["--include", "--location", "--fail", "--help", "--insecure"]
 
     /// Parses the arguments after `fetch`.
     static func parse(_ arguments: [String]) throws(UsageError) -> FetchOptions {
@@ -169,6 +180,10 @@ struct FetchOptions {
         case "--include": includeHead = true
         case "--location": followRedirects = true
         case "--fail": failOnHTTPError = true
+        case "--insecure": insecure = true
+        case "--cacert":
+            guard let value, !value.isEmpty else { throw UsageError(description: "--cacert needs a file name") }
+            caCertificates = value
         case "--help": help = true
         default: throw UsageError(description: "unknown option \(option)")
         }

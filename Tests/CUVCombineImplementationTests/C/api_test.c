@@ -1085,6 +1085,86 @@ static void test_fetch_errors(void) {
 }
 
 /* ---------------------------------------------------------------------- */
+/* fetch_https: the TLS options and codes, against the plain test server   */
+
+static void test_fetch_https(void) {
+  uvc_loop_t *loop;
+  struct test_server server;
+  CHECK_STATUS(0, uvc_loop_new(&loop));
+  test_server_start(&server, uvc_loop_get_uv_loop(loop));
+  char hello_url[128], https_url[160];
+  test_server_url(&server, "/hello", hello_url, sizeof hello_url);
+  /* The same server and port, spoken to in TLS: it answers the ClientHello
+   * with plain HTTP, which is no handshake. */
+  snprintf(https_url, sizeof https_url, "https://%s", hello_url + strlen("http://"));
+
+  uvc_session_options_t options;
+  CHECK_STATUS(0, uvc_session_options_init(&options));
+  CHECK(options.tls_ca_file == NULL);
+  CHECK(options.tls_verification_disabled_insecure == 0);
+
+  /* Defaults, then verification off: either way not TLS. */
+  for (int insecure = 0; insecure <= 1; insecure++) {
+    options.tls_verification_disabled_insecure = insecure;
+    uvc_session_t *session;
+    CHECK_STATUS(0, uvc_session_new(loop, &options, &session));
+    struct fetch_record record;
+    memset(&record, 0, sizeof record);
+    uvc_request_t request = get_request(https_url);
+    uvc_fetch_t *fetch;
+    CHECK_STATUS(0, start_fetch(session, &request, record_fetch, &record, &fetch));
+    CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+    CHECK(record.calls == 1);
+    CHECK_STATUS(UVC_ESECURECONNECTION, record.status);
+    CHECK(strstr(record.message, "secure connection") != NULL);
+    CHECK(strstr(uvc_strerror(record.status), "secure connection failed") != NULL);
+    CHECK(strcmp(uvc_err_name(record.status), "UVC_ESECURECONNECTION") == 0);
+    CHECK_STATUS(0, uvc_fetch_free(fetch));
+    CHECK_STATUS(0, uvc_session_free(session));
+  }
+
+  /* A CA file that cannot be read: the path is copied by uvc_session_new
+   * (the buffer is overwritten before the fetch), and the fetch fails with
+   * the message naming it. http fetches on that session still work. */
+  char ca_path[64];
+  snprintf(ca_path, sizeof ca_path, "%s", "/nonexistent/uvcombine-ca.pem");
+  options.tls_verification_disabled_insecure = 0;
+  options.tls_ca_file = ca_path;
+  uvc_session_t *session;
+  CHECK_STATUS(0, uvc_session_new(loop, &options, &session));
+  memset(ca_path, 'x', sizeof ca_path - 1);
+  struct fetch_record tls_record, plain_record;
+  memset(&tls_record, 0, sizeof tls_record);
+  memset(&plain_record, 0, sizeof plain_record);
+  uvc_request_t tls_request = get_request(https_url);
+  uvc_request_t plain_request = get_request(hello_url);
+  uvc_fetch_t *tls_fetch, *plain_fetch;
+  CHECK_STATUS(0, start_fetch(session, &tls_request, record_fetch, &tls_record, &tls_fetch));
+  CHECK_STATUS(0, start_fetch(session, &plain_request, record_fetch, &plain_record, &plain_fetch));
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  CHECK(tls_record.calls == 1);
+  CHECK_STATUS(UVC_ESECURECONNECTION, tls_record.status);
+  CHECK(strstr(tls_record.message, "/nonexistent/uvcombine-ca.pem") != NULL);
+  CHECK(plain_record.calls == 1 && plain_record.status == 0 && plain_record.http_status == 200);
+  CHECK_STATUS(0, uvc_fetch_free(tls_fetch));
+  CHECK_STATUS(0, uvc_fetch_free(plain_fetch));
+  CHECK_STATUS(0, uvc_session_free(session));
+
+  /* Every TLS code has its name and message. */
+  CHECK(strcmp(uvc_err_name(UVC_ECERTBADDATE), "UVC_ECERTBADDATE") == 0);
+  CHECK(strcmp(uvc_err_name(UVC_ECERTUNTRUSTED), "UVC_ECERTUNTRUSTED") == 0);
+  CHECK(strcmp(uvc_err_name(UVC_ECERTUNKNOWNROOT), "UVC_ECERTUNKNOWNROOT") == 0);
+  CHECK(strcmp(uvc_err_name(UVC_ECERTNOTYETVALID), "UVC_ECERTNOTYETVALID") == 0);
+  CHECK(strcmp(uvc_err_name(UVC_ECERTHOSTNAME), "UVC_ECERTHOSTNAME") == 0);
+  CHECK(strcmp(uvc_err_name(UVC_ETLSPROTOCOL), "UVC_ETLSPROTOCOL") == 0);
+  CHECK(strcmp(uvc_strerror(UVC_ECERTBADDATE), "the server certificate has expired") == 0);
+
+  close_server_on(loop, &server);
+  CHECK_STATUS(0, uvc_loop_close(loop));
+  CHECK_STATUS(0, uvc_loop_free(loop));
+}
+
+/* ---------------------------------------------------------------------- */
 /* fetch_bad_input: each refused with its code; no callback, no request    */
 
 struct bad_url {
@@ -1769,6 +1849,7 @@ static const struct test_case cases[] = {
     {"cancel_from_thread", test_cancel_from_thread},
     {"fetch_response", test_fetch_response},
     {"fetch_errors", test_fetch_errors},
+    {"fetch_https", test_fetch_https},
     {"fetch_bad_input", test_fetch_bad_input},
     {"fetch_cancel", test_fetch_cancel},
     {"fetch_reentrancy", test_fetch_reentrancy},

@@ -19,8 +19,25 @@ final class PythonHTTPServer {
         let description: String
     }
 
-    /// Writes `files` (relative path → contents) and starts the server.
-    init(files: [String: Data]) throws {
+    /// Python serving the directory over https with `certificate` and
+    /// `key` (PEM files), Python's `ssl` module in front of `http.server`.
+    private static let tlsScript = """
+        import http.server, ssl, sys
+        directory, certificate, key = sys.argv[1:4]
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, directory=directory, **kwargs)
+        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(certificate, key)
+        httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
+        print("Serving HTTPS on 127.0.0.1 port %d" % httpd.server_address[1], flush=True)
+        httpd.serve_forever()
+        """
+
+    /// Writes `files` (relative path → contents) and starts the server;
+    /// with `tls` (certificate and key PEM paths) it serves https.
+    init(files: [String: Data], tls: (certificate: String, key: String)? = nil) throws {
         directory = try TemporaryDirectory()
         for (name, contents) in files {
             let file = directory.file(name)
@@ -34,7 +51,11 @@ final class PythonHTTPServer {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory.url.path]
+        if let tls {
+            process.arguments = ["-u", "-c", Self.tlsScript, directory.url.path, tls.certificate, tls.key]
+        } else {
+            process.arguments = ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory.url.path]
+        }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
