@@ -1,26 +1,28 @@
 # UVCombine: the README's Quick start is `make demo` and `make test`.
 #
-# Both install libuv1-dev with apt-get when it is missing and we run as root;
-# otherwise they print exactly what to install.
+# Both install libuv1-dev and libssl-dev (OpenSSL 3, for https), and the
+# openssl command line (the TLS tests make their certificates with it), with
+# apt-get when they are missing and we run as root; otherwise they print
+# exactly what to install.
 
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
 .PHONY: all build test test-debug demo deps bench bench-check clean \
-	c-deps c-lib c-build c-host c-test install \
+	c-deps c-lib c-build c-host c-test install docs \
 	fuzz-build fuzz fuzz-smoke tsan asan
 
 all: build
 
 deps:
-	@if pkg-config --exists libuv 2>/dev/null; then :; \
+	@if pkg-config --exists libuv openssl 2>/dev/null && command -v openssl >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "Installing libuv1-dev (pkg-config libuv not found)"; \
-		(apt-get install -y -qq libuv1-dev pkg-config >/dev/null 2>&1 || \
-		 (apt-get update -qq && apt-get install -y -qq libuv1-dev pkg-config)); \
+		echo "Installing libuv1-dev, libssl-dev and openssl (pkg-config libuv or openssl, or the openssl tool, not found)"; \
+		(apt-get install -y -qq libuv1-dev libssl-dev openssl pkg-config >/dev/null 2>&1 || \
+		 (apt-get update -qq && apt-get install -y -qq libuv1-dev libssl-dev openssl pkg-config)); \
 	else \
-		echo "libuv is missing. Install it with:"; \
-		echo "    sudo apt-get install -y libuv1-dev pkg-config"; \
+		echo "libuv or OpenSSL is missing. Install them with:"; \
+		echo "    sudo apt-get install -y libuv1-dev libssl-dev openssl pkg-config"; \
 		exit 1; \
 	fi
 
@@ -69,7 +71,8 @@ bench-check: deps
 
 # The C API: libuvcombine-c.so and uvcombine.h for C hosts (docs in the
 # header, Sources/CUVCombine/include/uvcombine.h).
-#   make c-host                  builds the library and Examples/c-host with gcc, runs it
+#   make c-host                  builds the library and Examples/c-host with gcc, runs it next to
+#                                a local HTTP server (Examples/c-host/run-with-server.sh: python3)
 #   make c-test                  also the C API tests (Tests/CUVCombineImplementationTests/C),
 #                                plain and under AddressSanitizer/LeakSanitizer
 #   make install PREFIX=/usr/local   header, library and uvcombine.pc, so that
@@ -90,7 +93,8 @@ C_INCLUDE = Sources/CUVCombine/include
 C_LIB_DIR = $(C_SCRATCH)/$(C_CONFIG)
 C_OUT = $(C_SCRATCH)/c-host/$(C_CONFIG)
 C_LINK = -L$(C_LIB_DIR) -luvcombine-c -luv -lpthread -Wl,-rpath,$(abspath $(C_LIB_DIR))
-C_TEST_SOURCE = Tests/CUVCombineImplementationTests/C/api_test.c
+C_TEST_SOURCE = Tests/CUVCombineImplementationTests/C/api_test.c Tests/CUVCombineImplementationTests/C/test_http_server.c
+C_WITH_SERVER = Examples/c-host/run-with-server.sh
 C_VERSION := $(shell awk '/^\#define UVC_VERSION_(MAJOR|MINOR|PATCH) /{v=v s $$3; s="."} END{print v}' $(C_INCLUDE)/uvcombine.h)
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -123,12 +127,12 @@ c-build: c-lib | $(C_OUT)
 
 c-host: c-lib | $(C_OUT)
 	$(C_CC) $(C_CFLAGS) -I$(C_INCLUDE) Examples/c-host/host.c -o $(C_OUT)/host $(C_LINK)
-	$(C_OUT)/host
+	$(C_WITH_SERVER) $(C_OUT)/host
 
 c-test: c-build
 	$(C_OUT)/api_test
 	$(ASAN_RUN) $(C_OUT)/api_test-asan
-	$(ASAN_RUN) $(C_OUT)/host-asan
+	$(ASAN_RUN) $(C_WITH_SERVER) $(C_OUT)/host-asan
 
 install: c-lib
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
@@ -137,8 +141,40 @@ install: c-lib
 	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'libdir=$${exec_prefix}/lib' \
 		'includedir=$${prefix}/include' '' 'Name: uvcombine' \
 		'Description: Combine on a libuv event loop: the C API' 'Version: $(C_VERSION)' \
-		'Requires: libuv' 'Libs: -L$${libdir} -luvcombine-c' 'Cflags: -I$${includedir}' \
+		'Requires: libuv' 'Requires.private: openssl' 'Libs: -L$${libdir} -luvcombine-c' 'Cflags: -I$${includedir}' \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/uvcombine.pc
+
+# Documentation: the DocC catalog Sources/UVCombine/UVCombine.docc and the
+# modules UVCombine re-exports. DocC (as swift-docc-plugin 1.5.0 runs it)
+# documents only what a module declares itself, and the umbrella declares
+# nothing, so the modules are built together as one combined archive
+# (--enable-experimental-combined-documentation), and the catalog links to
+# their symbols by absolute paths (``/UVCombineLoop/UVLoop``), as must doc
+# comments that link across modules. The build fails on any DocC warning
+# (--warnings-as-errors; the log is checked too, since the plugin ignores a
+# failing `docc merge`) and on any public symbol without a doc comment
+# (scripts/check_doc_comments.py).
+# View it with
+#   python3 -m http.server -d .build/documentation/UVCombine.doccarchive 8000
+# and open http://localhost:8000/documentation/uvcombine
+DOCS_TARGETS = UVCombineCore UVCombineLoop UVCombineHTTP UVCombineTesting UVCombine
+DOCS_OUTPUT ?= .build/documentation/UVCombine.doccarchive
+DOCS_LOG = .build/documentation/docs.log
+
+docs: deps
+	python3 scripts/check_doc_comments.py --examples
+	@mkdir -p $(dir $(DOCS_OUTPUT))
+	@echo "$(SWIFT) package generate-documentation (log: $(DOCS_LOG))"
+	@status=0; $(SWIFT) package --disable-sandbox generate-documentation \
+		--enable-experimental-combined-documentation \
+		$(foreach target,$(DOCS_TARGETS),--target $(target)) \
+		--output-path $(DOCS_OUTPUT) --warnings-as-errors \
+		> $(DOCS_LOG) 2>&1 || status=$$?; \
+	grep -v '^\[[0-9]*/[0-9]*\]' $(DOCS_LOG); \
+	if [ $$status -ne 0 ]; then echo "make docs: failed (exit $$status)"; exit 1; fi; \
+	if grep -qiE '^(error|warning):' $(DOCS_LOG) || [ ! -f $(DOCS_OUTPUT)/index.html ]; then \
+		echo "make docs: DocC reported problems (above)"; exit 1; fi; \
+	echo "make docs: no warnings; open $(DOCS_OUTPUT)"
 
 # Fuzzing: libFuzzer targets for the HTTP core in the nested package Fuzz/,
 # built with -sanitize=fuzzer,address in their own scratch directory (the

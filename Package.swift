@@ -3,7 +3,9 @@
 // UVCombine: Combine's programming model on a libuv event loop.
 //
 // The root package depends on nothing beyond the toolchain, libuv (through the
-// CLibUV system-library target) and, once HTTP lands, apple/swift-http-types.
+// CLibUV system-library target), OpenSSL 3 (COpenSSL, for https) and
+// apple/swift-http-types; swift-docc-plugin is a command plugin that only
+// `make docs` runs (nothing links it).
 // Benchmarks live in the nested package `Benchmarks/` so that their
 // dependencies (package-benchmark, OpenCombine) never reach our users.
 import PackageDescription
@@ -21,6 +23,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // `make docs`: the DocC catalog (Sources/UVCombine/UVCombine.docc).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -29,6 +33,14 @@ let package = Package(
             pkgConfig: "libuv",
             providers: [.apt(["libuv1-dev"])]
         ),
+        // OpenSSL 3 (libssl, libcrypto) for https: TLS over the libuv TCP
+        // stream with memory BIOs (docs/tls.md). Only UVCombineHTTP imports it.
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(name: "UVCombineCore"),
         // The libuv loop as a Scheduler, the uv_timer timer publisher; the
         // only Swift module besides the C API that imports CLibUV.
@@ -36,12 +48,14 @@ let package = Package(
         .target(name: "UVCombine", dependencies: ["UVCombineCore", "UVCombineLoop", "UVCombineHTTP"]),
         // HTTP/1.1 protocol core (request writer, response parser, URL
         // validation, redirect policy, pool and timeout state machines) and
-        // the URL session that drives it on a UVLoop. Never imports CLibUV.
+        // the URL session that drives it on a UVLoop, with TLS from OpenSSL.
+        // Never imports CLibUV.
         .target(
             name: "UVCombineHTTP",
             dependencies: [
                 "UVCombineCore",
                 "UVCombineLoop",
+                "COpenSSL",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -56,7 +70,7 @@ let package = Package(
         // depend on it: the static runtime would clash with the test runner's.
         .target(
             name: "CUVCombineImplementation",
-            dependencies: ["CUVCombine", "UVCombineLoop", "UVCombineCore", "CLibUV"],
+            dependencies: ["CUVCombine", "UVCombineLoop", "UVCombineCore", "UVCombineHTTP", "CLibUV"],
             exclude: ["uvcombine.map"],
             linkerSettings: [
                 .unsafeFlags([
@@ -69,8 +83,13 @@ let package = Package(
                 ]),
             ]
         ),
-        // The demo and command-line tool (`uvcombine demo`).
-        .executableTarget(name: "uvcombine", dependencies: ["UVCombine"]),
+        // The demo and command-line tool (`uvcombine demo`, `uvcombine
+        // fetch`). Its embedded demo server is its own, on UVTCP: the
+        // test-support module would link the malloc interposer into it.
+        .executableTarget(
+            name: "uvcombine",
+            dependencies: ["UVCombine", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
         // Counts allocations per thread by interposing malloc; linked only
         // through the test support module.
         .target(name: "CUVCombineMallocCounter"),
@@ -102,10 +121,15 @@ let package = Package(
             exclude: ["C"]
         ),
         // Runs the built `uvcombine` executable (the dependency makes
-        // `swift test` build it).
+        // `swift test` build it) against TestHTTPServer and python3's
+        // http.server.
         .testTarget(
             name: "uvcombineTests",
-            dependencies: ["uvcombine"]
+            dependencies: [
+                "uvcombine",
+                "UVCombineTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         .testTarget(
             name: "UVCombineTestingTests",

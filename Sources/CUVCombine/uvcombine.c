@@ -30,12 +30,28 @@ static int uvc_is_uv_error(int err) {
   }
 }
 
-/* Every code this library returns is a libuv code, so libuv's tables
- * describe them all. */
+/* libuv's codes are described by libuv's tables, the fetch codes by
+ * UVC_FETCH_ERRNO_MAP (their values lie outside every range libuv uses). */
 const char *uvc_strerror(int err) {
-  return uvc_is_uv_error(err) ? uv_strerror(err) : "unknown error";
+  switch (err) {
+#define UVC_XX(name, value, message) \
+  case UVC_##name:                   \
+    return message;
+    UVC_FETCH_ERRNO_MAP(UVC_XX)
+#undef UVC_XX
+  default:
+    return uvc_is_uv_error(err) ? uv_strerror(err) : "unknown error";
+  }
 }
 
 const char *uvc_err_name(int err) {
-  return uvc_is_uv_error(err) ? uv_err_name(err) : "UNKNOWN";
+  switch (err) {
+#define UVC_XX(name, value, message) \
+  case UVC_##name:                   \
+    return "UVC_" #name;
+    UVC_FETCH_ERRNO_MAP(UVC_XX)
+#undef UVC_XX
+  default:
+    return uvc_is_uv_error(err) ? uv_err_name(err) : "UNKNOWN";
+  }
 }

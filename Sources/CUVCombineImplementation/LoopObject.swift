@@ -47,6 +47,20 @@ internal final class LoopObject: OpaqueObject, @unchecked Sendable {
     /// Created loops: the thread that last ran or closed the loop, 0 if
     /// none did (UVLoop traps on a close from another thread).
     private let home = Atomic<UInt>(0)
+    /// Fetches whose callback has not run, by identity, and the number the
+    /// next one gets: a detach or close ends each with `UV_ECANCELED`, in
+    /// the order they were made. Also the shared fetches started and not
+    /// completed, which it holds (their C handle may be freed) and ends.
+    /// Entries are added only inside the phase lock (``whileActive(_:)``),
+    /// so a detach or close that took the registry after changing the
+    /// phase sees everything it must end.
+    private let pendingFetches = Mutex(UncheckedSendable(PendingFetches()))
+
+    private struct PendingFetches {
+        var fetches: [ObjectIdentifier: FetchObject] = [:]
+        var nextSequence = 0
+        var shared: [ObjectIdentifier: SharedFetchObject] = [:]
+    }
 
     // MARK: Loop thread only
 
@@ -75,6 +89,53 @@ internal final class LoopObject: OpaqueObject, @unchecked Sendable {
             body()
             return Status.ok
         }
+    }
+
+    // MARK: Fetches
+
+    /// Records a fetch until its callback runs or it is cancelled. Inside
+    /// ``whileActive(_:)`` only.
+    internal func register(_ fetch: FetchObject) {
+        pendingFetches.withLock { pending in
+            fetch.sequence = pending.value.nextSequence
+            pending.value.nextSequence += 1
+            pending.value.fetches[ObjectIdentifier(fetch)] = fetch
+        }
+    }
+
+    /// Forgets a fetch that completed or was cancelled. Any thread.
+    internal func unregister(_ fetch: FetchObject) {
+        _ = pendingFetches.withLock { $0.value.fetches.removeValue(forKey: ObjectIdentifier(fetch)) }
+    }
+
+    /// Holds a started shared fetch until it completed or was cancelled.
+    /// Inside ``whileActive(_:)`` only.
+    internal func register(shared: SharedFetchObject) {
+        pendingFetches.withLock { $0.value.shared[ObjectIdentifier(shared)] = shared }
+    }
+
+    /// Lets go of a shared fetch that completed or was cancelled. Any thread.
+    internal func unregister(shared: SharedFetchObject) {
+        let released = pendingFetches.withLock { $0.value.shared.removeValue(forKey: ObjectIdentifier(shared)) }
+        // Released outside the lock: this may be the last reference.
+        _ = released
+    }
+
+    /// The detach or close: every fetch still pending gets its callback
+    /// with `UV_ECANCELED`, in the order they were made, and its request is
+    /// cancelled. After the phase left `active`. Loop thread (or the
+    /// thread closing a created loop).
+    private func endPendingFetches(_ reason: String) {
+        let (fetches, shared) = pendingFetches.withLock { pending -> ([FetchObject], [SharedFetchObject]) in
+            defer {
+                pending.value.fetches = [:]
+                pending.value.shared = [:]
+            }
+            return (pending.value.fetches.values.sorted { $0.sequence < $1.sequence },
+                    Array(pending.value.shared.values))
+        }
+        for fetch in fetches { fetch.end(message: reason) }
+        for object in shared { object.loopEnded() }
     }
 
     // MARK: Created loops
@@ -129,6 +190,7 @@ internal final class LoopObject: OpaqueObject, @unchecked Sendable {
             }
         }
         if let refusal { return refusal }
+        endPendingFetches("the loop was closed")
         do {
             try loop.close()
         } catch {
@@ -153,6 +215,7 @@ internal final class LoopObject: OpaqueObject, @unchecked Sendable {
         guard started else { return Status.already }
         detachCallback = callback
         detachUserData = userData
+        endPendingFetches("the loop was detached")
         // Adopted: closes our handles (the pending work is cancelled here)
         // and returns at once; it never throws for an adopted loop.
         try? loop.close()

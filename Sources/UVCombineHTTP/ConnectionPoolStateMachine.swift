@@ -77,6 +77,12 @@ import HTTPTypes
 /// loop thread.
 public struct ConnectionPoolStateMachine: Sendable {
     /// Pool limits and timeouts.
+    ///
+    /// ```swift
+    /// var configuration = ConnectionPoolStateMachine.Configuration()
+    /// configuration.maximumConnectionsPerHost = 2
+    /// var pool = ConnectionPoolStateMachine(configuration: configuration)
+    /// ```
     public struct Configuration: Sendable, Equatable {
         /// Connections per key at most (URLSession's
         /// `httpMaximumConnectionsPerHost` default). Default 6.
@@ -92,6 +98,11 @@ public struct ConnectionPoolStateMachine: Sendable {
     }
 
     /// A request, named by the owner (unique while the pool knows it).
+    ///
+    /// ```swift
+    /// let id = ConnectionPoolStateMachine.RequestID(7)
+    /// print(id) // Prints: "r7"
+    /// ```
     public struct RequestID: Hashable, Sendable, CustomStringConvertible {
         /// The owner's number for the request.
         public let rawValue: Int
@@ -102,6 +113,11 @@ public struct ConnectionPoolStateMachine: Sendable {
     }
 
     /// A connection, named by the pool in ``ConnectionAction/create(_:_:connectDeadline:)``.
+    ///
+    /// ```swift
+    /// let id = ConnectionPoolStateMachine.ConnectionID(1)
+    /// print(id) // Prints: "#1"
+    /// ```
     public struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
         /// The pool's number for the connection.
         public let rawValue: Int
@@ -112,12 +128,27 @@ public struct ConnectionPoolStateMachine: Sendable {
     }
 
     /// Where a retried request runs.
+    ///
+    /// ```swift
+    /// if case .retry(let request, on: .newConnection(let connection)) = action.request {
+    ///     // reset the request's parser and write state; execute it on `connection` once established
+    /// }
+    /// ```
     public enum RetryTarget: Hashable, Sendable {
         /// A fresh connection, created by the same action, reserved for it.
         case newConnection(ConnectionID)
     }
 
     /// What to do about a request.
+    ///
+    /// ```swift
+    /// switch action.request {
+    /// case .none: break
+    /// case .execute(let request, on: let connection): write(request, on: connection)
+    /// case .fail(let request, let error): fail(request, error)
+    /// case .retry(let request, on: .newConnection(let connection)): reset(request, waitingFor: connection)
+    /// }
+    /// ```
     public enum RequestAction: Equatable, Sendable {
         /// Nothing to do for any request.
         case none
@@ -145,6 +176,19 @@ public struct ConnectionPoolStateMachine: Sendable {
     }
 
     /// What to do about connections.
+    ///
+    /// ```swift
+    /// switch action.connection {
+    /// case .none: break
+    /// case .create(let connection, let key, let deadline): open(connection, to: key, timeoutAt: deadline)
+    /// case .scheduleIdleTimeout(let connection, let deadline): armIdleTimer(connection, at: deadline)
+    /// case .cancelIdleTimeout(let connection): stopIdleTimer(connection)
+    /// case .close(let connection): close(connection)
+    /// case .closeAndCreate(let old, let new, let key, let deadline):
+    ///     close(old)
+    ///     open(new, to: key, timeoutAt: deadline)
+    /// }
+    /// ```
     public enum ConnectionAction: Equatable, Sendable {
         /// Nothing to do for any connection.
         case none
@@ -164,6 +208,12 @@ public struct ConnectionPoolStateMachine: Sendable {
 
     /// The actions for one event: at most one about connections and one
     /// about requests. Run the connection action first.
+    ///
+    /// ```swift
+    /// let action = pool.connectionEstablished(connection, now: now)
+    /// run(action.connection) // first
+    /// run(action.request)    // then
+    /// ```
     public struct Action: Equatable, Sendable {
         /// What to do about connections; run it first.
         public var connection: ConnectionAction
@@ -181,6 +231,12 @@ public struct ConnectionPoolStateMachine: Sendable {
     }
 
     /// What ``shutdown(now:)`` asks of the owner.
+    ///
+    /// ```swift
+    /// let shutdown = pool.shutdown(now: now)
+    /// shutdown.closedConnections.forEach { close($0) }
+    /// shutdown.failedRequests.forEach { fail($0, shutdown.error) }
+    /// ```
     public struct ShutdownAction: Equatable, Sendable {
         /// Fail these tasks with `error`.
         public var failedRequests: [RequestID]
@@ -281,6 +337,8 @@ public struct ConnectionPoolStateMachine: Sendable {
     ///   - key: where it goes (``HTTPRequestTarget/key``).
     ///   - method: decides idempotency, hence whether it may be retried.
     ///   - closesConnection: whether the request says `Connection: close`.
+    ///   - now: the current time, from which a new connection's connect
+    ///     deadline is counted.
     /// - Returns: `execute` on an idle connection (and `cancelIdleTimeout`),
     ///   or `create` a connection, or nothing (queued); `fail` with
     ///   `.resourceUnavailable` after ``shutdown(now:)``.

@@ -203,6 +203,11 @@ public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The two schemes this client speaks.
+///
+/// ```swift
+/// print(HTTPScheme.http.defaultPort)  // Prints: "80"
+/// print(HTTPScheme(rawValue: "https") == .https) // Prints: "true"
+/// ```
 public enum HTTPScheme: String, Sendable, Hashable, CustomStringConvertible {
     /// Plain HTTP/1.1 over TCP; default port 80.
     case http

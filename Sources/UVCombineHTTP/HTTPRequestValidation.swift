@@ -10,7 +10,7 @@ import HTTPTypes
 /// whitespace is dropped. Legalising prevents header injection but silently
 /// changes what the caller asked for. These checks are authoritative: the
 /// writer runs them on everything it serialises, and
-/// ``HTTPField/strict(name:value:)`` builds a field from raw strings while
+/// ``/UVCombineHTTP/HTTPTypes/HTTPField/strict(name:value:)`` builds a field from raw strings while
 /// refusing, not repairing, bad input. Each refusal is a ``UVURLError``
 /// whose `detail` names the byte and the place:
 ///

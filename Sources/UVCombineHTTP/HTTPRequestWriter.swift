@@ -50,6 +50,11 @@ import HTTPTypes
 /// Threading: stateless; call from any thread.
 public enum HTTPRequestWriter {
     /// What the writer did, for the connection's bookkeeping.
+    ///
+    /// ```swift
+    /// let result = try HTTPRequestWriter.append(request, body: nil, to: &buffer)
+    /// parser.expectResponse(to: request.method, requestClosesConnection: result.closesConnection)
+    /// ```
     public struct Result: Sendable, Equatable {
         /// Whether the written request asks the server to close the
         /// connection after the response (`Connection: close`, ours or the

@@ -72,6 +72,12 @@ import HTTPTypes
 /// thread at a time (the loop's).
 public struct HTTPResponseParser: Sendable {
     /// Limits that protect the client from a hostile or broken server.
+    ///
+    /// ```swift
+    /// var configuration = HTTPResponseParser.Configuration()
+    /// configuration.maximumBodyLength = 10 * 1024 * 1024
+    /// var parser = HTTPResponseParser(configuration: configuration)
+    /// ```
     public struct Configuration: Sendable, Equatable {
         /// The most bytes a head (status line, field lines and the final
         /// CRLF) may take; also the limit for a chunked trailer section.
@@ -100,6 +106,11 @@ public struct HTTPResponseParser: Sendable {
     }
 
     /// What the parser found in the bytes it was given.
+    ///
+    /// ```swift
+    /// let (event, consumed) = try parser.next(chunk)
+    /// if case .body(let slice) = event { body.append(contentsOf: slice) } // copy: it is the chunk's memory
+    /// ```
     public enum Event {
         /// The final response head (interim 1xx heads are skipped).
         case head(HTTPResponse)

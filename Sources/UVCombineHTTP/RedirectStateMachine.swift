@@ -40,6 +40,14 @@ import HTTPTypes
 /// Threading: a value type; the owner uses it from the loop thread.
 public struct RedirectStateMachine: Sendable {
     /// What to do with a response.
+    ///
+    /// ```swift
+    /// switch redirects.decide(response: response, request: request) {
+    /// case .deliver: deliver(response)
+    /// case .follow(let step): send(step.request, to: step.target, withBody: step.keepsBody)
+    /// case .fail(let error): fail(error)
+    /// }
+    /// ```
     public enum Decision: Sendable, Equatable {
         /// Hand the response to the subscriber (not a redirect, or not
         /// followed).
@@ -63,6 +71,12 @@ public struct RedirectStateMachine: Sendable {
     }
 
     /// The next request of a followed redirect.
+    ///
+    /// ```swift
+    /// if case .follow(let step) = redirects.decide(response: response, request: request) {
+    ///     print(step.target, step.request.method, step.keepsBody)
+    /// }
+    /// ```
     public struct Step: Sendable, Equatable {
         /// Where to send it.
         public var target: HTTPRequestTarget

@@ -38,6 +38,15 @@
 /// Threading: a value type; the owner uses it from the loop thread.
 public struct RequestTimeoutStateMachine: Sendable {
     /// What the owner does with the task's timer.
+    ///
+    /// ```swift
+    /// switch timeouts.timerFired(now: now) {
+    /// case .none: break
+    /// case .arm(let deadline): timer.arm(at: deadline)
+    /// case .cancel: timer.stop()
+    /// case .fail(let error): fail(error) // .timedOut, kind .idleRead or .total
+    /// }
+    /// ```
     public enum Action: Equatable, Sendable {
         /// Nothing.
         case none

@@ -13,7 +13,9 @@
 ///   `"conflicting Content-Length values"` from the response parser or
 ///   `"CR in value of header field \"X-Trace\""` from the request writer.
 /// - `underlyingErrorName` is the libuv error name when libuv reported the
-///   failure, for example `"UV_ECONNREFUSED"`.
+///   failure, for example `"UV_ECONNREFUSED"`, or OpenSSL's name for a TLS
+///   failure: `"X509_V_ERR_CERT_HAS_EXPIRED"` for a certificate,
+///   `"SSL_ERROR_SSL"` for the handshake or the TLS records.
 /// - `timeoutKind` says which deadline passed when `code` is `.timedOut`.
 ///
 /// Two errors are equal when their codes are equal, as with `URLError`, so
@@ -33,6 +35,11 @@ public struct UVURLError: Error, Sendable, Equatable, Hashable, CustomStringConv
     /// What kind of failure an error reports. Raw values follow `URLError`
     /// where `URLError` has the same code; codes of our own use -1300 and
     /// below.
+    ///
+    /// ```swift
+    /// let error = UVURLError(.cannotFindHost, underlyingErrorName: "UV_EAI_NONAME")
+    /// print(error.code, error.code.rawValue) // Prints: "cannotFindHost -1003"
+    /// ```
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         /// The numeric value, `URLError`'s where it has the same code.
         public let rawValue: Int
@@ -82,6 +89,35 @@ public struct UVURLError: Error, Sendable, Equatable, Hashable, CustomStringConv
         /// A redirect from `https` to `http` was refused because the policy
         /// does not allow downgrades.
         public static let insecureRedirect = Code(rawValue: -1301)
+        /// The TLS handshake failed for a reason other than the server's
+        /// certificate: no protocol version or cipher in common, an alert
+        /// from the server, a server that does not speak TLS, the
+        /// connection closing mid-handshake, or a CA bundle that cannot be
+        /// loaded. `detail` is OpenSSL's reason
+        /// (`"error:0A00042E:SSL routines::tlsv1 alert protocol version"`).
+        public static let secureConnectionFailed = Code(rawValue: -1200)
+        /// The server's certificate (or one in its chain) has expired;
+        /// `detail` is OpenSSL's `"certificate has expired"`.
+        public static let serverCertificateHasBadDate = Code(rawValue: -1201)
+        /// The server's certificate chain is invalid for a reason that has
+        /// no code of its own (a bad signature, a CA certificate that may
+        /// not sign, a revoked certificate); `detail` is OpenSSL's reason.
+        public static let serverCertificateUntrusted = Code(rawValue: -1202)
+        /// The server's certificate chain does not lead to a trusted root
+        /// (self-signed, or issued by a CA that is not in the trust roots);
+        /// `detail` is OpenSSL's reason, e.g. `"unable to get local issuer
+        /// certificate"`.
+        public static let serverCertificateHasUnknownRoot = Code(rawValue: -1203)
+        /// The server's certificate (or one in its chain) is not valid yet.
+        public static let serverCertificateNotYetValid = Code(rawValue: -1204)
+        /// The server's certificate does not name the URL's host (`detail`
+        /// is OpenSSL's `"hostname mismatch"` or `"IP address mismatch"`).
+        /// `URLError` folds this into `.serverCertificateUntrusted`.
+        public static let serverCertificateHostnameMismatch = Code(rawValue: -1310)
+        /// The TLS layer failed after the handshake: a record that does not
+        /// decrypt or parse, or an alert from the server. `detail` is
+        /// OpenSSL's reason.
+        public static let tlsProtocolError = Code(rawValue: -1311)
 
         /// The code's name, as in `URLError.Code`.
         public var description: String {
@@ -99,6 +135,13 @@ public struct UVURLError: Error, Sendable, Equatable, Hashable, CustomStringConv
             case .resourceUnavailable: "resourceUnavailable"
             case .invalidRequest: "invalidRequest"
             case .insecureRedirect: "insecureRedirect"
+            case .secureConnectionFailed: "secureConnectionFailed"
+            case .serverCertificateHasBadDate: "serverCertificateHasBadDate"
+            case .serverCertificateUntrusted: "serverCertificateUntrusted"
+            case .serverCertificateHasUnknownRoot: "serverCertificateHasUnknownRoot"
+            case .serverCertificateNotYetValid: "serverCertificateNotYetValid"
+            case .serverCertificateHostnameMismatch: "serverCertificateHostnameMismatch"
+            case .tlsProtocolError: "tlsProtocolError"
             default: "code(\(rawValue))"
             }
         }
@@ -119,12 +162,24 @@ public struct UVURLError: Error, Sendable, Equatable, Hashable, CustomStringConv
             case .resourceUnavailable: "resource unavailable"
             case .invalidRequest: "invalid request"
             case .insecureRedirect: "refused redirect from https to http"
+            case .secureConnectionFailed: "a TLS error occurred and a secure connection to the server cannot be made"
+            case .serverCertificateHasBadDate: "the server's certificate has expired"
+            case .serverCertificateUntrusted: "the server's certificate is not trusted"
+            case .serverCertificateHasUnknownRoot: "the server's certificate is not signed by a trusted root"
+            case .serverCertificateNotYetValid: "the server's certificate is not yet valid"
+            case .serverCertificateHostnameMismatch: "the server's certificate does not name the host"
+            case .tlsProtocolError: "the TLS connection failed"
             default: "error \(rawValue)"
             }
         }
     }
 
     /// Which deadline passed, for errors with code `.timedOut`.
+    ///
+    /// ```swift
+    /// let error = UVURLError.timedOut(.idleRead)
+    /// print(error.timeoutKind == .idleRead) // Prints: "true"
+    /// ```
     public enum TimeoutKind: Sendable, Hashable, CustomStringConvertible {
         /// The TCP connection (including name resolution) was not
         /// established in time.
@@ -151,7 +206,8 @@ public struct UVURLError: Error, Sendable, Equatable, Hashable, CustomStringConv
     /// Precisely what went wrong, when there is more to say than the code.
     public let detail: String?
     /// The libuv error name, such as `"UV_ECONNREFUSED"`, when libuv
-    /// reported the failure.
+    /// reported the failure; OpenSSL's, such as
+    /// `"X509_V_ERR_HOSTNAME_MISMATCH"`, for a TLS failure.
     public let underlyingErrorName: String?
     /// Which deadline passed, when `code` is `.timedOut`.
     public let timeoutKind: TimeoutKind?

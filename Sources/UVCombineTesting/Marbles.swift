@@ -2,6 +2,11 @@ import Synchronization
 import UVCombineCore
 
 /// The failure a marble diagram's `#` sends; it prints as `#`.
+///
+/// ```swift
+/// let failure: Subscribers.Completion<MarbleError> = .failure(MarbleError())
+/// print(MarbleError()) // Prints: "#"
+/// ```
 public struct MarbleError: Error, Equatable, CustomStringConvertible, Sendable {
     /// Creates the marble failure.
     public init() {}

@@ -20,6 +20,15 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
     // @unchecked Sendable: all mutable state is inside the mutex.
 
     /// The subscription handed to one subscriber.
+    ///
+    /// ```swift
+    /// let upstream = TestPublisher<Int, Never>()
+    /// let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+    /// upstream.subscribe(tracker)
+    /// #expect(upstream.subscription?.requested == [.max(2)])
+    /// tracker.cancel()
+    /// #expect(upstream.subscription?.isCancelled == true)
+    /// ```
     public final class TestSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
         private struct State {
             var requested: [Subscribers.Demand] = []

@@ -22,6 +22,12 @@ public final class TrackingSubscriber<Input, Failure: Error>: Subscriber, Cancel
     // @unchecked Sendable: all mutable state is inside the mutex.
 
     /// One recorded event.
+    ///
+    /// ```swift
+    /// let tracker = TrackingSubscriber<Int, Never>()
+    /// Just(1).subscribe(tracker)
+    /// #expect(tracker.history == ["subscription(Just)", "value(1)", "finished"])
+    /// ```
     public enum Event: CustomStringConvertible {
         /// A subscription arrived; its description is recorded.
         case subscription(String)

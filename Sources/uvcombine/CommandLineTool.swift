@@ -1,15 +1,24 @@
 /// Parses the command line and runs a subcommand; returns the exit status.
 ///
-/// Hand-parsed rather than through swift-argument-parser so the package keeps
-/// no dependency beyond libuv and swift-http-types.
+/// Hand-parsed rather than through swift-argument-parser: the root package
+/// keeps no dependency beyond libuv and swift-http-types (a package
+/// dependency reaches everyone who resolves the package, even when only
+/// this executable uses it), and `fetch` reads its options the way curl
+/// does (clusters such as `-iL`, attached values such as `-ofile`), which
+/// the parser library does not spell.
 enum CommandLineTool {
     static let usage = """
         usage: uvcombine demo [--fast]
+               uvcombine fetch [options] URL      (uvcombine fetch --help for the options)
 
-          demo      run the seed scenarios (timers, connectable publishers,
-                    stopping a pipeline) on a libuv loop; exit status 0 only
-                    if every scenario produced what it should
-          --fast    shrink the delays (for tests)
+          demo      start an embedded HTTP server on a loopback port and run the
+                    five seed scenarios (connectable data task, autoconnect,
+                    stopping a pipeline, data-task operators, timers) with real
+                    timers and sockets; exit status 0 only if every scenario
+                    produced what it should, 1 otherwise
+            --fast  shrink the delays tenfold (for tests)
+          fetch     a small curl: fetch URL over HTTP/1.1 with the data-task
+                    publishers (-o, -i, -X, -H, -d, --max-time, -L, --fail)
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -24,12 +33,28 @@ enum CommandLineTool {
             for option in options {
                 switch option {
                 case "--fast": fast = true
+                case "-h", "--help":
+                    print(usage)
+                    return 0
                 default:
                     printError("uvcombine demo: unknown option \(option)\n\n\(usage)")
                     return 2
                 }
             }
             return DemoRunner(timeScale: fast ? 0.1 : 1).run() ? 0 : 1
+        case "fetch":
+            let parsed: FetchOptions
+            do {
+                parsed = try FetchOptions.parse(options)
+            } catch {
+                printError("uvcombine fetch: \(error) (uvcombine fetch --help lists the options)")
+                return FetchExitCode.usage
+            }
+            if parsed.help {
+                print(FetchOptions.usage)
+                return 0
+            }
+            return FetchCommand(options: parsed).run()
         case "-h", "--help", "help":
             print(usage)
             return 0

@@ -1,5 +1,5 @@
 // The `uvcombine` executable: `uvcombine demo [--fast]` runs the seed
-// scenarios. The logic lives in other files: top-level variables in
+// scenarios, `uvcombine fetch [options] URL` is a small curl. The logic lives in other files: top-level variables in
 // main.swift belong to the main actor under Swift 6.
 #if canImport(Glibc)
 import Glibc

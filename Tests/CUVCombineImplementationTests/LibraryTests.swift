@@ -6,13 +6,15 @@ import Testing
 /// pkg-config.
 @Suite("libuvcombine-c.so", .serialized)
 struct LibraryTests {
-    /// What the library may need at run time: libuv and the C and C++
-    /// runtimes (glibc's loader included), nothing of Swift's.
+    /// What the library may need at run time: libuv, OpenSSL 3 (https data
+    /// tasks, docs/tls.md) and the C and C++ runtimes (glibc's loader
+    /// included), nothing of Swift's.
     static let allowedDependencies: Set<String> = [
-        "libuv.so.1", "libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1", "ld-linux-x86-64.so.2",
+        "libuv.so.1", "libssl.so.3", "libcrypto.so.3",
+        "libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1", "ld-linux-x86-64.so.2",
     ]
 
-    @Test("needs only libuv, libc, libm, libstdc++ and libgcc at run time")
+    @Test("needs only libuv, OpenSSL, libc, libm, libstdc++ and libgcc at run time")
     func dependencies() {
         guard CPrograms.requireBuild() else { return }
         let dynamic = CPrograms.run(["readelf", "-d", CPrograms.library.path])
@@ -65,7 +67,8 @@ struct LibraryTests {
                 + "$(pkg-config --cflags --libs uvcombine) -lpthread -o \(host)"],
             environment: ["PKG_CONFIG_PATH": prefix.appendingPathComponent("lib/pkgconfig").path])
         #expect(build.status == 0, "\(build.tail)")
-        let run = CPrograms.run([host], environment: ["LD_LIBRARY_PATH": prefix.appendingPathComponent("lib").path])
+        let run = CPrograms.run([CPrograms.withServer, host],
+                                environment: ["LD_LIBRARY_PATH": prefix.appendingPathComponent("lib").path])
         #expect(run.status == 0, "\(run.tail)")
         #expect(run.output.contains("uv_loop_close: 0"))
     }

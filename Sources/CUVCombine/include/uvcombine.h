@@ -12,17 +12,23 @@
  *
  * Conventions, as in libuv:
  *
- * - Every name starts with uvc_. The types are opaque: the library allocates
- *   every object, and each object you get has a matching uvc_*_free().
+ * - Every name starts with uvc_. The objects are opaque: the library
+ *   allocates every object, and each object you get has a matching
+ *   uvc_*_free(). The few structs with visible fields describe data: a
+ *   request you pass in (copied during the call), the response and error
+ *   passed to a fetch callback (valid during the callback), session options.
  * - Functions return an int: 0 (or a count, where documented) on success,
- *   a negative libuv error code (UV_EINVAL, ...) on failure. uvc_strerror()
+ *   a negative libuv error code (UV_EINVAL, ...) on failure; fetches also
+ *   fail with the UVC_E* codes of UVC_FETCH_ERRNO_MAP below. uvc_strerror()
  *   and uvc_err_name() describe any code. The codes mean the same
  *   everywhere:
  *     UV_EINVAL     a required pointer or callback is NULL, an argument is
  *                   out of range, or the call does not apply to this kind of
  *                   loop (an adopted loop is detached, a created one closed);
- *     UV_ECANCELED  the loop was detached or closed: nothing new starts;
- *     UV_EALREADY   it was already done (a second cancel, detach or close);
+ *     UV_ECANCELED  the loop was detached or closed (or the shared fetch
+ *                   cancelled): nothing new starts;
+ *     UV_EALREADY   it was already done (a second cancel, detach or close;
+ *                   a cancel after the fetch's callback ran);
  *     UV_EBUSY      not now: the loop is running, or still has handles;
  *     UV_EPERM      called on a thread that is not the loop's thread.
  *   A function that fails changes nothing, and leaves *out set to NULL.
@@ -33,9 +39,10 @@
  *   was detached, calling back into the API from a callback) returns an
  *   error code, never crashes.
  * - Every callback takes the void *user_data given with it. A callback that
- *   was accepted runs exactly once (uvc_work_cb) or until cancelled
- *   (uvc_timer_cb); once the cancelling call returned it never runs again,
- *   so user_data may be freed then.
+ *   was accepted runs exactly once (uvc_work_cb; uvc_fetch_cb unless its
+ *   fetch is cancelled first) or until cancelled (uvc_timer_cb); once the
+ *   cancelling call returned it never runs again, so user_data may be freed
+ *   then.
  * - Callbacks run on the loop's thread, inside libuv's callbacks. They may
  *   call any function of this API (including on the objects they were
  *   called for), except that uvc_loop_run() and uvc_loop_close() from inside
@@ -51,6 +58,7 @@
 #ifndef UVCOMBINE_H
 #define UVCOMBINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <uv.h>
 
@@ -90,15 +98,59 @@ unsigned int uvc_version(void);
 const char *_Nonnull uvc_version_string(void);
 
 /**
- * The message for an error code, e.g. "operation canceled" for
- * UV_ECANCELED, as uv_strerror() gives it. Never NULL; unknown codes get a
+ * The codes a fetch fails with besides UV_ECANCELED, as
+ * XX(name, value, message): negative like libuv's, and outside every range
+ * libuv uses (the values are those of Foundation's URLError codes). The
+ * fetch callback's uvc_fetch_error_t says more: the libuv error behind a
+ * transport failure, and a message with the details.
+ *
+ *   UVC_EBADURL            malformed URL: no host, a bad port, CR/LF/NUL, user info
+ *   UVC_ETIMEDOUT          a deadline passed: connect, idle read or total (the message says which)
+ *   UVC_EUNSUPPORTEDURL    a scheme other than http (https needs TLS, not built yet)
+ *   UVC_ECANNOTFINDHOST    the host name did not resolve (uv_code UV_EAI_NONAME, ...)
+ *   UVC_ECANNOTCONNECT     no TCP connection (uv_code UV_ECONNREFUSED, ...)
+ *   UVC_ECONNECTIONLOST    reset, or closed before the response was complete
+ *   UVC_ETOOMANYREDIRECTS  more redirects than max_redirects, or a redirect cycle
+ *   UVC_EUNAVAILABLE       the session could not take the fetch (it was shut down)
+ *   UVC_EBADRESPONSE       not a valid HTTP/1.1 response, or a head over the limits
+ *   UVC_ETOOLARGE          a body longer than max_response_body_bytes
+ *   UVC_EBADREQUEST        the request cannot be written: a method that is not a
+ *                          token, CR/LF/NUL or bad characters in a header
+ *   UVC_EINSECUREREDIRECT  a redirect from https to http was refused
+ */
+#define UVC_FETCH_ERRNO_MAP(XX)                                                         \
+  XX(EBADURL, -1000, "bad URL")                                                         \
+  XX(ETIMEDOUT, -1001, "the request timed out")                                         \
+  XX(EUNSUPPORTEDURL, -1002, "unsupported URL")                                         \
+  XX(ECANNOTFINDHOST, -1003, "cannot find host")                                        \
+  XX(ECANNOTCONNECT, -1004, "cannot connect to host")                                   \
+  XX(ECONNECTIONLOST, -1005, "the network connection was lost")                         \
+  XX(ETOOMANYREDIRECTS, -1007, "too many HTTP redirects")                               \
+  XX(EUNAVAILABLE, -1008, "resource unavailable")                                       \
+  XX(EBADRESPONSE, -1011, "bad server response")                                        \
+  XX(ETOOLARGE, -1103, "the response body exceeds the maximum length")                  \
+  XX(EBADREQUEST, -1300, "invalid request")                                             \
+  XX(EINSECUREREDIRECT, -1301, "refused redirect from https to http")
+
+/** The fetch error codes as constants: UVC_EBADURL, UVC_ETIMEDOUT, ... */
+typedef enum {
+#define UVC_FETCH_ERRNO_ENUM(name, value, message) UVC_##name = value,
+  UVC_FETCH_ERRNO_MAP(UVC_FETCH_ERRNO_ENUM)
+#undef UVC_FETCH_ERRNO_ENUM
+} uvc_fetch_errno_t;
+
+/**
+ * The message for an error code: for libuv's codes what uv_strerror()
+ * gives (e.g. "operation canceled" for UV_ECANCELED), for the fetch codes
+ * the message in UVC_FETCH_ERRNO_MAP. Never NULL; unknown codes get a
  * generic message. Any thread.
  */
 const char *_Nonnull uvc_strerror(int err);
 
 /**
- * The name of an error code, e.g. "ECANCELED", as uv_err_name() gives it.
- * Never NULL. Any thread.
+ * The name of an error code: for libuv's codes what uv_err_name() gives
+ * (e.g. "ECANCELED"), for the fetch codes the constant's name
+ * ("UVC_EBADURL"). Never NULL. Any thread.
  */
 const char *_Nonnull uvc_err_name(int err);
 
@@ -155,9 +207,9 @@ uv_loop_t *_Nullable uvc_loop_get_uv_loop(const uvc_loop_t *_Nullable loop);
 /**
  * Runs a created loop on the calling thread, which becomes its loop thread,
  * like uv_run(): UV_RUN_DEFAULT until no referenced work is left (a
- * connected timer, a pending uvc_schedule*() callback, the host's own
- * referenced handles) or uvc_loop_stop(); UV_RUN_ONCE and UV_RUN_NOWAIT one
- * iteration.
+ * connected timer, a pending uvc_schedule*() callback, a fetch in progress,
+ * the host's own referenced handles; idle keep-alive connections do not
+ * count) or uvc_loop_stop(); UV_RUN_ONCE and UV_RUN_NOWAIT one iteration.
  *
  * Returns 1 when referenced work remains, 0 when none does (uv_run()'s
  * result), or an error. Thread: any one thread at a time.
@@ -180,10 +232,12 @@ int uvc_loop_stop(uvc_loop_t *_Nullable loop);
 
 /**
  * Closes a created loop: cancels every pending uvc_schedule*() callback
- * (each runs once with UV_ECANCELED, before this returns), stops every timer
- * connection and ends every subscription, closes every handle the library
- * opened, runs their close callbacks, and closes the uv_loop_t. From then on
- * the loop's objects answer UV_ECANCELED; free them and the loop.
+ * and every fetch whose callback has not run (each callback runs once with
+ * UV_ECANCELED, before this returns; fetches in the order they were made),
+ * stops every timer connection and ends every subscription, closes every
+ * handle the library opened (connections included), runs their close
+ * callbacks, and closes the uv_loop_t. From then on the loop's objects
+ * answer UV_ECANCELED; free them and the loop.
  *
  * Thread: the thread that last ran the loop (any thread if it never ran),
  * while it is not running. Errors: UV_EINVAL (NULL, an adopted loop),
@@ -196,10 +250,12 @@ int uvc_loop_close(uvc_loop_t *_Nullable loop);
 
 /**
  * Detaches from an adopted loop: closes only the handles the library opened
- * on it, and leaves the host's loop and handles alone. Before this returns,
- * every pending uvc_schedule() callback runs once with UV_ECANCELED, every
- * timer connection stops and every subscription ends; from then on the
- * loop's objects answer UV_ECANCELED. A delayed callback (uvc_schedule_after)
+ * on it (timers, connections), and leaves the host's loop and handles
+ * alone. Before this returns, every pending uvc_schedule() callback and
+ * every fetch callback that has not run yet runs once with UV_ECANCELED
+ * (fetches in the order they were made), every timer connection stops and
+ * every subscription ends; from then on the loop's objects answer
+ * UV_ECANCELED. A delayed callback (uvc_schedule_after)
  * whose timer had started gets its UV_ECANCELED from that timer's close
  * callback instead, before `cb` runs.
  *
@@ -375,6 +431,257 @@ int uvc_connection_cancel(uvc_connection_t *_Nullable connection);
  * Thread: any thread. Errors: UV_EINVAL (NULL).
  */
 int uvc_connection_free(uvc_connection_t *_Nullable connection);
+
+/* ---------------------------------------------------------------------- */
+/* HTTP: sessions and fetches                                              */
+
+/**
+ * An HTTP/1.1 client bound to a loop (UVCombine's UVURLSession): it keeps
+ * keep-alive connections per (scheme, host, port) and reuses them, follows
+ * redirects, and enforces its options' limits and timeouts. Idle pooled
+ * connections never keep the loop alive; a fetch in progress does.
+ */
+typedef struct uvc_session_s uvc_session_t;
+
+/** One request and its callback, made by uvc_fetch() or uvc_shared_fetch_subscribe(). */
+typedef struct uvc_fetch_s uvc_fetch_t;
+
+/** One request whose response goes to several callbacks, made by uvc_shared_fetch_new(). */
+typedef struct uvc_shared_fetch_s uvc_shared_fetch_t;
+
+/**
+ * A session's limits and timeouts. Fill one with uvc_session_options_init()
+ * (the defaults below), change what you need, and pass it to
+ * uvc_session_new(), which copies it. Times are nanoseconds.
+ */
+typedef struct uvc_session_options_s {
+  /** Connections per (scheme, host, port) at most; more fetches wait in order. Default 6; at least 1. */
+  unsigned int max_connections_per_host;
+  /** Redirects one fetch follows; 0 follows none (a 3xx arrives as the response). Default 5. */
+  unsigned int max_redirects;
+  /** How long name resolution and TCP connect may take. Default 10 s; not 0. */
+  uint64_t connect_timeout_ns;
+  /** How long an unused keep-alive connection stays open. Default 60 s; not 0. */
+  uint64_t connection_idle_timeout_ns;
+  /** The longest wait for the next response byte; 0 for none. Default 60 s. */
+  uint64_t idle_read_timeout_ns;
+  /** The longest one fetch may take in all, redirects included; 0 for none. Default 7 days. */
+  uint64_t total_timeout_ns;
+  /** The most bytes a response head may take. Default 65536; not 0. */
+  uint64_t max_response_header_bytes;
+  /** The largest response body accepted, in bytes; 0 for no limit (the default). */
+  uint64_t max_response_body_bytes;
+} uvc_session_options_t;
+
+/** One header field: a name and a value, NUL-terminated. */
+typedef struct uvc_header_s {
+  const char *_Nullable name;
+  const char *_Nullable value;
+} uvc_header_t;
+
+/**
+ * What to fetch. Every pointer is read during the call only (the library
+ * copies what it keeps), so the request may live on the stack.
+ *
+ * - method: an HTTP method token ("GET", "POST", ...); NULL for "GET".
+ * - url: an absolute http:// URL, required. The host and port say where to
+ *   connect; the path and query are sent, the fragment never is.
+ * - headers, header_count: fields sent as given, in order (NULL with count
+ *   0 for none). Host and Content-Length are written by the library.
+ * - body, body_length: the request body (NULL with length 0 for none); a
+ *   body is sent with its Content-Length, whatever the method.
+ */
+typedef struct uvc_request_s {
+  const char *_Nullable method;
+  const char *_Nullable url;
+  const uvc_header_t *_Nullable headers;
+  size_t header_count;
+  const void *_Nullable body;
+  size_t body_length;
+} uvc_request_t;
+
+/**
+ * The response, passed to a fetch callback; everything it points to is
+ * valid until the callback returns (copy what you keep). 4xx and 5xx
+ * responses are responses, not errors. When the fetch failed, status is 0,
+ * reason "", and there are no headers and no body. No pointer is NULL.
+ */
+typedef struct uvc_response_s {
+  /** The HTTP status code, e.g. 200 or 404; 0 when the fetch failed. */
+  int status;
+  /** The reason phrase, e.g. "OK"; "" when there was none. */
+  const char *_Nonnull reason;
+  /** The header fields in the order received, names as the server spelled them. */
+  const uvc_header_t *_Nonnull headers;
+  size_t header_count;
+  /** The body (its chunked encoding removed): body_length bytes, not NUL-terminated. */
+  const void *_Nonnull body;
+  size_t body_length;
+} uvc_response_t;
+
+/**
+ * Why a fetch failed, passed to a fetch callback next to the response;
+ * valid until the callback returns.
+ */
+typedef struct uvc_fetch_error_s {
+  /**
+   * The callback's status again: 0 for a response, otherwise a code of
+   * UVC_FETCH_ERRNO_MAP, or UV_ECANCELED when the loop was detached or
+   * closed, or the shared fetch cancelled, before the response came.
+   */
+  int code;
+  /**
+   * The libuv error behind a transport failure (UV_ECONNREFUSED,
+   * UV_EAI_NONAME, UV_ECONNRESET, ...), or 0.
+   */
+  int uv_code;
+  /**
+   * What went wrong, in one line, e.g. "cannot connect to host (connection
+   * refused) [UV_ECONNREFUSED]" or "the request timed out (idle read
+   * timeout)"; "" when code is 0. Never NULL.
+   */
+  const char *_Nonnull message;
+} uvc_fetch_error_t;
+
+/**
+ * A fetch's completion: `status` is 0 when a response arrived (whatever its
+ * HTTP status), or a negative code (the same as error->code). It runs once
+ * per fetch, on the loop thread, never inside the call that made the fetch;
+ * not at all once uvc_fetch_cancel() or uvc_fetch_free() returned. The
+ * callback may call any function of this API, e.g. start another fetch, or
+ * cancel or free this one or others.
+ */
+typedef void (*uvc_fetch_cb)(uvc_fetch_t *_Nonnull fetch, int status, const uvc_response_t *_Nonnull response,
+                             const uvc_fetch_error_t *_Nonnull error, void *_Nullable user_data);
+
+/**
+ * Fills `options` with the defaults documented in uvc_session_options_t.
+ *
+ * Thread: any thread. Errors: UV_EINVAL (NULL).
+ */
+int uvc_session_options_init(uvc_session_options_t *_Nullable options);
+
+/**
+ * Creates a session on `loop` with `options` (copied), or with the
+ * defaults when `options` is NULL. Nothing is opened until the first fetch.
+ * Free with uvc_session_free().
+ *
+ * Thread: any thread. Errors: UV_EINVAL (NULL loop or session_out, an
+ * option out of range: max_connections_per_host, connect_timeout_ns,
+ * connection_idle_timeout_ns or max_response_header_bytes 0, a time or
+ * size above INT64_MAX), UV_ECANCELED (the loop was detached or closed).
+ */
+int uvc_session_new(uvc_loop_t *_Nullable loop, const uvc_session_options_t *_Nullable options,
+                    uvc_session_t *_Nullable *_Nullable session_out);
+
+/**
+ * Frees a session. Fetches already made keep going and their callbacks run
+ * as usual (they hold the session); its idle connections close once the
+ * last of them ended. A loop's detach or close ends every fetch anyway.
+ *
+ * Thread: any thread, also from a fetch callback. Errors: UV_EINVAL (NULL).
+ */
+int uvc_session_free(uvc_session_t *_Nullable session);
+
+/**
+ * Fetches `request` on `session`: the request goes out in a later loop
+ * iteration, and `cb` runs once with the response or the error. Free the
+ * fetch with uvc_fetch_free() (from inside its callback, for instance).
+ * A fetch in progress keeps a created loop's uvc_loop_run() running.
+ *
+ * The request is checked here, so bad input fails the call and `cb` never
+ * runs: an unparsable URL, no host, a bad port, CR, LF or NUL in the URL
+ * (UVC_EBADURL); a scheme other than http or https (UVC_EUNSUPPORTEDURL);
+ * a method that is not a token, a header name that is not a token, CR, LF
+ * or NUL or surrounding white space in a header value (UVC_EBADREQUEST).
+ * What only the network can tell (https without TLS included) comes through
+ * `cb`.
+ *
+ * Thread: any thread. Errors: UV_EINVAL (NULL session, request, url, cb or
+ * fetch_out; NULL headers with header_count > 0, a NULL header name or
+ * value; NULL body with body_length > 0), the codes above, UV_ECANCELED (the
+ * loop was detached or closed).
+ */
+int uvc_fetch(uvc_session_t *_Nullable session, const uvc_request_t *_Nullable request, uvc_fetch_cb _Nullable cb,
+              void *_Nullable user_data, uvc_fetch_t *_Nullable *_Nullable fetch_out);
+
+/**
+ * Cancels a fetch: once this returns its callback never runs, and a request
+ * in progress is abandoned (its connection closed if the request was
+ * partly sent). A callback running on the loop thread at that moment is
+ * waited for, so a fetch callback must not block waiting for a thread that
+ * cancels a fetch. The fetch still needs uvc_fetch_free().
+ *
+ * Thread: any thread, also from a callback. Errors: UV_EINVAL (NULL),
+ * UV_EALREADY (cancelled before, or its callback already ran or is
+ * running: from inside its own callback, for instance).
+ */
+int uvc_fetch_cancel(uvc_fetch_t *_Nullable fetch);
+
+/**
+ * Cancels the fetch if its callback has not run yet, and frees it.
+ *
+ * Thread: any thread, also from its own callback (do not use it after this
+ * call). Errors: UV_EINVAL (NULL).
+ */
+int uvc_fetch_free(uvc_fetch_t *_Nullable fetch);
+
+/**
+ * Prepares one request for several callbacks (Combine's multicast with a
+ * PassthroughSubject): subscribe each callback with
+ * uvc_shared_fetch_subscribe(), then uvc_shared_fetch_start() sends the
+ * request once and every subscriber gets the same response, in the order
+ * they subscribed. The request is checked as by uvc_fetch(). Free with
+ * uvc_shared_fetch_free().
+ *
+ * Thread: any thread. Errors: as uvc_fetch() (UV_EINVAL for a NULL
+ * shared_out instead of cb and fetch_out).
+ */
+int uvc_shared_fetch_new(uvc_session_t *_Nullable session, const uvc_request_t *_Nullable request,
+                         uvc_shared_fetch_t *_Nullable *_Nullable shared_out);
+
+/**
+ * Subscribes `cb` to a shared fetch that has not started: it runs once,
+ * with the shared response or error, unless the returned fetch is cancelled
+ * (uvc_fetch_cancel() on it stops only this subscriber) or freed first.
+ *
+ * Thread: any thread. Errors: UV_EINVAL (NULL shared, cb or fetch_out),
+ * UV_EALREADY (the shared fetch started already), UV_ECANCELED (it was
+ * cancelled, or the loop was detached or closed).
+ */
+int uvc_shared_fetch_subscribe(uvc_shared_fetch_t *_Nullable shared, uvc_fetch_cb _Nullable cb,
+                               void *_Nullable user_data, uvc_fetch_t *_Nullable *_Nullable fetch_out);
+
+/**
+ * Sends the shared request, once, in a later loop iteration; it keeps
+ * going (and the shared fetch alive) until every subscriber got the
+ * response, also when the shared fetch is freed meanwhile.
+ *
+ * Thread: any thread. Errors: UV_EINVAL (NULL), UV_EALREADY (started
+ * before), UV_ECANCELED (cancelled, or the loop was detached or closed).
+ */
+int uvc_shared_fetch_start(uvc_shared_fetch_t *_Nullable shared);
+
+/**
+ * Cancels a shared fetch: the request (if started) is abandoned, and every
+ * subscriber still waiting gets its callback with UV_ECANCELED, in a later
+ * loop iteration (never inside this call). Later subscribes and starts
+ * return UV_ECANCELED.
+ *
+ * Thread: any thread, also from a subscriber's callback. Errors: UV_EINVAL
+ * (NULL), UV_EALREADY (cancelled before).
+ */
+int uvc_shared_fetch_cancel(uvc_shared_fetch_t *_Nullable shared);
+
+/**
+ * Frees a shared fetch. Started, it keeps going for its subscribers; not
+ * started, it is cancelled as by uvc_shared_fetch_cancel(). Each subscriber's
+ * fetch is freed on its own.
+ *
+ * Thread: any thread, also from a subscriber's callback. Errors: UV_EINVAL
+ * (NULL).
+ */
+int uvc_shared_fetch_free(uvc_shared_fetch_t *_Nullable shared);
 
 #ifdef __cplusplus
 }

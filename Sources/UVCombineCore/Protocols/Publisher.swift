@@ -25,7 +25,7 @@ public protocol Publisher<Output, Failure> {
     /// Attaches the specified subscriber to this publisher.
     ///
     /// Implementations must call `subscriber.receive(subscription:)` exactly
-    /// once. Users call ``subscribe(_:)-(S)`` instead; it has the same effect.
+    /// once. Users call ``subscribe(_:)-4o153`` instead; it has the same effect.
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
 }
 

@@ -19,6 +19,11 @@ public protocol Subscription: Cancellable, CustomCombineIdentifierConvertible {
 }
 
 /// A namespace for symbols related to subscriptions.
+///
+/// ```swift
+/// let subscription = Subscriptions.empty
+/// subscription.request(.max(1)) // does nothing
+/// ```
 public enum Subscriptions {}
 
 extension Subscriptions {

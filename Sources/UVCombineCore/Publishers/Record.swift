@@ -132,6 +132,12 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     }
 
     /// Decodes a complete recording: `output` and `completion`.
+    ///
+    /// ```swift
+    /// let json = Data(#"{"output":[1,2],"completion":{"success":true}}"#.utf8)
+    /// let recording = try JSONDecoder().decode(Record<Int, Never>.Recording.self, from: json)
+    /// print(recording.output) // Prints: "[1, 2]"
+    /// ```
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(output: try container.decode([Output].self, forKey: .output),
@@ -139,6 +145,12 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     }
 
     /// Encodes `output` and `completion`.
+    ///
+    /// ```swift
+    /// let recording = Record<Int, Never>.Recording(output: [1, 2], completion: .finished)
+    /// let json = try JSONEncoder().encode(recording)
+    /// // {"output":[1,2],"completion":{"success":true}}
+    /// ```
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(output, forKey: .output)

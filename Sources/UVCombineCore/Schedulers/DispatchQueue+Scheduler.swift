@@ -261,6 +261,10 @@ extension DispatchQueue: Scheduler {
     ///
     /// Threading: on a serial queue, actions run one at a time in the
     /// order scheduled; on a concurrent queue they may run in parallel.
+    ///
+    /// ```swift
+    /// DispatchQueue.global().schedule(options: nil) { print("on a global queue") }
+    /// ```
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         let options = options ?? SchedulerOptions()
         let work = ActionBox(action)
@@ -268,6 +272,13 @@ extension DispatchQueue: Scheduler {
     }
 
     /// Runs `action` on this queue at `date` or later (`asyncAfter`).
+    ///
+    /// ```swift
+    /// let queue = DispatchQueue(label: "work")
+    /// queue.schedule(after: queue.now.advanced(by: .milliseconds(100)), tolerance: .zero, options: nil) {
+    ///     print("100 ms later")
+    /// }
+    /// ```
     public func schedule(after date: SchedulerTimeType,
                          tolerance: SchedulerTimeType.Stride,
                          options: SchedulerOptions?,
@@ -281,6 +292,14 @@ extension DispatchQueue: Scheduler {
     /// dispatch timer source with `tolerance` as leeway. The returned
     /// ``AnyCancellable`` cancels the source when cancelled or
     /// deinitialised.
+    ///
+    /// ```swift
+    /// let queue = DispatchQueue(label: "ticks")
+    /// let ticking = queue.schedule(after: queue.now, interval: .seconds(1), tolerance: .zero, options: nil) {
+    ///     print("tick")
+    /// }
+    /// // later: ticking.cancel()
+    /// ```
     public func schedule(after date: SchedulerTimeType,
                          interval: SchedulerTimeType.Stride,
                          tolerance: SchedulerTimeType.Stride,

@@ -27,6 +27,11 @@ private enum CompletionCodingKeys: String, CodingKey {
 extension Subscribers.Completion: Encodable where Failure: Encodable {
     /// Encodes as Combine does: `{"success": true}` when finished,
     /// `{"success": false, "error": …}` on failure.
+    ///
+    /// ```swift
+    /// let json = try JSONEncoder().encode(Subscribers.Completion<Never>.finished)
+    /// print(String(decoding: json, as: UTF8.self)) // Prints: "{"success":true}"
+    /// ```
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CompletionCodingKeys.self)
         switch self {
@@ -41,6 +46,12 @@ extension Subscribers.Completion: Encodable where Failure: Encodable {
 
 extension Subscribers.Completion: Decodable where Failure: Decodable {
     /// Decodes the form that ``encode(to:)`` writes.
+    ///
+    /// ```swift
+    /// let json = Data(#"{"success":true}"#.utf8)
+    /// let completion = try JSONDecoder().decode(Subscribers.Completion<Never>.self, from: json)
+    /// print(completion) // Prints: "finished"
+    /// ```
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CompletionCodingKeys.self)
         if try container.decode(Bool.self, forKey: .success) {

@@ -1,5 +1,5 @@
 /// What a ``UVURLSession`` needs from the world below HTTP: a monotonic
-/// clock, one timer, and TCP connections. The real implementation runs on a
+/// clock, one timer, and connections (TCP, or TLS over TCP for `https`). The real implementation runs on a
 /// libuv loop (``UVLoopTransport``); tests use an in-memory fake that they
 /// drive event by event.
 ///
@@ -32,11 +32,13 @@ package protocol HTTPTransport: AnyObject {
     /// Stops the session timer.
     func disarmTimer()
 
-    /// Resolves `host` and opens a TCP connection to `port`; reports
-    /// ``HTTPConnectionHandler/connectionDidConnect()`` or
-    /// ``HTTPConnectionHandler/connectionDidFailToConnect(_:)`` later.
-    /// The transport holds `handler` strongly until the connection closes.
-    func connect(host: String, port: Int, handler: any HTTPConnectionHandler) -> any HTTPConnectionIO
+    /// Resolves the key's host and opens a connection to its port: TCP for
+    /// `http`, TLS over TCP for `https` (the transport owns the TLS
+    /// settings). Reports ``HTTPConnectionHandler/connectionDidConnect()``
+    /// (for `https`, once the handshake completed) or
+    /// ``HTTPConnectionHandler/connectionDidFailToConnect(_:)`` later. The
+    /// transport holds `handler` strongly until the connection closes.
+    func connect(to key: ConnectionKey, handler: any HTTPConnectionHandler) -> any HTTPConnectionIO
 
     /// Closes the timer; the session is shutting down. Connections are
     /// closed one by one before this.
@@ -49,7 +51,7 @@ package protocol HTTPTimerHandler: AnyObject {
     func timerFired()
 }
 
-/// One TCP connection as the session drives it.
+/// One connection (TCP, or TLS over TCP) as the session drives it.
 ///
 /// Reading is demand-driven: bytes arrive only between ``startReading()``
 /// and ``stopReading()``, each chunk in a buffer the transport reuses (valid
@@ -82,19 +84,31 @@ package protocol HTTPConnectionIO: AnyObject {
     /// Closes the socket (cancelling resolution or connect in progress).
     /// Idempotent; nothing is reported afterwards.
     func close()
+
+    /// Bytes received and held below the session, not delivered yet: TLS
+    /// records waiting while the session does not read. For tests; 0 for
+    /// plain TCP, which hands every read over at once.
+    var bufferedInputByteCount: Int { get }
+}
+
+extension HTTPConnectionIO {
+    /// Nothing is held: every read is handed over at once.
+    package var bufferedInputByteCount: Int { 0 }
 }
 
 /// Receives one connection's events. All on the loop thread.
 package protocol HTTPConnectionHandler: AnyObject {
-    /// The TCP connection is established.
+    /// The connection is established (for TLS: the handshake completed).
     func connectionDidConnect()
-    /// Resolution or connect failed (`.cannotFindHost`, `.cannotConnectToHost`).
+    /// Resolution, connect or the TLS handshake failed (`.cannotFindHost`,
+    /// `.cannotConnectToHost`, `.secureConnectionFailed`,
+    /// `.serverCertificateHasBadDate`, ...).
     func connectionDidFailToConnect(_ error: UVURLError)
     /// Bytes arrived; `bytes` is valid only during the call.
     func connectionDidRead(_ bytes: UnsafeRawBufferPointer)
     /// The peer closed its side (`UV_EOF`).
     func connectionDidReachEndOfStream()
     /// Reading or writing failed (`UV_ECONNRESET`, `UV_EPIPE`, ...):
-    /// `.networkConnectionLost`.
+    /// `.networkConnectionLost`; or a TLS record failed: `.tlsProtocolError`.
     func connectionDidFail(_ error: UVURLError)
 }

@@ -88,6 +88,11 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
             total + task.stash.count + (task.pendingPart?.data?.count ?? 0)
         }
     }
+    /// Response bytes held below the session, not yet delivered (TLS
+    /// records waiting for demand), over all connections. Loop thread.
+    package var transportBufferedByteCount: Int {
+        connections.values.reduce(0) { $0 + ($1.io?.bufferedInputByteCount ?? 0) }
+    }
     /// Connections reading their socket. Loop thread.
     package var readingConnectionCount: Int {
         connections.values.reduce(0) { $0 + ($1.isReading ? 1 : 0) }
@@ -168,10 +173,6 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     /// Checks the current request for `target` and hands it to the pool.
     private func issue(_ task: SessionTask, to target: HTTPRequestTarget) {
         task.target = target
-        if target.scheme == .https {
-            fail(task, UVURLError(.unsupportedURL, detail: "https is not supported yet: TLS is not built"))
-            return
-        }
         scratch.removeAll(keepingCapacity: true)
         do throws(UVURLError) {
             let result = try HTTPRequestWriter.appendHead(
@@ -353,7 +354,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         let connection = SessionConnection(id: id, key: key, engine: self, parser: parserConfiguration)
         connections[id] = connection
         deadlines.schedule(connection, at: deadline.uptimeNanoseconds)
-        connection.io = transport.connect(host: key.host, port: key.port, handler: connection)
+        connection.io = transport.connect(to: key, handler: connection)
     }
 
     private func closeConnection(_ id: ConnectionPoolStateMachine.ConnectionID) {

@@ -1,7 +1,8 @@
 import UVCombineLoop
 
 /// The session's transport on a real loop: TCP connections from
-/// UVCombineLoop (`UVTCP.connect`, name resolution included) and one
+/// UVCombineLoop (`UVTCP.connect`, name resolution included), TLS over
+/// them for `https` (``TLSConnection``, OpenSSL with memory BIOs), and one
 /// ``UVDeadlineTimer``.
 ///
 /// It keeps the ``HTTPTransport`` contract: libuv never calls back inside a
@@ -16,9 +17,13 @@ internal final class UVLoopTransport: HTTPTransport {
     /// Opened on the first arming.
     private var timer: UVDeadlineTimer?
     private let options: UVTCP.Options
+    private let tls: UVURLSession.TLSConfiguration
+    /// Built at the first `https` connection, shared by the next ones.
+    private var tlsContext: TLSContext?
 
-    internal init(loop: UVLoop) {
+    internal init(loop: UVLoop, tls: UVURLSession.TLSConfiguration = UVURLSession.TLSConfiguration()) {
         self.loop = loop
+        self.tls = tls
         // The pool enforces the connect timeout (it reports `.timedOut`
         // with kind `.connect`); the socket layer waits as long as the
         // kernel does.
@@ -45,9 +50,32 @@ internal final class UVLoopTransport: HTTPTransport {
     internal func shutdown() {
         timer?.close()
         timer = nil
+        tlsContext = nil
     }
 
-    internal func connect(host: String, port: Int, handler: any HTTPConnectionHandler) -> any HTTPConnectionIO {
+    internal func connect(to key: ConnectionKey, handler: any HTTPConnectionHandler) -> any HTTPConnectionIO {
+        guard key.scheme == .https else {
+            return connectTCP(host: key.host, port: key.port, handler: handler)
+        }
+        let context: TLSContext
+        do throws(UVURLError) {
+            if let existing = tlsContext {
+                context = existing
+            } else {
+                context = try TLSContext(configuration: tls)
+            }
+        } catch {
+            // Reported as a failure to connect in the loop's next
+            // iteration; the next https connection tries again.
+            return TLSConnection(host: key.host, context: nil, setupError: error, loop: loop, handler: handler)
+        }
+        tlsContext = context
+        let connection = TLSConnection(host: key.host, context: context, setupError: nil, loop: loop, handler: handler)
+        connection.lower = connectTCP(host: key.host, port: key.port, handler: connection)
+        return connection
+    }
+
+    private func connectTCP(host: String, port: Int, handler: any HTTPConnectionHandler) -> UVLoopConnection {
         let connection = UVLoopConnection(handler: handler)
         connection.attempt = UVTCP.connect(host: host, port: port, on: loop, options: options) { [connection] result in
             connection.connectFinished(result)

@@ -1,6 +1,6 @@
 extension UVURLSession {
-    /// A session's limits, timeouts and redirect policy, in the spirit of
-    /// `URLSessionConfiguration`.
+    /// A session's limits, timeouts, redirect policy and TLS settings, in
+    /// the spirit of `URLSessionConfiguration`.
     ///
     /// | here | URLSessionConfiguration | default |
     /// | --- | --- | --- |
@@ -13,12 +13,15 @@ extension UVURLSession {
     /// | ``maximumResponseHeaderBytes`` | (none) | 64 KiB |
     /// | ``maximumResponseHeaderCount`` | (none) | 100 |
     /// | ``maximumResponseBodyLength`` | (none) | no limit |
+    /// | ``tls`` | (a delegate's job) | system trust roots, full verification, TLS 1.2+ |
     ///
     /// Each limit fails the one task that exceeds it with a typed
     /// ``UVURLError``: `.timedOut` with ``UVURLError/timeoutKind`` `.connect`,
     /// `.idleRead` or `.total`; `.badServerResponse` for a head over the
     /// limits; `.dataLengthExceedsMaximum` for a body over its limit;
-    /// `.httpTooManyRedirects`.
+    /// `.httpTooManyRedirects`. TLS failures have codes of their own
+    /// (`.secureConnectionFailed`, `.serverCertificateHasBadDate`, ...;
+    /// ``TLSConfiguration``).
     ///
     /// ```swift
     /// var configuration = UVURLSession.Configuration()
@@ -33,7 +36,8 @@ extension UVURLSession {
         /// Connections per (scheme, host, port) at most; requests beyond it
         /// wait in a first-in, first-out queue. Default 6.
         public var maximumConnectionsPerHost: Int = 6
-        /// How long name resolution and TCP connect may take. Default 10 s.
+        /// How long name resolution, TCP connect and, for `https`, the TLS
+        /// handshake may take. Default 10 s.
         public var connectTimeout: Duration = .seconds(10)
         /// How long an unused keep-alive connection stays open. Default 60 s.
         public var connectionIdleTimeout: Duration = .seconds(60)
@@ -53,6 +57,15 @@ extension UVURLSession {
         /// The largest response body accepted, or `nil` for no limit
         /// (the default).
         public var maximumResponseBodyLength: Int? = nil
+        /// How `https` connections are secured: trusted roots (the
+        /// system's by default, or a PEM file like `curl --cacert`),
+        /// certificate verification (on; `.disabledInsecure` only for
+        /// tests, like `curl -k`) and the minimum TLS version.
+        ///
+        /// ```swift
+        /// configuration.tls.trustRoots = .pemFile("/path/to/ca.pem")
+        /// ```
+        public var tls = TLSConfiguration()
 
         /// The defaults above.
         public init() {}

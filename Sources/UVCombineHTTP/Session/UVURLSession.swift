@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import UVCombineLoop
 
-/// An HTTP/1.1 client bound to a ``UVLoop``, with Combine publishers for
+/// An HTTP/1.1 client bound to a ``/UVCombineLoop/UVLoop``, with Combine publishers for
 /// its data tasks: Foundation's `URLSession` with the loop in place of the
 /// delegate queue.
 ///
@@ -34,7 +34,10 @@ import UVCombineLoop
 /// - Fails each task that cannot complete with a typed ``UVURLError``
 ///   (docs/http-protocol-core.md lists them); the loop, the pool and every
 ///   other task keep working.
-/// - `https` URLs fail with `.unsupportedURL`: TLS is not built yet.
+/// - Speaks `https` with OpenSSL 3 (TLS 1.2 and 1.3, SNI, ALPN
+///   `http/1.1`), verifying the server's certificate and host name against
+///   the system's trusted roots or ``Configuration/tls``'s; TLS connections
+///   are pooled and reused like plain ones (docs/tls.md).
 ///
 /// Threading: create a session, its publishers, and subscribe, request or
 /// cancel from any thread; the work runs on the loop's thread and values
@@ -59,10 +62,11 @@ public final class UVURLSession: Sendable, CustomStringConvertible {
     /// let session = UVURLSession(loop: loop, configuration: configuration)
     /// ```
     public convenience init(loop: UVLoop, configuration: Configuration = .default) {
-        self.init(loop: loop, configuration: configuration, transport: UVLoopTransport(loop: loop))
+        self.init(loop: loop, configuration: configuration,
+                  transport: UVLoopTransport(loop: loop, tls: configuration.tls))
     }
 
-    /// The shared session on ``UVLoop/default``, with the default
+    /// The shared session on ``/UVCombineLoop/UVLoop/default``, with the default
     /// configuration, as `URLSession.shared`: for programs that run the
     /// default loop (`UVLoop.default.run()`). Libraries and tests should
     /// make their own sessions on their own loops.

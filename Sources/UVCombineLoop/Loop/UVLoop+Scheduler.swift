@@ -3,6 +3,10 @@ import UVCombineCore
 
 extension UVLoop: Scheduler {
     /// Options for scheduling on a loop; there are none yet.
+    ///
+    /// ```swift
+    /// loop.schedule(options: UVLoop.SchedulerOptions()) { print("on the loop") }
+    /// ```
     public struct SchedulerOptions: Sendable {
         /// No options.
         public init() {}

@@ -4,7 +4,7 @@ import Synchronization
 
 /// A libuv event loop: the thread that runs it delivers every timer tick,
 /// every scheduled action and (later) every socket event, and it is a
-/// Combine ``Scheduler``.
+/// Combine ``/UVCombineCore/Scheduler``.
 ///
 /// ## Threading
 ///
@@ -44,6 +44,10 @@ public final class UVLoop: @unchecked Sendable {
     // are immutable, atomic, or inside the inbox mutex.
 
     /// How a loop runs.
+    ///
+    /// ```swift
+    /// while loop.run(.once) {} // one iteration at a time until nothing is left
+    /// ```
     public enum RunMode: Sendable {
         /// Runs until no referenced work is left, or ``UVLoop/stop()``.
         case `default`

@@ -82,6 +82,11 @@ extension UVTCP {
 ///
 /// Threading: ``cancel()`` and the `let` properties from any thread;
 /// everything else happens on the loop thread.
+///
+/// ```swift
+/// let attempt = UVTCP.connect(host: "127.0.0.1", port: 8080, on: loop) { result in print(result) }
+/// attempt.cancel() // the completion never runs
+/// ```
 public final class UVTCPConnectAttempt: Cancellable, @unchecked Sendable, CustomStringConvertible {
     // @unchecked Sendable: the mutable state below is touched on the loop
     // thread only; `cancelled` is atomic; the rest is immutable.

@@ -46,5 +46,15 @@ public protocol UVTCPConnectionHandler: AnyObject {
 
 extension UVTCPConnectionHandler {
     /// Does nothing.
+    ///
+    /// ```swift
+    /// final class Echo: UVTCPConnectionHandler {
+    ///     // no connectionDidBecomeWritable(_:): this default applies
+    ///     func connection(_ connection: UVTCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+    ///         _ = connection.write(Array(bytes))
+    ///     }
+    ///     func connection(_ connection: UVTCPConnection, didEndWith error: UVTCPError?) {}
+    /// }
+    /// ```
     public func connectionDidBecomeWritable(_ connection: UVTCPConnection) {}
 }

@@ -16,6 +16,12 @@ import CLibUV
 /// ```
 public struct UVTCPError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, independent of the exact libuv code.
+    ///
+    /// ```swift
+    /// if case .failure(let error) = result, error.kind == .connectionFailed {
+    ///     print(error.name) // Prints: "UV_ECONNREFUSED"
+    /// }
+    /// ```
     public enum Kind: Hashable, Sendable, CustomStringConvertible {
         /// A port outside `0...65535` (`1...65535` to connect), or a listen
         /// address that is not a numeric IPv4 or IPv6 address

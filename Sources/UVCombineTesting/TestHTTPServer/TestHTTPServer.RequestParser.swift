@@ -22,6 +22,14 @@ extension TestHTTPServer {
     /// ```
     public struct RequestParser: Sendable {
         /// What ``next()`` found.
+        ///
+        /// ```swift
+        /// switch parser.next() {
+        /// case .needMoreData: break // read more bytes
+        /// case .request(let request): answer(request)
+        /// case .invalid(let status, let reason): reject(status, reason)
+        /// }
+        /// ```
         public enum Event: Sendable, Hashable {
             /// No complete request yet.
             case needMoreData

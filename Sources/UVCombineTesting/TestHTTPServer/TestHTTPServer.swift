@@ -18,7 +18,7 @@ import UVCombineLoop
 ///
 /// ## Threading
 ///
-/// By default the server runs on a ``UVLoopThread`` of its own: create it,
+/// By default the server runs on a ``/UVCombineLoop/UVLoopThread`` of its own: create it,
 /// use it and shut it down from any thread (not from its own loop thread).
 /// Given a `loop`, it runs there instead: create it and call ``shutdown()``
 /// on that loop's thread (or before the loop first ran); closing the loop
@@ -49,6 +49,8 @@ public final class TestHTTPServer: @unchecked Sendable {
     /// The port it listens on (for ``Fault/refuse`` servers: a port nobody
     /// listens on).
     public let port: Int
+    /// The address listened on: `127.0.0.1` or `::1`.
+    public let host: String
 
     private let ownThread: UVLoopThread?
     private let handler: Handler
@@ -66,11 +68,11 @@ public final class TestHTTPServer: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - loop: The loop to run on; `nil` (the default) starts a
-    ///     ``UVLoopThread`` for the server.
+    ///     ``/UVCombineLoop/UVLoopThread`` for the server.
     ///   - handler: Answers each request, on the server's loop thread.
     ///
-    /// Throws the ``UVError`` from starting the loop thread, or the
-    /// ``UVTCPError`` from listening.
+    /// Throws the ``/UVCombineLoop/UVError`` from starting the loop thread, or the
+    /// ``/UVCombineLoop/UVTCPError`` from listening.
     ///
     /// ```swift
     /// let server = try TestHTTPServer { request in
@@ -83,12 +85,15 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     /// Starts a server that answers from a route table: the request's path
     /// (without its query) selects the response; others get `fallback`.
+    /// `host` is the loopback address to listen on: `127.0.0.1` (the
+    /// default) or `::1`.
     ///
     /// ```swift
     /// let server = try TestHTTPServer(routes: ["/": .text("home"), "/stall": .fault(.stall)])
+    /// let v6 = try TestHTTPServer(host: "::1", routes: ["/": .text("home")]) // http://[::1]:port/
     /// ```
-    public convenience init(loop: UVLoop? = nil, routes: [String: Response], fallback: Response = .notFound) throws {
-        try self.init(loop: loop, refusing: false) { request in routes[request.path] ?? fallback }
+    public convenience init(host: String = "127.0.0.1", loop: UVLoop? = nil, routes: [String: Response], fallback: Response = .notFound) throws {
+        try self.init(host: host, loop: loop, refusing: false) { request in routes[request.path] ?? fallback }
     }
 
     /// Starts a server that misbehaves as `fault` says for every request;
@@ -103,19 +108,20 @@ public final class TestHTTPServer: @unchecked Sendable {
         try self.init(loop: loop, refusing: fault == .refuse) { _ in response }
     }
 
-    private init(loop: UVLoop?, refusing: Bool, handler: @escaping Handler) throws {
+    private init(host: String = "127.0.0.1", loop: UVLoop?, refusing: Bool, handler: @escaping Handler) throws {
         let thread: UVLoopThread? = loop == nil ? try UVLoopThread() : nil
         let serverLoop = loop ?? thread!.loop
         self.loop = serverLoop
         self.ownThread = thread
         self.handler = handler
+        self.host = host
         // The accept closure reaches the server through this box, filled in
         // on the loop thread once the server exists (no connection can be
         // accepted before: the loop thread is busy with this setup).
         let link = ServerLink()
         let setUp = { () -> Result<UVTCPListener, UVTCPError> in
             Result { () throws(UVTCPError) -> UVTCPListener in
-                let listener = try UVTCP.listen(host: "127.0.0.1", port: 0, on: serverLoop) { connection in
+                let listener = try UVTCP.listen(host: host, port: 0, on: serverLoop) { connection in
                     guard let server = link.server else {
                         connection.close()
                         return
@@ -182,8 +188,8 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     // MARK: Inspection (any thread)
 
-    /// `http://127.0.0.1:<port>`.
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// `http://127.0.0.1:<port>`, or `http://[::1]:<port>` for a server on `::1`.
+    public var baseURL: String { host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)" }
 
     /// The URL of `path` on this server, e.g. `http://127.0.0.1:40123/hello`.
     ///

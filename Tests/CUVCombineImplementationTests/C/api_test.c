@@ -9,6 +9,10 @@
  *     api_test            runs every case, ends with "N passed, N failed"
  *     api_test CASE...    runs the named cases
  *
+ * The fetch cases talk to test_http_server.c, an HTTP server on the same
+ * loop (so that a case can act at the moment a request arrives, and count
+ * requests).
+ *
  * Driven by Tests/CUVCombineImplementationTests (each case under both
  * builds) through `make c-test`.
  */
@@ -17,8 +21,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <uvcombine.h>
+
+#include "test_http_server.h"
 
 #define CHECK(expr)                                                                      \
   do {                                                                                   \
@@ -105,6 +112,107 @@ static void call_on_thread(void *(*body)(void *), struct cross_thread *call) {
 }
 
 /* ---------------------------------------------------------------------- */
+/* Fetch helpers                                                           */
+
+/* What one fetch callback received (copied: the views die with the call). */
+struct fetch_record {
+  uvc_fetch_t *fetch;
+  int calls;
+  int order; /* fetch_clock when it ran: callbacks' order */
+  int status;
+  int http_status;
+  char reason[32];
+  char body[256];
+  size_t body_length;
+  size_t header_count;
+  char content_type[64];
+  char x_test[64];
+  char x_echo[128];
+  char location[128];
+  int error_code;
+  int uv_code;
+  char message[256];
+  pthread_t thread;
+};
+
+static int fetch_clock;       /* counts fetch callbacks */
+static int inside_fetch_call; /* set around calls whose callbacks must come later */
+
+static void copy_text(char *out, size_t size, const void *bytes, size_t length) {
+  if (length >= size) length = size - 1;
+  memcpy(out, bytes, length);
+  out[length] = '\0';
+}
+
+static void header_value(const uvc_response_t *response, const char *name, char *out, size_t size) {
+  out[0] = '\0';
+  for (size_t i = 0; i < response->header_count; i++) {
+    CHECK(response->headers[i].name != NULL && response->headers[i].value != NULL);
+    if (strcasecmp(response->headers[i].name, name) == 0) {
+      copy_text(out, size, response->headers[i].value, strlen(response->headers[i].value));
+    }
+  }
+}
+
+/* Checks the callback's contract, then copies what it got into the record. */
+static void record_fetch(uvc_fetch_t *fetch, int status, const uvc_response_t *response,
+                         const uvc_fetch_error_t *error, void *user_data) {
+  struct fetch_record *record = user_data;
+  CHECK(!inside_fetch_call); /* never inside the call that made the fetch */
+  CHECK(fetch != NULL && response != NULL && error != NULL);
+  CHECK(response->reason != NULL && response->headers != NULL && response->body != NULL);
+  CHECK(error->message != NULL);
+  CHECK(error->code == status);
+  if (status == 0) {
+    CHECK(response->status >= 100 && response->status <= 599);
+    CHECK(error->uv_code == 0 && error->message[0] == '\0');
+  } else {
+    CHECK(status < 0);
+    CHECK(response->status == 0 && response->reason[0] == '\0');
+    CHECK(response->header_count == 0 && response->body_length == 0);
+    CHECK(error->message[0] != '\0');
+  }
+  record->fetch = fetch;
+  record->calls++;
+  record->order = ++fetch_clock;
+  record->status = status;
+  record->http_status = response->status;
+  copy_text(record->reason, sizeof record->reason, response->reason, strlen(response->reason));
+  copy_text(record->body, sizeof record->body, response->body, response->body_length);
+  record->body_length = response->body_length;
+  record->header_count = response->header_count;
+  header_value(response, "Content-Type", record->content_type, sizeof record->content_type);
+  header_value(response, "X-Test", record->x_test, sizeof record->x_test);
+  header_value(response, "X-Echo", record->x_echo, sizeof record->x_echo);
+  header_value(response, "Location", record->location, sizeof record->location);
+  record->error_code = error->code;
+  record->uv_code = error->uv_code;
+  copy_text(record->message, sizeof record->message, error->message, strlen(error->message));
+  record->thread = pthread_self();
+}
+
+/* A GET request for `url`. */
+static uvc_request_t get_request(const char *url) {
+  uvc_request_t request = {NULL, url, NULL, 0, NULL, 0};
+  return request;
+}
+
+/* Starts a fetch, checking that its callback does not run inside the call. */
+static int start_fetch(uvc_session_t *session, const uvc_request_t *request, uvc_fetch_cb cb, void *user_data,
+                       uvc_fetch_t **fetch_out) {
+  inside_fetch_call = 1;
+  int status = uvc_fetch(session, request, cb, user_data, fetch_out);
+  inside_fetch_call = 0;
+  return status;
+}
+
+/* Closes the test server and lets its close callbacks run on a created loop. */
+static void close_server_on(uvc_loop_t *loop, struct test_server *server) {
+  test_server_close(server);
+  while (server->open_handles > 0) CHECK(uvc_loop_run(loop, UV_RUN_ONCE) >= 0);
+}
+
+/* ---------------------------------------------------------------------- */
 /* version_and_errors                                                      */
 
 static void test_version_and_errors(void) {
@@ -121,6 +229,22 @@ static void test_version_and_errors(void) {
   CHECK(strcmp(uvc_err_name(-123456), "UNKNOWN") == 0);
   CHECK(strcmp(uvc_strerror(-123456), "unknown error") == 0);
   CHECK(strcmp(uvc_strerror(42), "unknown error") == 0);
+  /* The fetch codes: their own names and messages, none of them libuv's. */
+  CHECK(strcmp(uvc_err_name(UVC_EBADURL), "UVC_EBADURL") == 0);
+  CHECK(strcmp(uvc_strerror(UVC_EBADURL), "bad URL") == 0);
+  CHECK(strcmp(uvc_err_name(UVC_ETIMEDOUT), "UVC_ETIMEDOUT") == 0);
+  CHECK(strcmp(uvc_strerror(UVC_ECANNOTCONNECT), "cannot connect to host") == 0);
+  CHECK(strcmp(uvc_err_name(UVC_EINSECUREREDIRECT), "UVC_EINSECUREREDIRECT") == 0);
+  CHECK(UVC_EBADURL == -1000 && UVC_EBADREQUEST == -1300);
+  char libuv_name[64];
+#define CHECK_FETCH_CODE(name, value, message)                                  \
+  CHECK(UVC_##name == (value));                                                 \
+  CHECK(strcmp(uvc_strerror(UVC_##name), message) == 0);                        \
+  CHECK(strcmp(uvc_err_name(UVC_##name), "UVC_" #name) == 0);                   \
+  uv_err_name_r(UVC_##name, libuv_name, sizeof libuv_name); /* not libuv's */   \
+  CHECK(strncmp(libuv_name, "Unknown system error", 20) == 0);
+  UVC_FETCH_ERRNO_MAP(CHECK_FETCH_CODE)
+#undef CHECK_FETCH_CODE
 }
 
 /* ---------------------------------------------------------------------- */
@@ -156,6 +280,28 @@ static void test_null_pointers(void) {
   CHECK_STATUS(UV_EINVAL, uvc_subscription_free(NULL));
   CHECK_STATUS(UV_EINVAL, uvc_connection_cancel(NULL));
   CHECK_STATUS(UV_EINVAL, uvc_connection_free(NULL));
+  CHECK_STATUS(UV_EINVAL, uvc_session_options_init(NULL));
+  uvc_session_t *session = (uvc_session_t *)&session;
+  CHECK_STATUS(UV_EINVAL, uvc_session_new(NULL, NULL, &session));
+  CHECK(session == NULL);
+  CHECK_STATUS(UV_EINVAL, uvc_session_free(NULL));
+  uvc_request_t request = get_request("http://127.0.0.1:1/");
+  struct fetch_record record;
+  memset(&record, 0, sizeof record);
+  uvc_fetch_t *fetch = (uvc_fetch_t *)&fetch;
+  CHECK_STATUS(UV_EINVAL, uvc_fetch(NULL, &request, record_fetch, &record, &fetch));
+  CHECK(fetch == NULL);
+  CHECK_STATUS(UV_EINVAL, uvc_fetch_cancel(NULL));
+  CHECK_STATUS(UV_EINVAL, uvc_fetch_free(NULL));
+  uvc_shared_fetch_t *shared = (uvc_shared_fetch_t *)&shared;
+  CHECK_STATUS(UV_EINVAL, uvc_shared_fetch_new(NULL, &request, &shared));
+  CHECK(shared == NULL);
+  fetch = (uvc_fetch_t *)&fetch;
+  CHECK_STATUS(UV_EINVAL, uvc_shared_fetch_subscribe(NULL, record_fetch, &record, &fetch));
+  CHECK(fetch == NULL);
+  CHECK_STATUS(UV_EINVAL, uvc_shared_fetch_start(NULL));
+  CHECK_STATUS(UV_EINVAL, uvc_shared_fetch_cancel(NULL));
+  CHECK_STATUS(UV_EINVAL, uvc_shared_fetch_free(NULL));
 
   /* NULL callbacks and out-pointers on valid objects. */
   CHECK_STATUS(0, uvc_loop_new(&loop));
@@ -168,6 +314,25 @@ static void test_null_pointers(void) {
   CHECK_STATUS(UV_EINVAL, uvc_timer_subscribe(timer, ignore_tick, NULL, NULL));
   CHECK_STATUS(UV_EINVAL, uvc_timer_connect(timer, NULL));
   CHECK_STATUS(0, uvc_timer_free(timer));
+  CHECK_STATUS(UV_EINVAL, uvc_session_new(loop, NULL, NULL));
+  CHECK_STATUS(0, uvc_session_new(loop, NULL, &session)); /* NULL options: the defaults */
+  fetch = (uvc_fetch_t *)&fetch;
+  CHECK_STATUS(UV_EINVAL, uvc_fetch(session, NULL, record_fetch, &record, &fetch));
+  CHECK(fetch == NULL);
+  CHECK_STATUS(UV_EINVAL, uvc_fetch(session, &request, NULL, &record, &fetch));
+  CHECK_STATUS(UV_EINVAL, uvc_fetch(session, &request, record_fetch, &record, NULL));
+  uvc_request_t no_url = get_request(NULL);
+  CHECK_STATUS(UV_EINVAL, uvc_fetch(session, &no_url, record_fetch, &record, &fetch));
+  CHECK_STATUS(UV_EINVAL, uvc_shared_fetch_new(session, NULL, &shared));
+  CHECK_STATUS(UV_EINVAL, uvc_shared_fetch_new(session, &request, NULL));
+  CHECK_STATUS(0, uvc_shared_fetch_new(session, &request, &shared));
+  CHECK_STATUS(UV_EINVAL, uvc_shared_fetch_subscribe(shared, NULL, &record, &fetch));
+  CHECK(fetch == NULL);
+  CHECK_STATUS(UV_EINVAL, uvc_shared_fetch_subscribe(shared, record_fetch, &record, NULL));
+  CHECK_STATUS(0, uvc_shared_fetch_free(shared));
+  CHECK_STATUS(0, uvc_session_free(session));
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  CHECK(record.calls == 0);
   CHECK_STATUS(0, uvc_loop_close(loop));
   CHECK_STATUS(0, uvc_loop_free(loop));
   CHECK_STATUS(0, uv_loop_close(&uv_loop));
@@ -785,6 +950,803 @@ static void test_cancel_from_thread(void) {
 }
 
 /* ---------------------------------------------------------------------- */
+/* fetch_response: status, reason, headers, body; POST; 404; redirects    */
+
+static void test_fetch_response(void) {
+  uvc_loop_t *loop;
+  uvc_session_t *session;
+  struct test_server server;
+  CHECK_STATUS(0, uvc_loop_new(&loop));
+  test_server_start(&server, uvc_loop_get_uv_loop(loop));
+  CHECK_STATUS(0, uvc_session_new(loop, NULL, &session));
+  char hello_url[128], echo_url[128], missing_url[128], redirect_url[128];
+  test_server_url(&server, "/hello", hello_url, sizeof hello_url);
+  test_server_url(&server, "/echo", echo_url, sizeof echo_url);
+  test_server_url(&server, "/missing", missing_url, sizeof missing_url);
+  test_server_url(&server, "/redirect", redirect_url, sizeof redirect_url);
+
+  /* A GET. */
+  struct fetch_record hello;
+  memset(&hello, 0, sizeof hello);
+  uvc_fetch_t *hello_fetch;
+  uvc_request_t get = get_request(hello_url);
+  CHECK_STATUS(0, start_fetch(session, &get, record_fetch, &hello, &hello_fetch));
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT)); /* returns once it completed */
+  CHECK(hello.calls == 1 && hello.fetch == hello_fetch);
+  CHECK_STATUS(0, hello.status);
+  CHECK(hello.http_status == 200 && strcmp(hello.reason, "OK") == 0);
+  CHECK(hello.body_length == 12 && strcmp(hello.body, "hello, world") == 0);
+  CHECK(hello.header_count == 4); /* Content-Length, Connection, Content-Type, X-Test */
+  CHECK(strcmp(hello.content_type, "text/plain") == 0 && strcmp(hello.x_test, "yes") == 0);
+  CHECK(pthread_equal(hello.thread, pthread_self())); /* the loop thread */
+  CHECK(server.requests == 1 && strcmp(server.method, "GET") == 0 && strcmp(server.target, "/hello") == 0);
+  CHECK_STATUS(UV_EALREADY, uvc_fetch_cancel(hello_fetch)); /* its callback ran */
+  CHECK_STATUS(0, uvc_fetch_free(hello_fetch));
+
+  /* A POST with header fields and a body, a 404 (a response, not an
+   * error) and a redirect (followed: two requests), at the same time. */
+  struct fetch_record echo, missing, redirected;
+  memset(&echo, 0, sizeof echo);
+  memset(&missing, 0, sizeof missing);
+  memset(&redirected, 0, sizeof redirected);
+  uvc_header_t fields[] = {{"X-Custom", "custom value"}, {"Accept", "*/*"}};
+  static const char body[] = "the body";
+  uvc_request_t post = {"POST", echo_url, fields, 2, body, strlen(body)};
+  uvc_request_t missing_request = {"GET", missing_url, NULL, 0, NULL, 0};
+  uvc_request_t redirect = get_request(redirect_url);
+  uvc_fetch_t *fetches[3];
+  CHECK_STATUS(0, start_fetch(session, &post, record_fetch, &echo, &fetches[0]));
+  CHECK_STATUS(0, start_fetch(session, &missing_request, record_fetch, &missing, &fetches[1]));
+  CHECK_STATUS(0, start_fetch(session, &redirect, record_fetch, &redirected, &fetches[2]));
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  CHECK(echo.calls == 1 && echo.status == 0 && echo.http_status == 200);
+  CHECK(strcmp(echo.body, "POST the body") == 0 && strcmp(echo.x_echo, "custom value") == 0);
+  CHECK(missing.calls == 1 && missing.status == 0 && missing.http_status == 404);
+  CHECK(strcmp(missing.reason, "Not Found") == 0 && strcmp(missing.body, "no such thing") == 0);
+  CHECK(redirected.calls == 1 && redirected.status == 0 && redirected.http_status == 200);
+  CHECK(strcmp(redirected.body, "hello, world") == 0);
+  CHECK(server.requests == 5);
+  for (int i = 0; i < 3; i++) CHECK_STATUS(0, uvc_fetch_free(fetches[i]));
+
+  /* A session that follows no redirect: the 302 is the response. */
+  uvc_session_options_t options;
+  CHECK_STATUS(0, uvc_session_options_init(&options));
+  options.max_redirects = 0;
+  uvc_session_t *no_redirects;
+  CHECK_STATUS(0, uvc_session_new(loop, &options, &no_redirects));
+  memset(&redirected, 0, sizeof redirected);
+  CHECK_STATUS(0, start_fetch(no_redirects, &redirect, record_fetch, &redirected, &fetches[0]));
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  CHECK(redirected.calls == 1 && redirected.status == 0 && redirected.http_status == 302);
+  CHECK(strcmp(redirected.location, "/hello") == 0 && redirected.body_length == 0);
+  CHECK(server.requests == 6);
+  CHECK_STATUS(0, uvc_fetch_free(fetches[0]));
+  CHECK_STATUS(0, uvc_session_free(no_redirects));
+
+  CHECK_STATUS(0, uvc_session_free(session));
+  close_server_on(loop, &server);
+  CHECK_STATUS(0, uvc_loop_close(loop));
+  CHECK_STATUS(0, uvc_loop_free(loop));
+}
+
+/* ---------------------------------------------------------------------- */
+/* fetch_errors: failures arrive as codes with the libuv error and message */
+
+static void test_fetch_errors(void) {
+  uvc_loop_t *loop;
+  struct test_server server;
+  CHECK_STATUS(0, uvc_loop_new(&loop));
+  test_server_start(&server, uvc_loop_get_uv_loop(loop));
+  uvc_session_options_t options;
+  CHECK_STATUS(0, uvc_session_options_init(&options));
+  options.idle_read_timeout_ns = 50 * UVC_MSEC;
+  options.max_response_body_bytes = 50;
+  uvc_session_t *session;
+  CHECK_STATUS(0, uvc_session_new(loop, &options, &session));
+
+  char refused_url[128], stall_url[128], big_url[128], hello_url[128];
+  snprintf(refused_url, sizeof refused_url, "http://127.0.0.1:%d/", test_server_unused_port());
+  test_server_url(&server, "/stall", stall_url, sizeof stall_url);
+  test_server_url(&server, "/big", big_url, sizeof big_url);
+  test_server_url(&server, "/hello", hello_url, sizeof hello_url);
+  struct fetch_record refused, stalled, big, small;
+  memset(&refused, 0, sizeof refused);
+  memset(&stalled, 0, sizeof stalled);
+  memset(&big, 0, sizeof big);
+  memset(&small, 0, sizeof small);
+  uvc_request_t requests[4] = {get_request(refused_url), get_request(stall_url), get_request(big_url),
+                               get_request(hello_url)};
+  struct fetch_record *records[4] = {&refused, &stalled, &big, &small};
+  uvc_fetch_t *fetches[4];
+  for (int i = 0; i < 4; i++) CHECK_STATUS(0, start_fetch(session, &requests[i], record_fetch, records[i], &fetches[i]));
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+
+  /* Nothing listens: the libuv error comes with it. */
+  CHECK(refused.calls == 1);
+  CHECK_STATUS(UVC_ECANNOTCONNECT, refused.status);
+  CHECK_STATUS(UV_ECONNREFUSED, refused.uv_code);
+  CHECK(strstr(refused.message, "cannot connect to host") != NULL);
+  CHECK(strstr(refused.message, "UV_ECONNREFUSED") != NULL);
+  /* The server never answers: the idle read timeout of the options. */
+  CHECK(stalled.calls == 1);
+  CHECK_STATUS(UVC_ETIMEDOUT, stalled.status);
+  CHECK(stalled.uv_code == 0 && strstr(stalled.message, "idle read") != NULL);
+  CHECK(server.hung_up == 1); /* the session closed that connection */
+  /* 100 bytes against a limit of 50; 12 bytes fit. */
+  CHECK(big.calls == 1);
+  CHECK_STATUS(UVC_ETOOLARGE, big.status);
+  CHECK(small.calls == 1 && small.status == 0 && small.http_status == 200);
+  for (int i = 0; i < 4; i++) CHECK_STATUS(0, uvc_fetch_free(fetches[i]));
+
+  CHECK_STATUS(0, uvc_session_free(session));
+  close_server_on(loop, &server);
+  CHECK_STATUS(0, uvc_loop_close(loop));
+  CHECK_STATUS(0, uvc_loop_free(loop));
+}
+
+/* ---------------------------------------------------------------------- */
+/* fetch_bad_input: each refused with its code; no callback, no request    */
+
+struct bad_url {
+  const char *url;
+  int expected;
+};
+
+static void test_fetch_bad_input(void) {
+  uvc_loop_t *loop;
+  uvc_session_t *session;
+  CHECK_STATUS(0, uvc_loop_new(&loop));
+  CHECK_STATUS(0, uvc_session_new(loop, NULL, &session));
+  struct fetch_record record;
+  memset(&record, 0, sizeof record);
+  uvc_fetch_t *fetch;
+  uvc_shared_fetch_t *shared;
+
+  static const struct bad_url urls[] = {
+      {"", UVC_EBADURL},
+      {"http://[::1/", UVC_EBADURL}, /* unparsable */
+      {"http://", UVC_EBADURL},
+      {"http://127.0.0.1:99999/", UVC_EBADURL},
+      {"http://user:secret@127.0.0.1/", UVC_EBADURL},
+      {"http://127.0.0.1/a\r\nX-Injected: 1", UVC_EBADURL},
+      {"http://127.0.0.1/\xff", UVC_EBADURL}, /* not UTF-8 */
+      {"http://exa mple.com/", UVC_EBADURL},
+      {"/relative/path", UVC_EUNSUPPORTEDURL}, /* no scheme */
+      {"not a url", UVC_EUNSUPPORTEDURL},      /* a relative reference: no scheme */
+      {"ftp://127.0.0.1/file", UVC_EUNSUPPORTEDURL},
+  };
+  for (size_t i = 0; i < sizeof urls / sizeof urls[0]; i++) {
+    uvc_request_t request = get_request(urls[i].url);
+    fetch = (uvc_fetch_t *)&fetch;
+    int status = uvc_fetch(session, &request, record_fetch, &record, &fetch);
+    if (status != urls[i].expected) {
+      fprintf(stderr, "url \"%s\": %s, expected %s\n", urls[i].url, uvc_err_name(status),
+              uvc_err_name(urls[i].expected));
+      exit(1);
+    }
+    CHECK(fetch == NULL);
+    shared = (uvc_shared_fetch_t *)&shared;
+    CHECK_STATUS(urls[i].expected, uvc_shared_fetch_new(session, &request, &shared));
+    CHECK(shared == NULL);
+  }
+
+  /* The method and the header fields. */
+  const char *url = "http://127.0.0.1:1/";
+  const char *bad_methods[] = {"", "GE T", "GET\r\n", "CONNECT"};
+  for (size_t i = 0; i < sizeof bad_methods / sizeof bad_methods[0]; i++) {
+    uvc_request_t request = {bad_methods[i], url, NULL, 0, NULL, 0};
+    CHECK_STATUS(UVC_EBADREQUEST, uvc_fetch(session, &request, record_fetch, &record, &fetch));
+  }
+  uvc_header_t bad_fields[][1] = {
+      {{"X-Bad", "a\r\nX-Injected: 1"}}, /* header injection */
+      {{"Bad Name", "value"}},
+      {{"", "value"}},
+      {{"X-Trailing", "value "}},
+  };
+  for (size_t i = 0; i < sizeof bad_fields / sizeof bad_fields[0]; i++) {
+    uvc_request_t request = {"GET", url, bad_fields[i], 1, NULL, 0};
+    CHECK_STATUS(UVC_EBADREQUEST, uvc_fetch(session, &request, record_fetch, &record, &fetch));
+    CHECK_STATUS(UVC_EBADREQUEST, uvc_shared_fetch_new(session, &request, &shared));
+  }
+  /* Missing pointers: UV_EINVAL, before anything else is looked at. */
+  uvc_header_t no_name[] = {{NULL, "value"}};
+  uvc_header_t no_value[] = {{"X-Field", NULL}};
+  uvc_request_t missing[] = {
+      {"GET", url, no_name, 1, NULL, 0},
+      {"GET", url, no_value, 1, NULL, 0},
+      {"GET", url, NULL, 1, NULL, 0},                       /* a count without fields */
+      {"GET", url, no_value, (size_t)-1, NULL, 0},          /* a count out of range */
+      {"POST", url, NULL, 0, NULL, 3},                      /* a length without a body */
+      {"POST", url, NULL, 0, "abc", (size_t)-1},            /* a length out of range */
+      {"GE T", "not a url", no_value, 1, NULL, 0},          /* EINVAL comes first */
+  };
+  for (size_t i = 0; i < sizeof missing / sizeof missing[0]; i++) {
+    fetch = (uvc_fetch_t *)&fetch;
+    CHECK_STATUS(UV_EINVAL, uvc_fetch(session, &missing[i], record_fetch, &record, &fetch));
+    CHECK(fetch == NULL);
+  }
+
+  /* Session options out of range; the defaults. */
+  uvc_session_options_t options;
+  CHECK_STATUS(0, uvc_session_options_init(&options));
+  CHECK(options.max_connections_per_host == 6 && options.max_redirects == 5);
+  CHECK(options.connect_timeout_ns == 10 * UVC_SEC && options.connection_idle_timeout_ns == 60 * UVC_SEC);
+  CHECK(options.idle_read_timeout_ns == 60 * UVC_SEC && options.total_timeout_ns == 7 * 24 * 3600 * UVC_SEC);
+  CHECK(options.max_response_header_bytes == 65536 && options.max_response_body_bytes == 0);
+  uvc_session_options_t bad[8];
+  for (int i = 0; i < 8; i++) bad[i] = options;
+  bad[0].max_connections_per_host = 0;
+  bad[1].connect_timeout_ns = 0;
+  bad[2].connection_idle_timeout_ns = 0;
+  bad[3].max_response_header_bytes = 0;
+  bad[4].idle_read_timeout_ns = UINT64_MAX;
+  bad[5].total_timeout_ns = (uint64_t)INT64_MAX + 1;
+  bad[6].connect_timeout_ns = UINT64_MAX;
+  bad[7].max_response_body_bytes = UINT64_MAX;
+  for (int i = 0; i < 8; i++) {
+    uvc_session_t *other = (uvc_session_t *)&other;
+    CHECK_STATUS(UV_EINVAL, uvc_session_new(loop, &bad[i], &other));
+    CHECK(other == NULL);
+  }
+
+  /* Nothing was sent, no callback runs. */
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  CHECK(record.calls == 0);
+  CHECK_STATUS(0, uvc_session_free(session));
+  CHECK_STATUS(0, uvc_loop_close(loop));
+  CHECK_STATUS(0, uvc_loop_free(loop));
+}
+
+/* ---------------------------------------------------------------------- */
+/* fetch_cancel: before it goes out, in flight, from a thread; twice        */
+
+struct cancel_on_request {
+  uvc_fetch_t *fetch;
+  int from_thread;
+  int status; /* what the cancel returned */
+};
+
+static void *cancel_fetch_elsewhere(void *argument) {
+  struct cancel_on_request *cancel = argument;
+  cancel->status = uvc_fetch_cancel(cancel->fetch);
+  return NULL;
+}
+
+static void cancel_when_stalled(struct test_server *server, const char *target) {
+  struct cancel_on_request *cancel = server->data;
+  CHECK(strcmp(target, "/stall") == 0);
+  if (cancel->from_thread) {
+    pthread_t thread;
+    CHECK(pthread_create(&thread, NULL, cancel_fetch_elsewhere, cancel) == 0);
+    CHECK(pthread_join(thread, NULL) == 0);
+  } else {
+    cancel->status = uvc_fetch_cancel(cancel->fetch);
+  }
+  CHECK_STATUS(UV_EALREADY, uvc_fetch_cancel(cancel->fetch)); /* cancel twice */
+}
+
+static void test_fetch_cancel(void) {
+  uvc_loop_t *loop;
+  uvc_session_t *session;
+  struct test_server server;
+  CHECK_STATUS(0, uvc_loop_new(&loop));
+  test_server_start(&server, uvc_loop_get_uv_loop(loop));
+  CHECK_STATUS(0, uvc_session_new(loop, NULL, &session));
+  char hello_url[128], stall_url[128];
+  test_server_url(&server, "/hello", hello_url, sizeof hello_url);
+  test_server_url(&server, "/stall", stall_url, sizeof stall_url);
+  uvc_request_t hello = get_request(hello_url);
+  uvc_request_t stall = get_request(stall_url);
+  struct fetch_record record;
+  memset(&record, 0, sizeof record);
+
+  /* Cancelled before the request went out; then freed while pending. */
+  uvc_fetch_t *early, *freed;
+  CHECK_STATUS(0, start_fetch(session, &hello, record_fetch, &record, &early));
+  CHECK_STATUS(0, uvc_fetch_cancel(early));
+  CHECK_STATUS(UV_EALREADY, uvc_fetch_cancel(early));
+  CHECK_STATUS(0, start_fetch(session, &hello, record_fetch, &record, &freed));
+  CHECK_STATUS(0, uvc_fetch_free(freed));
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  CHECK(record.calls == 0 && server.connections == 0);
+  CHECK_STATUS(UV_EALREADY, uvc_fetch_cancel(early));
+  CHECK_STATUS(0, uvc_fetch_free(early));
+
+  /* Cancelled in flight, on the loop thread and from another thread:
+   * the connection closes, the callback never runs. */
+  for (int from_thread = 0; from_thread <= 1; from_thread++) {
+    struct cancel_on_request cancel = {NULL, from_thread, 1};
+    server.on_request = cancel_when_stalled;
+    server.data = &cancel;
+    int hung_up = server.hung_up;
+    CHECK_STATUS(0, start_fetch(session, &stall, record_fetch, &record, &cancel.fetch));
+    CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT)); /* until the connection closed */
+    CHECK_STATUS(0, cancel.status);
+    CHECK(record.calls == 0);
+    CHECK(server.hung_up == hung_up + 1);
+    CHECK_STATUS(0, uvc_fetch_free(cancel.fetch));
+  }
+  CHECK(server.requests == 2);
+
+  CHECK_STATUS(0, uvc_session_free(session));
+  close_server_on(loop, &server);
+  CHECK_STATUS(0, uvc_loop_close(loop));
+  CHECK_STATUS(0, uvc_loop_free(loop));
+}
+
+/* ---------------------------------------------------------------------- */
+/* fetch_reentrancy: callbacks that start, cancel and free fetches         */
+
+struct reentrant_fetches {
+  uvc_loop_t *loop;
+  uvc_session_t *session;
+  uvc_request_t hello;
+  uvc_fetch_t *stalled;
+  uvc_fetch_t *second;
+  struct fetch_record first_record;
+  struct fetch_record stalled_record;
+  struct fetch_record second_record;
+};
+
+static void second_completes(uvc_fetch_t *fetch, int status, const uvc_response_t *response,
+                             const uvc_fetch_error_t *error, void *user_data) {
+  struct reentrant_fetches *state = user_data;
+  record_fetch(fetch, status, response, error, &state->second_record);
+  CHECK(fetch == state->second);
+  /* The session freed from inside one of its fetches' callbacks. */
+  CHECK_STATUS(0, uvc_session_free(state->session));
+  CHECK_STATUS(0, uvc_fetch_free(fetch));
+}
+
+static void first_completes(uvc_fetch_t *fetch, int status, const uvc_response_t *response,
+                            const uvc_fetch_error_t *error, void *user_data) {
+  struct reentrant_fetches *state = user_data;
+  record_fetch(fetch, status, response, error, &state->first_record);
+  CHECK_STATUS(UV_EALREADY, uvc_fetch_cancel(fetch)); /* its own: already running */
+  CHECK_STATUS(0, uvc_fetch_cancel(state->stalled));   /* another one, in flight */
+  CHECK_STATUS(UV_EALREADY, uvc_fetch_cancel(state->stalled));
+  CHECK_STATUS(UV_EBUSY, uvc_loop_run(state->loop, UV_RUN_NOWAIT));
+  CHECK_STATUS(UV_EBUSY, uvc_loop_close(state->loop));
+  /* A new fetch from inside: its callback runs later, never in here. */
+  CHECK_STATUS(0, start_fetch(state->session, &state->hello, second_completes, state, &state->second));
+  CHECK(state->second_record.calls == 0);
+  CHECK_STATUS(0, uvc_fetch_free(fetch)); /* itself, inside its callback */
+}
+
+static void test_fetch_reentrancy(void) {
+  struct reentrant_fetches state;
+  memset(&state, 0, sizeof state);
+  struct test_server server;
+  CHECK_STATUS(0, uvc_loop_new(&state.loop));
+  test_server_start(&server, uvc_loop_get_uv_loop(state.loop));
+  CHECK_STATUS(0, uvc_session_new(state.loop, NULL, &state.session));
+  char hello_url[128], stall_url[128];
+  test_server_url(&server, "/hello", hello_url, sizeof hello_url);
+  test_server_url(&server, "/stall", stall_url, sizeof stall_url);
+  state.hello = get_request(hello_url);
+  uvc_request_t stall = get_request(stall_url);
+  uvc_fetch_t *first;
+  CHECK_STATUS(0, start_fetch(state.session, &stall, record_fetch, &state.stalled_record, &state.stalled));
+  CHECK_STATUS(0, start_fetch(state.session, &state.hello, first_completes, &state, &first));
+  CHECK_STATUS(0, uvc_loop_run(state.loop, UV_RUN_DEFAULT));
+  CHECK(state.first_record.calls == 1 && state.first_record.http_status == 200);
+  CHECK(state.second_record.calls == 1 && state.second_record.http_status == 200);
+  CHECK(state.first_record.order < state.second_record.order);
+  CHECK(state.stalled_record.calls == 0);
+  CHECK_STATUS(0, uvc_fetch_free(state.stalled));
+  close_server_on(state.loop, &server);
+  CHECK_STATUS(0, uvc_loop_close(state.loop));
+  CHECK_STATUS(0, uvc_loop_free(state.loop));
+}
+
+/* ---------------------------------------------------------------------- */
+/* shared_fetch: one request, several callbacks; cancel; free              */
+
+struct shared_cancel {
+  uvc_shared_fetch_t *shared;
+  struct fetch_record *records; /* two subscribers */
+};
+
+static void cancel_shared_when_stalled(struct test_server *server, const char *target) {
+  struct shared_cancel *cancel = server->data;
+  CHECK(strcmp(target, "/stall") == 0);
+  CHECK_STATUS(0, uvc_shared_fetch_cancel(cancel->shared));
+  CHECK_STATUS(UV_EALREADY, uvc_shared_fetch_cancel(cancel->shared));
+  /* The subscribers hear of it in a later iteration, not in here. */
+  CHECK(cancel->records[0].calls == 0 && cancel->records[1].calls == 0);
+  uvc_fetch_t *late = (uvc_fetch_t *)&late;
+  CHECK_STATUS(UV_ECANCELED, uvc_shared_fetch_subscribe(cancel->shared, record_fetch, &cancel->records[0], &late));
+  CHECK(late == NULL);
+  CHECK_STATUS(UV_ECANCELED, uvc_shared_fetch_start(cancel->shared));
+}
+
+struct shared_chain {
+  uvc_fetch_t *next;           /* cancelled by the first subscriber */
+  uvc_shared_fetch_t *shared;  /* freed by the first subscriber */
+  struct fetch_record first;
+  struct fetch_record second;
+};
+
+static void first_of_chain(uvc_fetch_t *fetch, int status, const uvc_response_t *response,
+                           const uvc_fetch_error_t *error, void *user_data) {
+  struct shared_chain *chain = user_data;
+  record_fetch(fetch, status, response, error, &chain->first);
+  CHECK_STATUS(0, uvc_fetch_cancel(chain->next)); /* the next subscriber of the same response */
+  CHECK_STATUS(0, uvc_shared_fetch_free(chain->shared));
+  CHECK_STATUS(UV_EALREADY, uvc_fetch_cancel(fetch));
+}
+
+static void test_shared_fetch(void) {
+  uvc_loop_t *loop;
+  uvc_session_t *session;
+  struct test_server server;
+  CHECK_STATUS(0, uvc_loop_new(&loop));
+  test_server_start(&server, uvc_loop_get_uv_loop(loop));
+  CHECK_STATUS(0, uvc_session_new(loop, NULL, &session));
+  char hello_url[128], stall_url[128];
+  test_server_url(&server, "/hello", hello_url, sizeof hello_url);
+  test_server_url(&server, "/stall", stall_url, sizeof stall_url);
+  uvc_request_t hello = get_request(hello_url);
+  uvc_request_t stall = get_request(stall_url);
+
+  /* Three subscribers, the second cancelled: one request, two callbacks. */
+  uvc_shared_fetch_t *shared;
+  struct fetch_record records[3];
+  memset(records, 0, sizeof records);
+  uvc_fetch_t *fetches[3];
+  CHECK_STATUS(0, uvc_shared_fetch_new(session, &hello, &shared));
+  for (int i = 0; i < 3; i++) CHECK_STATUS(0, uvc_shared_fetch_subscribe(shared, record_fetch, &records[i], &fetches[i]));
+  CHECK_STATUS(0, uvc_fetch_cancel(fetches[1]));
+  CHECK_STATUS(UV_EALREADY, uvc_fetch_cancel(fetches[1]));
+  inside_fetch_call = 1;
+  CHECK_STATUS(0, uvc_shared_fetch_start(shared));
+  inside_fetch_call = 0;
+  CHECK_STATUS(UV_EALREADY, uvc_shared_fetch_start(shared));
+  uvc_fetch_t *late = (uvc_fetch_t *)&late;
+  CHECK_STATUS(UV_EALREADY, uvc_shared_fetch_subscribe(shared, record_fetch, &records[1], &late));
+  CHECK(late == NULL);
+  CHECK_STATUS(0, uvc_shared_fetch_free(shared)); /* started: it keeps going */
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  CHECK(server.requests == 1 && server.connections == 1);
+  CHECK(records[0].calls == 1 && records[2].calls == 1 && records[1].calls == 0);
+  CHECK(records[0].order < records[2].order); /* in the order they subscribed */
+  for (int i = 0; i < 3; i += 2) {
+    CHECK(records[i].status == 0 && records[i].http_status == 200);
+    CHECK(strcmp(records[i].body, "hello, world") == 0 && strcmp(records[i].x_test, "yes") == 0);
+    CHECK(records[i].fetch == fetches[i]);
+  }
+  for (int i = 0; i < 3; i++) CHECK_STATUS(0, uvc_fetch_free(fetches[i]));
+
+  /* Cancelled while its request is in flight: every subscriber still
+   * waiting gets UV_ECANCELED. */
+  struct fetch_record waiting[2];
+  memset(waiting, 0, sizeof waiting);
+  struct shared_cancel cancel = {NULL, waiting};
+  CHECK_STATUS(0, uvc_shared_fetch_new(session, &stall, &cancel.shared));
+  for (int i = 0; i < 2; i++) CHECK_STATUS(0, uvc_shared_fetch_subscribe(cancel.shared, record_fetch, &waiting[i], &fetches[i]));
+  server.on_request = cancel_shared_when_stalled;
+  server.data = &cancel;
+  CHECK_STATUS(0, uvc_shared_fetch_start(cancel.shared));
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  for (int i = 0; i < 2; i++) {
+    CHECK(waiting[i].calls == 1);
+    CHECK_STATUS(UV_ECANCELED, waiting[i].status);
+    CHECK(strcmp(waiting[i].message, "the shared fetch was cancelled") == 0);
+    CHECK_STATUS(UV_EALREADY, uvc_fetch_cancel(fetches[i]));
+    CHECK_STATUS(0, uvc_fetch_free(fetches[i]));
+  }
+  CHECK(waiting[0].order < waiting[1].order);
+  CHECK(server.hung_up == 1);
+  CHECK_STATUS(0, uvc_shared_fetch_free(cancel.shared));
+  server.on_request = NULL;
+
+  /* Freed before it started: its subscriber gets UV_ECANCELED. */
+  memset(waiting, 0, sizeof waiting);
+  CHECK_STATUS(0, uvc_shared_fetch_new(session, &hello, &shared));
+  CHECK_STATUS(0, uvc_shared_fetch_subscribe(shared, record_fetch, &waiting[0], &fetches[0]));
+  CHECK_STATUS(0, uvc_shared_fetch_free(shared));
+  CHECK(waiting[0].calls == 0);
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  CHECK(waiting[0].calls == 1 && waiting[0].status == UV_ECANCELED);
+  CHECK_STATUS(0, uvc_fetch_free(fetches[0]));
+
+  /* A subscriber's callback cancels the next subscriber and frees the
+   * shared fetch. */
+  struct shared_chain chain;
+  memset(&chain, 0, sizeof chain);
+  CHECK_STATUS(0, uvc_shared_fetch_new(session, &hello, &chain.shared));
+  CHECK_STATUS(0, uvc_shared_fetch_subscribe(chain.shared, first_of_chain, &chain, &fetches[0]));
+  CHECK_STATUS(0, uvc_shared_fetch_subscribe(chain.shared, record_fetch, &chain.second, &chain.next));
+  CHECK_STATUS(0, uvc_shared_fetch_start(chain.shared));
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  CHECK(chain.first.calls == 1 && chain.first.http_status == 200 && chain.second.calls == 0);
+  CHECK_STATUS(0, uvc_fetch_free(fetches[0]));
+  CHECK_STATUS(0, uvc_fetch_free(chain.next));
+  CHECK(server.requests == 3);
+
+  CHECK_STATUS(0, uvc_session_free(session));
+  close_server_on(loop, &server);
+  CHECK_STATUS(0, uvc_loop_close(loop));
+  CHECK_STATUS(0, uvc_loop_free(loop));
+}
+
+/* ---------------------------------------------------------------------- */
+/* fetch_detach: a detach ends every fetch with UV_ECANCELED; use after    */
+
+struct detaching_host {
+  uv_loop_t uv_loop;
+  uvc_loop_t *loop;
+  uvc_session_t *session;
+  struct test_server server;
+  uvc_request_t hello;
+  uvc_fetch_t *stalled;    /* in flight */
+  uvc_fetch_t *subscriber; /* of a shared fetch never started */
+  uvc_fetch_t *queued;     /* made just before the detach */
+  uvc_shared_fetch_t *shared;
+  struct fetch_record records[3];
+  int detached;
+};
+
+static void host_detached_fetches(uvc_loop_t *loop, void *user_data) {
+  struct detaching_host *host = user_data;
+  host->detached = 1;
+  CHECK_STATUS(0, uvc_loop_free(loop));
+}
+
+static void detach_when_stalled(struct test_server *server, const char *target) {
+  struct detaching_host *host = server->data;
+  CHECK(strcmp(target, "/stall") == 0);
+  CHECK_STATUS(0, start_fetch(host->session, &host->hello, record_fetch, &host->records[2], &host->queued));
+  for (int i = 0; i < 3; i++) CHECK(host->records[i].calls == 0);
+  CHECK_STATUS(0, uvc_loop_detach(host->loop, host_detached_fetches, host));
+  /* Inside the detach, in the order they were made. */
+  for (int i = 0; i < 3; i++) {
+    CHECK(host->records[i].calls == 1);
+    CHECK_STATUS(UV_ECANCELED, host->records[i].status);
+    CHECK(strcmp(host->records[i].message, "the loop was detached") == 0);
+    if (i > 0) CHECK(host->records[i - 1].order < host->records[i].order);
+  }
+  /* Use after detach. */
+  uvc_session_t *session = (uvc_session_t *)&session;
+  CHECK_STATUS(UV_ECANCELED, uvc_session_new(host->loop, NULL, &session));
+  CHECK(session == NULL);
+  uvc_fetch_t *fetch = (uvc_fetch_t *)&fetch;
+  CHECK_STATUS(UV_ECANCELED, uvc_fetch(host->session, &host->hello, record_fetch, &host->records[0], &fetch));
+  CHECK(fetch == NULL);
+  uvc_shared_fetch_t *shared = (uvc_shared_fetch_t *)&shared;
+  CHECK_STATUS(UV_ECANCELED, uvc_shared_fetch_new(host->session, &host->hello, &shared));
+  CHECK(shared == NULL);
+  CHECK_STATUS(UV_ECANCELED, uvc_shared_fetch_subscribe(host->shared, record_fetch, &host->records[0], &fetch));
+  CHECK_STATUS(UV_ECANCELED, uvc_shared_fetch_start(host->shared));
+  CHECK_STATUS(UV_EALREADY, uvc_fetch_cancel(host->stalled));
+  CHECK_STATUS(UV_EALREADY, uvc_fetch_cancel(host->queued));
+  CHECK_STATUS(UV_EALREADY, uvc_fetch_cancel(host->subscriber));
+  test_server_close(server);
+}
+
+/* A fetch callback that detaches while another fetch is in flight. */
+struct detach_from_fetch {
+  uv_loop_t uv_loop;
+  uvc_loop_t *loop;
+  uvc_session_t *session;
+  struct test_server server;
+  uvc_request_t hello;
+  uvc_fetch_t *stalled;
+  uvc_fetch_t *first_fetch;
+  struct fetch_record first;
+  struct fetch_record stalled_record;
+  int detached;
+};
+
+static void fetch_detached(uvc_loop_t *loop, void *user_data) {
+  struct detach_from_fetch *state = user_data;
+  state->detached = 1;
+  CHECK_STATUS(0, uvc_loop_free(loop));
+}
+
+static void detach_from_callback(uvc_fetch_t *fetch, int status, const uvc_response_t *response,
+                                 const uvc_fetch_error_t *error, void *user_data) {
+  struct detach_from_fetch *state = user_data;
+  record_fetch(fetch, status, response, error, &state->first);
+  CHECK(state->server.requests == 2); /* the stalled request is in flight */
+  CHECK_STATUS(0, uvc_loop_detach(state->loop, fetch_detached, state));
+  CHECK(state->stalled_record.calls == 1 && state->stalled_record.status == UV_ECANCELED);
+  CHECK_STATUS(UV_EALREADY, uvc_fetch_cancel(fetch));
+  CHECK_STATUS(0, uvc_fetch_free(fetch));
+  test_server_close(&state->server);
+}
+
+/* Starts the /hello fetch once the /stall request has arrived. */
+static void hello_after_stall(struct test_server *server, const char *target) {
+  struct detach_from_fetch *state = server->data;
+  if (strcmp(target, "/stall") != 0) return;
+  CHECK_STATUS(0, start_fetch(state->session, &state->hello, detach_from_callback, state, &state->first_fetch));
+}
+
+static void test_fetch_detach(void) {
+  struct detaching_host host;
+  memset(&host, 0, sizeof host);
+  CHECK_STATUS(0, uv_loop_init(&host.uv_loop));
+  CHECK_STATUS(0, uvc_loop_adopt(&host.uv_loop, &host.loop));
+  test_server_start(&host.server, &host.uv_loop);
+  host.server.on_request = detach_when_stalled;
+  host.server.data = &host;
+  CHECK_STATUS(0, uvc_session_new(host.loop, NULL, &host.session));
+  char hello_url[128], stall_url[128];
+  test_server_url(&host.server, "/hello", hello_url, sizeof hello_url);
+  test_server_url(&host.server, "/stall", stall_url, sizeof stall_url);
+  host.hello = get_request(hello_url);
+  uvc_request_t stall = get_request(stall_url);
+  CHECK_STATUS(0, start_fetch(host.session, &stall, record_fetch, &host.records[0], &host.stalled));
+  CHECK_STATUS(0, uvc_shared_fetch_new(host.session, &host.hello, &host.shared));
+  CHECK_STATUS(0, uvc_shared_fetch_subscribe(host.shared, record_fetch, &host.records[1], &host.subscriber));
+  /* Runs until the detach completed and the server closed. */
+  run_and_close_host_loop(&host.uv_loop);
+  CHECK(host.detached == 1);
+  CHECK(host.server.open_handles == 0 && host.server.requests == 1);
+  for (int i = 0; i < 3; i++) CHECK(host.records[i].calls == 1);
+  /* The objects outlive the loop and answer errors. */
+  CHECK_STATUS(UV_EALREADY, uvc_fetch_cancel(host.stalled));
+  CHECK_STATUS(0, uvc_shared_fetch_cancel(host.shared)); /* its first cancel */
+  CHECK_STATUS(UV_EALREADY, uvc_shared_fetch_cancel(host.shared));
+  CHECK_STATUS(0, uvc_fetch_free(host.stalled));
+  CHECK_STATUS(0, uvc_fetch_free(host.queued));
+  CHECK_STATUS(0, uvc_fetch_free(host.subscriber));
+  CHECK_STATUS(0, uvc_shared_fetch_free(host.shared));
+  CHECK_STATUS(0, uvc_session_free(host.session));
+
+  /* Detached from inside a fetch callback, another fetch in flight. */
+  struct detach_from_fetch state;
+  memset(&state, 0, sizeof state);
+  CHECK_STATUS(0, uv_loop_init(&state.uv_loop));
+  CHECK_STATUS(0, uvc_loop_adopt(&state.uv_loop, &state.loop));
+  test_server_start(&state.server, &state.uv_loop);
+  state.server.on_request = hello_after_stall;
+  state.server.data = &state;
+  CHECK_STATUS(0, uvc_session_new(state.loop, NULL, &state.session));
+  test_server_url(&state.server, "/hello", hello_url, sizeof hello_url);
+  test_server_url(&state.server, "/stall", stall_url, sizeof stall_url);
+  state.hello = get_request(hello_url);
+  stall = get_request(stall_url);
+  CHECK_STATUS(0, start_fetch(state.session, &stall, record_fetch, &state.stalled_record, &state.stalled));
+  run_and_close_host_loop(&state.uv_loop);
+  CHECK(state.detached == 1 && state.first.calls == 1 && state.first.http_status == 200);
+  CHECK(state.stalled_record.calls == 1);
+  CHECK_STATUS(0, uvc_fetch_free(state.stalled));
+  CHECK_STATUS(0, uvc_session_free(state.session));
+}
+
+/* ---------------------------------------------------------------------- */
+/* fetch_close: closing a created loop ends its fetches with UV_ECANCELED  */
+
+static void stop_when_stalled(struct test_server *server, const char *target) {
+  CHECK(strcmp(target, "/stall") == 0);
+  CHECK_STATUS(0, uvc_loop_stop(server->data));
+}
+
+static void test_fetch_close(void) {
+  /* A loop that never ran. */
+  uvc_loop_t *loop;
+  uvc_session_t *session;
+  CHECK_STATUS(0, uvc_loop_new(&loop));
+  CHECK_STATUS(0, uvc_session_new(loop, NULL, &session));
+  uvc_request_t request = get_request("http://127.0.0.1:1/");
+  struct fetch_record records[2];
+  memset(records, 0, sizeof records);
+  uvc_fetch_t *fetches[2];
+  uvc_shared_fetch_t *shared;
+  CHECK_STATUS(0, start_fetch(session, &request, record_fetch, &records[0], &fetches[0]));
+  CHECK_STATUS(0, uvc_shared_fetch_new(session, &request, &shared));
+  CHECK_STATUS(0, uvc_shared_fetch_subscribe(shared, record_fetch, &records[1], &fetches[1]));
+  CHECK_STATUS(0, uvc_shared_fetch_start(shared));
+  CHECK_STATUS(0, uvc_loop_close(loop));
+  for (int i = 0; i < 2; i++) {
+    CHECK(records[i].calls == 1);
+    CHECK_STATUS(UV_ECANCELED, records[i].status);
+    CHECK(strcmp(records[i].message, "the loop was closed") == 0);
+    CHECK_STATUS(0, uvc_fetch_free(fetches[i]));
+  }
+  CHECK_STATUS(0, uvc_shared_fetch_free(shared));
+  CHECK_STATUS(0, uvc_session_free(session));
+  CHECK_STATUS(0, uvc_loop_free(loop));
+
+  /* A fetch in flight, and the server's handles still open on the loop:
+   * the first close ends the fetch and answers UV_EBUSY. */
+  struct test_server server;
+  CHECK_STATUS(0, uvc_loop_new(&loop));
+  test_server_start(&server, uvc_loop_get_uv_loop(loop));
+  server.on_request = stop_when_stalled;
+  server.data = loop;
+  CHECK_STATUS(0, uvc_session_new(loop, NULL, &session));
+  char stall_url[128];
+  test_server_url(&server, "/stall", stall_url, sizeof stall_url);
+  request = get_request(stall_url);
+  memset(records, 0, sizeof records);
+  CHECK_STATUS(0, start_fetch(session, &request, record_fetch, &records[0], &fetches[0]));
+  CHECK_STATUS(1, uvc_loop_run(loop, UV_RUN_DEFAULT)); /* stopped: the request is in flight */
+  CHECK(records[0].calls == 0);
+  CHECK_STATUS(UV_EBUSY, uvc_loop_close(loop));
+  CHECK(records[0].calls == 1 && records[0].status == UV_ECANCELED);
+  test_server_close(&server);
+  while (server.open_handles > 0) uv_run(uvc_loop_get_uv_loop(loop), UV_RUN_ONCE);
+  CHECK_STATUS(0, uvc_loop_close(loop));
+  CHECK(records[0].calls == 1);
+  CHECK_STATUS(0, uvc_fetch_free(fetches[0]));
+  CHECK_STATUS(0, uvc_session_free(session));
+  CHECK_STATUS(0, uvc_loop_free(loop));
+}
+
+/* ---------------------------------------------------------------------- */
+/* fetch_threads: fetches made on other threads complete on the loop's    */
+
+#define FETCH_THREADS 4
+
+struct threaded_fetches {
+  uvc_session_t *session;
+  uvc_request_t hello;
+  uv_async_t keep_alive; /* the host's: keeps the loop running until all came */
+  pthread_t loop_thread;
+  struct fetch_record records[FETCH_THREADS];
+  uvc_fetch_t *fetches[FETCH_THREADS];
+  int completed;
+};
+
+struct fetch_thread {
+  struct threaded_fetches *shared;
+  int index;
+};
+
+static void threaded_fetch_done(uvc_fetch_t *fetch, int status, const uvc_response_t *response,
+                                const uvc_fetch_error_t *error, void *user_data) {
+  struct fetch_thread *thread = user_data;
+  struct threaded_fetches *shared = thread->shared;
+  record_fetch(fetch, status, response, error, &shared->records[thread->index]);
+  CHECK(pthread_equal(pthread_self(), shared->loop_thread));
+  if (++shared->completed == FETCH_THREADS) uv_close((uv_handle_t *)&shared->keep_alive, NULL);
+}
+
+static void *fetch_from_thread(void *argument) {
+  struct fetch_thread *thread = argument;
+  CHECK_STATUS(0, uvc_fetch(thread->shared->session, &thread->shared->hello, threaded_fetch_done, thread,
+                            &thread->shared->fetches[thread->index]));
+  return NULL;
+}
+
+static void test_fetch_threads(void) {
+  uvc_loop_t *loop;
+  struct test_server server;
+  struct threaded_fetches shared;
+  memset(&shared, 0, sizeof shared);
+  CHECK_STATUS(0, uvc_loop_new(&loop));
+  test_server_start(&server, uvc_loop_get_uv_loop(loop));
+  CHECK_STATUS(0, uvc_session_new(loop, NULL, &shared.session));
+  char hello_url[128];
+  test_server_url(&server, "/hello", hello_url, sizeof hello_url);
+  shared.hello = get_request(hello_url);
+  shared.loop_thread = pthread_self();
+  CHECK_STATUS(0, uv_async_init(uvc_loop_get_uv_loop(loop), &shared.keep_alive, unused_async));
+  pthread_t threads[FETCH_THREADS];
+  struct fetch_thread arguments[FETCH_THREADS];
+  for (int i = 0; i < FETCH_THREADS; i++) {
+    arguments[i].shared = &shared;
+    arguments[i].index = i;
+    CHECK(pthread_create(&threads[i], NULL, fetch_from_thread, &arguments[i]) == 0);
+  }
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  for (int i = 0; i < FETCH_THREADS; i++) CHECK(pthread_join(threads[i], NULL) == 0);
+  CHECK(shared.completed == FETCH_THREADS && server.requests == FETCH_THREADS);
+  for (int i = 0; i < FETCH_THREADS; i++) {
+    CHECK(shared.records[i].calls == 1 && shared.records[i].http_status == 200);
+    CHECK(shared.records[i].fetch == shared.fetches[i]);
+    CHECK_STATUS(0, uvc_fetch_free(shared.fetches[i]));
+  }
+  CHECK_STATUS(0, uvc_session_free(shared.session));
+  close_server_on(loop, &server);
+  CHECK_STATUS(0, uvc_loop_close(loop));
+  CHECK_STATUS(0, uvc_loop_free(loop));
+}
+
+/* ---------------------------------------------------------------------- */
 
 struct test_case {
   const char *name;
@@ -805,6 +1767,15 @@ static const struct test_case cases[] = {
     {"close_busy", test_close_busy},
     {"threads", test_threads},
     {"cancel_from_thread", test_cancel_from_thread},
+    {"fetch_response", test_fetch_response},
+    {"fetch_errors", test_fetch_errors},
+    {"fetch_bad_input", test_fetch_bad_input},
+    {"fetch_cancel", test_fetch_cancel},
+    {"fetch_reentrancy", test_fetch_reentrancy},
+    {"shared_fetch", test_shared_fetch},
+    {"fetch_detach", test_fetch_detach},
+    {"fetch_close", test_fetch_close},
+    {"fetch_threads", test_fetch_threads},
 };
 
 #define CASE_COUNT ((int)(sizeof cases / sizeof cases[0]))

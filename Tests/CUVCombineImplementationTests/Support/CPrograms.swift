@@ -116,10 +116,20 @@ enum CPrograms {
         return Result(status: process.terminationStatus, output: output, error: errorText)
     }
 
-    /// Runs a program `make c-build` built (e.g. `api_test-asan`).
-    static func runBuilt(_ name: String, _ arguments: [String] = []) -> Result {
-        run([outputDirectory.appendingPathComponent(name).path] + arguments,
-            environment: ["ASAN_OPTIONS": "detect_leaks=1:halt_on_error=1"])
+    /// Examples/c-host/run-with-server.sh: runs a program with the URL of
+    /// a `python3 -m http.server` of Examples/c-host on a free port as its
+    /// last argument, stops the server by its PID, and prints the server's
+    /// request log to stderr ("server: " lines).
+    static var withServer: String {
+        root.appendingPathComponent("Examples/c-host/run-with-server.sh").path
+    }
+
+    /// Runs a program `make c-build` built (e.g. `api_test-asan`), next to
+    /// a local HTTP server when `withServer`.
+    static func runBuilt(_ name: String, _ arguments: [String] = [], withServer: Bool = false) -> Result {
+        let program = [outputDirectory.appendingPathComponent(name).path] + arguments
+        return run(withServer ? [Self.withServer] + program : program,
+                   environment: ["ASAN_OPTIONS": "detect_leaks=1:halt_on_error=1"])
     }
 
     /// The functions uvcombine.h declares, read from the header with its

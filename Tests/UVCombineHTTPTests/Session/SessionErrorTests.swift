@@ -50,11 +50,14 @@ struct SessionErrorTests {
         }
     }
 
-    @Test("https fails with unsupportedURL: TLS is not built yet")
-    func https() {
-        expectFailure(.unsupportedURL, detail: "https is not supported yet: TLS is not built",
+    @Test("https goes to the transport with its scheme; a TLS failure fails the task and the next request works")
+    func httpsFailure() {
+        let certificateError = UVURLError(.serverCertificateHasBadDate, detail: "certificate has expired",
+                                          underlyingErrorName: "X509_V_ERR_CERT_HAS_EXPIRED")
+        expectFailure(.serverCertificateHasBadDate, detail: "certificate has expired",
                       request: { $0.dataTaskPublisher(for: URL(string: "https://example.com/")!) }) { fake in
-            #expect(fake.connections.isEmpty)
+            #expect(fake.last.key == ConnectionKey(scheme: .https, host: "example.com", port: 443))
+            fake.last.refuse(certificateError)
         }
     }
 

@@ -95,16 +95,45 @@ struct SessionRedirectTests {
         }
     }
 
-    @Test("a redirect to https fails: TLS is not built yet")
+    @Test("a redirect from http to https is followed on an https connection")
     func redirectToHTTPS() {
         withFakeSession { _, fake, session in
             let tracker = DataTaskTracker()
             session.dataTaskPublisher(for: exampleURL).subscribe(tracker)
             fake.last.accept()
             fake.last.respond(response("301 Moved Permanently", fields: ["Location: https://example.com/a"]))
-            #expect(failure(of: tracker)?.code == .unsupportedURL)
-            #expect(failure(of: tracker)?.detail == "https is not supported yet: TLS is not built")
-            #expect(!fake.last.isClosed, "the redirect response completed; its connection is pooled")
+            #expect(fake.connections.count == 2)
+            #expect(!fake.connections[0].isClosed, "the redirect response completed; its connection is pooled")
+            #expect(fake.last.key == ConnectionKey(scheme: .https, host: "example.com", port: 443))
+            fake.last.accept()
+            #expect(fake.last.requestLines == ["GET /a HTTP/1.1"])
+            fake.last.respond(response(body: "secure"))
+            #expect(tracker.bodies == ["secure"])
+            #expect(tracker.completion == .finished)
+        }
+    }
+
+    @Test("a redirect from https to http fails with insecureRedirect unless the policy allows it")
+    func redirectFromHTTPS() {
+        withFakeSession { _, fake, session in
+            let tracker = DataTaskTracker()
+            session.dataTaskPublisher(for: URL(string: "https://example.com/a")!).subscribe(tracker)
+            fake.last.accept()
+            fake.last.respond(response("302 Found", fields: ["Location: http://example.com/b"]))
+            #expect(failure(of: tracker)?.code == .insecureRedirect)
+            #expect(fake.connections.count == 1, "no plain connection was opened")
+        }
+        var configuration = UVURLSession.Configuration()
+        configuration.redirectPolicy.allowsHTTPSToHTTP = true
+        withFakeSession(configuration: configuration) { _, fake, session in
+            let tracker = DataTaskTracker()
+            session.dataTaskPublisher(for: URL(string: "https://example.com/a")!).subscribe(tracker)
+            fake.last.accept()
+            fake.last.respond(response("302 Found", fields: ["Location: http://example.com/b"]))
+            #expect(fake.last.key == ConnectionKey(scheme: .http, host: "example.com", port: 80))
+            fake.last.accept()
+            fake.last.respond(response(body: "plain"))
+            #expect(tracker.bodies == ["plain"])
         }
     }
 

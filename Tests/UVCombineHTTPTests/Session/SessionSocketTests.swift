@@ -12,8 +12,7 @@ func fetch(_ publisher: UVURLSession.DataTaskPublisher, on loop: UVLoop) -> Resu
     let cancellable = publisher.sink(receiveCompletion: { completion in
         if case .failure(let error) = completion { outcome = .failure(error) }
     }, receiveValue: { outcome = .success($0) })
-    loop.run()
-    _ = cancellable
+    withExtendedLifetime(cancellable) { _ = loop.run() }
     return outcome
 }
 
@@ -114,6 +113,19 @@ struct SessionSocketTests {
         }
     }
 
+    @Test("IPv6: a bracketed literal host connects over ::1 and sends Host with brackets")
+    func ipv6Literal() throws {
+        let server = try TestHTTPServer(host: "::1", routes: ["/six": .text("six")])
+        defer { server.shutdown() }
+        #expect(server.url("/six").absoluteString == "http://[::1]:\(server.port)/six")
+        withRealLoop { loop in
+            let session = UVURLSession(loop: loop)
+            let outcome = fetch(session.dataTaskPublisher(for: server.url("/six")), on: loop)
+            #expect(outcome?.text == "six")
+            #expect(server.requests.first?.headerFields[HTTPField.Name("Host")!] == "[::1]:\(server.port)")
+        }
+    }
+
     @Test("a refusing server: cannotConnectToHost with UV_ECONNREFUSED")
     func refusedConnection() throws {
         let server = try TestHTTPServer(fault: .refuse)
@@ -149,10 +161,11 @@ struct SessionSocketTests {
                 session.dataTaskPublisher(for: server.url("/slow"))
                     .sink(receiveCompletion: { if $0 == .finished { finished += 1 } }, receiveValue: { _ in })
             }
-            loop.run()
+            // The optimiser may end a local's lifetime at its last use, and
+            // a released AnyCancellable cancels: keep them across run().
+            withExtendedLifetime(cancellables) { _ = loop.run() }
             #expect(finished == 6)
             #expect(server.connectionCount == 2)
-            _ = cancellables
         }
     }
 
@@ -188,10 +201,11 @@ struct SessionSocketTests {
             let session = UVURLSession(loop: loop)
             let tracker = PartsTracker(initialDemand: .max(3))
             session.bytesPublisher(for: URL(string: "http://127.0.0.1:\(bulk.port)/bulk")!).subscribe(tracker)
-            // Let the transfer run into the stall.
-            let settle = loop.keepAlive()
-            loop.schedule(after: loop.now.advanced(by: .milliseconds(300))) { settle.cancel() }
-            loop.run()
+            // Let the transfer run into the stall. The server's pending
+            // write keeps the loop alive while the client reads nothing, so
+            // run() would not return on its own: stop it.
+            loop.schedule(after: loop.now.advanced(by: .milliseconds(300))) { loop.stop() }
+            _ = loop.run()
             #expect(tracker.values.count == 3, "the head and two parts, then no demand")
             #expect(session.engine.readingConnectionCount == 0, "reading stopped")
             #expect(session.engine.heldResponseByteCount <= 64 * 1024, "at most one read buffer held")

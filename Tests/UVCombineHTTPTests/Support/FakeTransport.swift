@@ -25,8 +25,8 @@ final class FakeTransport: HTTPTransport {
     func disarmTimer() { armedDeadline = nil }
     func shutdown() { isShutDown = true }
 
-    func connect(host: String, port: Int, handler: any HTTPConnectionHandler) -> any HTTPConnectionIO {
-        let connection = FakeConnection(transport: self, host: host, port: port, handler: handler)
+    func connect(to key: ConnectionKey, handler: any HTTPConnectionHandler) -> any HTTPConnectionIO {
+        let connection = FakeConnection(transport: self, key: key, handler: handler)
         connections.append(connection)
         return connection
     }
@@ -61,8 +61,11 @@ final class FakeConnection: HTTPConnectionIO {
     enum State: Equatable { case connecting, connected, failed }
 
     unowned let transport: FakeTransport
-    let host: String
-    let port: Int
+    /// Where the session asked to connect (an `https` key is a TLS
+    /// connection for the real transport; here, bytes are plaintext).
+    let key: ConnectionKey
+    var host: String { key.host }
+    var port: Int { key.port }
     /// Held until closed, as the real transport does.
     private(set) var handler: (any HTTPConnectionHandler)?
     private(set) var state = State.connecting
@@ -81,10 +84,9 @@ final class FakeConnection: HTTPConnectionIO {
     /// Whether written bytes are kept (allocation tests turn it off).
     var recordsWrites = true
 
-    init(transport: FakeTransport, host: String, port: Int, handler: any HTTPConnectionHandler) {
+    init(transport: FakeTransport, key: ConnectionKey, handler: any HTTPConnectionHandler) {
         self.transport = transport
-        self.host = host
-        self.port = port
+        self.key = key
         self.handler = handler
     }
 

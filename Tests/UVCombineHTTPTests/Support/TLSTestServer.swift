@@ -1,0 +1,153 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real TLS server we did not write, on a random loopback port, serving
+/// the files of a temporary directory:
+///
+/// - ``Kind/openSSL(arguments:)``: `openssl s_server -WWW`: HTTP/1.0, one
+///   response per connection, ended with `close_notify`; the extra
+///   arguments restrict it (`-tls1_2`).
+/// - ``Kind/python``: Python's `http.server` behind its `ssl` module, with
+///   HTTP/1.1 keep-alive (`protocol_version = "HTTP/1.1"`), one thread per
+///   connection; every request is logged with the client's port
+///   (``requestClientPorts()``), so a test sees which connection carried
+///   it. Python closes connections without `close_notify`.
+///
+/// Started with Foundation's `Process`; the port is the one the server
+/// prints once it listens; stopped by PID.
+final class TLSTestServer {
+    enum Kind {
+        case openSSL(arguments: [String])
+        case python
+        /// The same Python server without TLS (`http://`), to compare.
+        case plainPython
+    }
+
+    let directory: URL
+    let port: Int
+    private let isPlain: Bool
+    private let process: Process
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Starts a server presenting `certificate` (with `key`) that serves
+    /// `files` (name → contents).
+    init(_ kind: Kind, certificate: String, key: String, files: [String: Data]) throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("uvcombine-tls-server-\(UUID().uuidString)", isDirectory: true)
+        let root = directory.appendingPathComponent("www", isDirectory: true)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        for (name, contents) in files {
+            try contents.write(to: root.appendingPathComponent(name))
+        }
+        let errors = directory.appendingPathComponent("stderr.log")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+
+        if case .plainPython = kind { isPlain = true } else { isPlain = false }
+        let process = Process()
+        let portPattern: String
+        switch kind {
+        case .openSSL(let arguments):
+            guard let openssl = findExecutable("openssl") else { throw Failure(description: "openssl not found") }
+            process.executableURL = URL(fileURLWithPath: openssl)
+            process.arguments = ["s_server", "-accept", "127.0.0.1:0", "-cert", certificate, "-key", key, "-WWW"] + arguments
+            // "ACCEPT 127.0.0.1:41003"
+            portPattern = #"ACCEPT [0-9.]+:(\d+)"#
+        case .python, .plainPython:
+            guard let python = findExecutable("python3") else { throw Failure(description: "python3 not found") }
+            process.executableURL = URL(fileURLWithPath: python)
+            process.arguments = ["-u", "-c", Self.pythonServer, isPlain ? "-" : certificate, key, root.path,
+                                 directory.appendingPathComponent("requests.log").path]
+            // "port 43215"
+            portPattern = #"port (\d+)"#
+        }
+        process.currentDirectoryURL = root
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: errors)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+
+        var text = ""
+        var found: Int?
+        let expression = try NSRegularExpression(pattern: portPattern)
+        while found == nil {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+            let range = NSRange(text.startIndex..., in: text)
+            if let match = expression.firstMatch(in: text, range: range),
+               let portRange = Range(match.range(at: 1), in: text) {
+                found = Int(text[portRange])
+            }
+        }
+        guard let found else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            try? FileManager.default.removeItem(at: directory)
+            throw Failure(description: "the TLS server did not report a port: \(text) \(log)")
+        }
+        port = found
+    }
+
+    /// `https://<host>:<port><path>` (`http://` for ``Kind/plainPython``).
+    func url(_ path: String, host: String = "localhost") -> URL {
+        URL(string: "\(isPlain ? "http" : "https")://\(host):\(port)\(path)")!
+    }
+
+    /// The client port of each request served, in order (Python only).
+    func requestClientPorts() -> [Int] {
+        let log = (try? String(contentsOf: directory.appendingPathComponent("requests.log"), encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").compactMap { line in
+            line.contains("\" 200 ") ? Int(line.split(separator: " ")[0]) : nil
+        }
+    }
+
+    /// Stops the server by PID (SIGKILL: the child inherits the test
+    /// thread's signal mask, in which SIGTERM may be blocked) and removes
+    /// the directory.
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Python's file server behind TLS; arguments: certificate (`-` for no
+    /// TLS), key, directory, request log.
+    private static let pythonServer = """
+        import http.server, ssl, sys
+        certificate, key, root, log = sys.argv[1:5]
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, directory=root, **kwargs)
+
+            def log_message(self, format, *args):
+                with open(log, "a") as file:
+                    file.write("%d %s\\n" % (self.client_address[1], format % args))
+
+        class Server(http.server.ThreadingHTTPServer):
+            daemon_threads = True
+
+        server = Server(("127.0.0.1", 0), Handler)
+        if certificate != "-":
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(certificate, key)
+            context.set_alpn_protocols(["http/1.1"])
+            # The handshake runs in each connection's thread, not in accept().
+            server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
+        print("port", server.server_address[1], flush=True)
+        server.serve_forever()
+        """
+}

@@ -1,0 +1,230 @@
+import Foundation
+import HTTPTypes
+import Testing
+import UVCombineTesting
+
+/// `uvcombine fetch` against `TestHTTPServer` (UVCombineTesting), which
+/// records every request it parsed and misbehaves on demand.
+@Suite("uvcombine fetch against TestHTTPServer")
+struct FetchTests {
+    static let payload = testBytes(200_000)
+
+    static func makeServer() throws -> TestHTTPServer {
+        try TestHTTPServer(routes: [
+            "/data": TestHTTPServer.Response(headerFields: [.contentType: "application/octet-stream"], body: payload),
+            "/hello": .text("hello\n"),
+            "/echo": .text("echoed\n"),
+            "/old": TestHTTPServer.Response(status: .found, headerFields: [.location: "/new"], body: Array("moved\n".utf8)),
+            "/new": .text("the new place\n"),
+            "/stall": .fault(.stall),
+            "/cut": .fault(.closeMidBody, body: testBytes(10_000)),
+            "/slow": .fault(.slowBody(chunks: 10, delay: .milliseconds(100)), body: testBytes(100_000)),
+        ])
+    }
+
+    @Test func bodyBytesGoToStandardOutputUnchanged() throws {
+        let server = try Self.makeServer()
+        defer { server.shutdown() }
+        let result = try runTool(["fetch", server.url("/data").absoluteString])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Array(result.stdout) == Self.payload)
+        #expect(result.stderr.isEmpty)
+        #expect(server.requests.map(\.method) == ["GET"])
+    }
+
+    @Test func outputFileGetsTheBodyBytes() throws {
+        let server = try Self.makeServer()
+        defer { server.shutdown() }
+        let directory = try TemporaryDirectory()
+        let file = directory.file("data.bin")
+        let result = try runTool(["fetch", "-o", file.path, server.url("/data").absoluteString])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(Array(try Data(contentsOf: file)) == Self.payload)
+    }
+
+    @Test func schemelessURLIsHTTPAndDashIsStandardOutput() throws {
+        let server = try Self.makeServer()
+        defer { server.shutdown() }
+        let result = try runTool(["fetch", "-o", "-", "127.0.0.1:\(server.port)/hello"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.output == "hello\n")
+    }
+
+    @Test func includeWritesTheStatusLineAndHeaderFieldsBeforeTheBody() throws {
+        let server = try Self.makeServer()
+        defer { server.shutdown() }
+        let result = try runTool(["fetch", "-i", server.url("/hello").absoluteString])
+        #expect(result.status == 0, "\(result.stderr)")
+        let output = result.output
+        #expect(output.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(output.contains("Content-Type: text/plain; charset=utf-8\r\n"))
+        #expect(output.contains("Content-Length: 6\r\n"))
+        #expect(output.hasSuffix("\r\n\r\nhello\n"))
+    }
+
+    @Test func methodHeadersAndDataReachTheServer() throws {
+        let server = try Self.makeServer()
+        defer { server.shutdown() }
+        let result = try runTool([
+            "fetch", "-X", "PUT", "-H", "X-Trace: abc 123", "-H", "Accept: application/json",
+            "-H", "X-Trace: second", "-d", "a=1", "--data=b=2", server.url("/echo").absoluteString,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.output == "echoed\n")
+        let requests = server.requests
+        try #require(requests.count == 1)
+        let request = requests[0]
+        #expect(request.method == "PUT")
+        #expect(request.path == "/echo")
+        #expect(request.headerFields[values: HTTPField.Name("X-Trace")!] == ["abc 123", "second"])
+        // -H replaces the default Accept; the other defaults stay.
+        #expect(request.headerFields[values: .accept] == ["application/json"])
+        #expect(request.headerFields[.userAgent] == "uvcombine-fetch/1")
+        #expect(request.headerFields[.contentType] == "application/x-www-form-urlencoded")
+        #expect(request.body == Array("a=1&b=2".utf8))
+    }
+
+    @Test func dataImpliesPost() throws {
+        let server = try Self.makeServer()
+        defer { server.shutdown() }
+        let result = try runTool(["fetch", "-d", "name=uv", server.url("/echo").absoluteString])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(server.requests.map(\.method) == ["POST"])
+        #expect(server.requests.first?.body == Array("name=uv".utf8))
+    }
+
+    @Test func redirectsAreNotFollowedWithoutLocation() throws {
+        let server = try Self.makeServer()
+        defer { server.shutdown() }
+        let result = try runTool(["fetch", "-i", server.url("/old").absoluteString])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.output.hasPrefix("HTTP/1.1 302 Found\r\n"))
+        #expect(result.output.contains("Location: /new\r\n"))
+        #expect(result.output.hasSuffix("\r\n\r\nmoved\n"))
+        #expect(server.requests.map(\.path) == ["/old"])
+    }
+
+    @Test func locationFollowsRedirects() throws {
+        let server = try Self.makeServer()
+        defer { server.shutdown() }
+        let result = try runTool(["fetch", "-L", server.url("/old").absoluteString])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.output == "the new place\n")
+        #expect(server.requests.map(\.path) == ["/old", "/new"])
+    }
+
+    @Test func maxTimeFailsWithTheTimeoutErrorAndStatus28() throws {
+        let server = try Self.makeServer()
+        defer { server.shutdown() }
+        let result = try runTool(["fetch", "--max-time", "0.5", server.url("/stall").absoluteString], timeout: 60)
+        #expect(result.status == 28)
+        #expect(result.stderr.contains("UVURLError.timedOut: the request timed out (total timeout)"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.seconds >= 0.45)
+        #expect(result.seconds < 30)
+    }
+
+    @Test func badURLFailsWithBadURLAndStatus3() throws {
+        for url in ["http://exa mple.com/", "http:///path", "http://user:secret@127.0.0.1/"] {
+            let result = try runTool(["fetch", url])
+            #expect(result.status == 3, "\(url): \(result.stderr)")
+            #expect(result.stderr.contains("UVURLError.badURL: bad URL"), "\(url): \(result.stderr)")
+        }
+    }
+
+    @Test func unsupportedSchemeFailsWithStatus1() throws {
+        let result = try runTool(["fetch", "ftp://127.0.0.1/file"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("UVURLError.unsupportedURL"), "\(result.stderr)")
+    }
+
+    @Test func refusedConnectionFailsWithStatus7() throws {
+        let server = try TestHTTPServer(fault: .refuse)
+        defer { server.shutdown() }
+        let result = try runTool(["fetch", server.url("/").absoluteString])
+        #expect(result.status == 7)
+        #expect(result.stderr.contains("UVURLError.cannotConnectToHost"), "\(result.stderr)")
+        #expect(result.stderr.contains("[UV_ECONNREFUSED]"))
+    }
+
+    @Test func connectionLostMidBodyFailsWithStatus56() throws {
+        let server = try Self.makeServer()
+        defer { server.shutdown() }
+        let result = try runTool(["fetch", server.url("/cut").absoluteString])
+        #expect(result.status == 56)
+        #expect(result.stderr.contains("UVURLError.networkConnectionLost"), "\(result.stderr)")
+    }
+
+    @Test func notFoundIsAResultUnlessFail() throws {
+        let server = try Self.makeServer()
+        defer { server.shutdown() }
+        let url = server.url("/missing").absoluteString
+        let plain = try runTool(["fetch", url])
+        #expect(plain.status == 0)
+        #expect(plain.output == "not found")
+        let failing = try runTool(["fetch", "--fail", url])
+        #expect(failing.status == 22)
+        #expect(failing.stdout.isEmpty)
+        #expect(failing.stderr.contains("returned error: 404 Not Found"))
+    }
+
+    @Test func unwritableOutputFailsWithStatus23() throws {
+        let server = try Self.makeServer()
+        defer { server.shutdown() }
+        let result = try runTool(["fetch", "-o", "/nonexistent-directory/file", server.url("/hello").absoluteString])
+        #expect(result.status == 23)
+        #expect(result.stderr.contains("cannot create /nonexistent-directory/file"), "\(result.stderr)")
+    }
+
+    @Test func progressBarOnlyWhenStandardErrorIsATerminal() throws {
+        let server = try Self.makeServer()
+        defer { server.shutdown() }
+        let directory = try TemporaryDirectory()
+        let url = server.url("/slow").absoluteString
+
+        // Not a terminal: nothing on standard error.
+        let quiet = try runTool(["fetch", "-o", directory.file("quiet.bin").path, url])
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(quiet.stderr.isEmpty)
+        #expect(Array(try Data(contentsOf: directory.file("quiet.bin"))) == testBytes(100_000))
+
+        // A pseudo-terminal from script(1): the download takes about a
+        // second, longer than the bar's half-second delay.
+        let script = URL(fileURLWithPath: "/usr/bin/script")
+        try #require(FileManager.default.isExecutableFile(atPath: script.path), "script(1) (bsdutils) is needed")
+        let command = "\(toolURL().path) fetch -o \(directory.file("tty.bin").path) \(url)"
+        let terminal = try runProcess(script, ["-qec", command, "/dev/null"])
+        #expect(terminal.status == 0, "\(terminal.output)")
+        #expect(terminal.output.contains("] 100%  97.7 KiB of 97.7 KiB"), "\(terminal.output)")
+        #expect(terminal.output.contains("["))
+        #expect(Array(try Data(contentsOf: directory.file("tty.bin"))) == testBytes(100_000))
+    }
+
+    @Test func commandLineMistakesExitTwo() throws {
+        let cases: [([String], String)] = [
+            (["fetch"], "no URL given"),
+            (["fetch", "http://a/", "http://b/"], "more than one URL"),
+            (["fetch", "--bogus", "http://a/"], "unknown option --bogus"),
+            (["fetch", "-Q", "http://a/"], "unknown option -Q"),
+            (["fetch", "-H", "NoColon", "http://a/"], "expected 'Name: value'"),
+            (["fetch", "-H", "Bad Name: x", "http://a/"], "not a valid header field name"),
+            (["fetch", "-X", "GE T", "http://a/"], "is not an HTTP method"),
+            (["fetch", "--max-time", "soon", "http://a/"], "positive number of seconds"),
+            (["fetch", "-o"], "-o needs a value"),
+        ]
+        for (arguments, message) in cases {
+            let result = try runTool(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test func helpListsOptionsAndExitCodes() throws {
+        let result = try runTool(["fetch", "--help"])
+        #expect(result.status == 0)
+        for text in ["-o, --output FILE", "-L, --location", "--max-time", "-f, --fail", "28  timed out", "22  HTTP status 400"] {
+            #expect(result.output.contains(text), "\(text)")
+        }
+    }
+}
