@@ -9,7 +9,8 @@ SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
 .PHONY: all build test test-debug demo deps bench bench-check clean \
-	c-deps c-lib c-build c-host c-test install docs
+	c-deps c-lib c-build c-host c-test install docs \
+	fuzz-build fuzz fuzz-smoke tsan asan
 
 all: build
 
@@ -174,6 +175,29 @@ docs: deps
 	if grep -qiE '^(error|warning):' $(DOCS_LOG) || [ ! -f $(DOCS_OUTPUT)/index.html ]; then \
 		echo "make docs: DocC reported problems (above)"; exit 1; fi; \
 	echo "make docs: no warnings; open $(DOCS_OUTPUT)"
+
+# Fuzzing: libFuzzer targets for the HTTP core in the nested package Fuzz/,
+# built with -sanitize=fuzzer,address in their own scratch directory (the
+# main package's builds never see the flags). docs/reliability.md lists the
+# targets, the properties each checks and the executions reached.
+#   make fuzz                  every target for FUZZ_SECONDS (default 300)
+#   make fuzz-smoke            every target for 30 seconds (CI)
+#   make fuzz FUZZ_TARGETS=ChunkedDecoderFuzzer FUZZ_SECONDS=3600
+# A finding stops the target, saves the input in .build-fuzz/artifacts/ and
+# fails the make; replay it with `.build-fuzz/release/<target> <file>`.
+FUZZ_SECONDS ?= 300
+FUZZ_SMOKE_SECONDS ?= 30
+FUZZ_TARGETS ?= ResponseParserFuzzer ChunkedDecoderFuzzer RequestValidationFuzzer RequestWriterFuzzer
+FUZZ_SCRATCH ?= .build-fuzz
+
+fuzz-build: deps
+	$(SWIFT) build -c release --package-path Fuzz --scratch-path $(FUZZ_SCRATCH) -Xswiftc -sanitize=fuzzer,address
+
+fuzz: fuzz-build
+	FUZZ_SCRATCH=$(FUZZ_SCRATCH) Fuzz/Scripts/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-smoke: fuzz-build
+	FUZZ_SCRATCH=$(FUZZ_SCRATCH) Fuzz/Scripts/run.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
 
 clean:
 	rm -rf .build

@@ -10,7 +10,8 @@ import HTTPTypes
 /// - A host is required (`.badURL`). Host names are ASCII letters, digits,
 ///   `-`, `.`, `_` and `~` (an internationalised name must be given in its
 ///   punycode form); IPv4 addresses; IPv6 literals in brackets, with an
-///   optional zone (`[fe80::1%25eth0]`). Host names are lowercased.
+///   optional zone (`[fe80::1%25eth0]`). Host names and IPv6 addresses are
+///   lowercased (zones keep their case).
 /// - The port must be 1...65535; a missing port is the scheme's default
 ///   (80, 443), which is then left out of the `Host` field.
 /// - User info (`http://user:password@host/`) is refused with `.badURL`:
@@ -38,8 +39,8 @@ public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
     public let url: URL
     /// `http` or `https`, lowercased.
     public let scheme: HTTPScheme
-    /// The host to connect to: a lowercased name, an IPv4 address, or an
-    /// IPv6 address without brackets (zone included).
+    /// The host to connect to: a lowercased name, an IPv4 address, or a
+    /// lowercased IPv6 address without brackets (its zone included, as given).
     public let host: String
     /// The port to connect to (the scheme's default when the URL has none).
     public let port: Int
@@ -94,11 +95,15 @@ public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
         let host: String
         var hostForHeader: String
         if decodedHost.utf8.contains(UInt8(ascii: ":")) {
-            // An IPv6 literal (Foundation strips the brackets).
+            // An IPv6 literal (Foundation strips the brackets). The address
+            // is lowercased, so `[FE80::1]` and `[fe80::1]` share a pool key
+            // (found by the RequestValidationFuzzer); the zone is an
+            // interface name and keeps its case.
             try Self.checkIPv6(decodedHost)
-            host = decodedHost
-            let withoutZone = decodedHost.split(separator: "%", maxSplits: 1)[0]
-            hostForHeader = "[" + withoutZone.lowercased() + "]"
+            let parts = decodedHost.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false)
+            let address = parts[0].lowercased()
+            host = parts.count == 2 ? address + "%" + parts[1] : address
+            hostForHeader = "[" + address + "]"
         } else {
             try Self.checkHostName(decodedHost)
             host = decodedHost.lowercased()

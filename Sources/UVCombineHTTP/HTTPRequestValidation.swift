@@ -122,6 +122,20 @@ public enum HTTPRequestValidation {
         }
     }
 
+    /// Refuses SP or HTAB at either end of a field value: RFC 9110 section
+    /// 5.5 has no such value (a recipient strips the whitespace), so it
+    /// would not arrive as written. `HTTPField(name:value:)` trims it, but
+    /// `HTTPField(name:lenientValue:)` keeps it.
+    internal static func validateFieldValueEnds(_ value: some BidirectionalCollection<UInt8>, name: String) throws(UVURLError) {
+        guard let first = value.first, let last = value.last else { return }
+        if first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 {
+            throw UVURLError(
+                .invalidRequest,
+                detail: "leading or trailing whitespace in value of header field \(quoted(name))"
+            )
+        }
+    }
+
     // MARK: Byte classes
 
     /// `tchar` from RFC 9110 section 5.6.2, as two bit masks over ASCII
@@ -223,14 +237,7 @@ extension HTTPField {
     public static func strict(name: String, value: String) throws(UVURLError) -> HTTPField {
         try HTTPRequestValidation.validateFieldName(name)
         try HTTPRequestValidation.validateFieldValue(value, name: name)
-        if let first = value.utf8.first, let last = value.utf8.last,
-            first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09
-        {
-            throw UVURLError(
-                .invalidRequest,
-                detail: "leading or trailing whitespace in value of header field \(HTTPRequestValidation.quoted(name))"
-            )
-        }
+        try HTTPRequestValidation.validateFieldValueEnds(value.utf8, name: name)
         guard let fieldName = HTTPField.Name(name) else {
             httpViolation("HTTPField.strict: a validated token was refused by HTTPField.Name (name \(HTTPRequestValidation.quoted(name)))")
         }

@@ -27,7 +27,10 @@ import HTTPTypes
 /// - `Connection: close` is added when `closeConnection` is true, unless
 ///   the request's own `Connection` field already says `close`.
 /// - Every byte is checked by ``HTTPRequestValidation`` *before* anything
-///   is appended: a refused request leaves `buffer` untouched.
+///   is appended: a refused request leaves `buffer` untouched. A field value
+///   that starts or ends with whitespace (which `HTTPField(name:lenientValue:)`
+///   keeps) is refused too: the server would strip it, so the value would
+///   not arrive as written.
 ///
 /// Allocation: none per request once `buffer` has grown to fit (it keeps
 /// its capacity when the caller empties it with
@@ -173,6 +176,7 @@ public enum HTTPRequestWriter {
             try HTTPRequestValidation.validateFieldName(name)
             try field.withUnsafeBytesOfValue { (bytes) throws(UVURLError) in
                 try HTTPRequestValidation.validateFieldValue(bytes, name: name)
+                try HTTPRequestValidation.validateFieldValueEnds(bytes, name: name)
             }
             switch field.name {
             case hostFieldName:

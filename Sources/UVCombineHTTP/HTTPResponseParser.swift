@@ -383,13 +383,18 @@ public struct HTTPResponseParser: Sendable {
         }
     }
 
-    /// Counts body bytes against `maximumBodyLength`.
+    /// Counts a chunk's bytes against `maximumBodyLength`. Each chunk size
+    /// fits an `Int`, but their sum may not: a total past `Int.max` is past
+    /// any maximum, and without one it is refused as malformed (found by
+    /// the ChunkedDecoderFuzzer: `1\r\na\r\n7fffffffffffffff\r\n` trapped).
     @inline(__always)
     private mutating func addBody(_ length: Int) throws(UVURLError) {
-        bodyLength += length
-        if let maximum = configuration.maximumBodyLength, bodyLength > maximum {
+        let (total, overflowed) = bodyLength.addingReportingOverflow(length)
+        if let maximum = configuration.maximumBodyLength, overflowed || total > maximum {
             throw Self.bodyTooLong(maximum)
         }
+        if overflowed { throw .badResponse("chunked body length overflows") }
+        bodyLength = total
     }
 
     private static func bodyTooLong(_ maximum: Int) -> UVURLError {

@@ -23,4 +23,14 @@ public enum AllocationCounter {
 
     /// The number of allocations the calling thread has made so far.
     public static var threadTotal: Int { uvc_malloc_counter_thread_total() }
+
+    /// Whether allocations are counted. False in builds with AddressSanitizer
+    /// or ThreadSanitizer (`make asan`, `make tsan`), whose runtimes own
+    /// `malloc`: the interposer is compiled out there and every count is 0.
+    /// Allocation tests are disabled unless this is true.
+    ///
+    /// ```swift
+    /// @Test(.enabled(if: AllocationCounter.isCounting)) func noMallocs() { ... }
+    /// ```
+    public static var isCounting: Bool { uvc_malloc_counter_is_counting() != 0 }
 }

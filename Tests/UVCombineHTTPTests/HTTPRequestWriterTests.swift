@@ -225,6 +225,47 @@ struct HTTPRequestWriterTests {
         ),
     ]
 
+    /// Refusals of values that `HTTPField(name:lenientValue:)` keeps as
+    /// given (it replaces only CR, LF and NUL).
+    static let lenientRefusals: [Refusal] = [
+        // Found by the RequestWriterFuzzer: written as is, the server strips it.
+        Refusal(
+            name: "trailing whitespace in a lenient field value",
+            request: lenientRequest(field: "X-A", value: "a  "),
+            code: .invalidRequest,
+            detail: "leading or trailing whitespace in value of header field \"X-A\""
+        ),
+        Refusal(
+            name: "leading HTAB in a lenient field value",
+            request: lenientRequest(field: "X-A", value: "\ta"),
+            code: .invalidRequest,
+            detail: "leading or trailing whitespace in value of header field \"X-A\""
+        ),
+        Refusal(
+            name: "control byte in a lenient field value",
+            request: lenientRequest(field: "X-A", value: "a\u{01}b"),
+            code: .invalidRequest,
+            detail: "control byte 0x01 in value of header field \"X-A\""
+        ),
+        Refusal(
+            name: "DEL in a lenient field value",
+            request: lenientRequest(field: "X-A", value: "a\u{7F}"),
+            code: .invalidRequest,
+            detail: "DEL in value of header field \"X-A\""
+        ),
+    ]
+
+    private static func lenientRequest(field: String, value: String) -> HTTPRequest {
+        var headerFields = HTTPFields()
+        headerFields.append(HTTPField(name: HTTPField.Name(field)!, lenientValue: Array(value.utf8)))
+        return HTTPRequest(method: .get, scheme: "http", authority: "example.com", path: "/", headerFields: headerFields)
+    }
+
+    @Test(arguments: lenientRefusals)
+    func refusesLenientValues(_ r: Refusal) {
+        refuses(r)
+    }
+
     @Test(arguments: refusals)
     func refuses(_ r: Refusal) {
         guard case .failure(let error) = written(r.request, body: r.body) else {

@@ -1,0 +1,83 @@
+// swift-tools-version: 6.0
+//
+// libFuzzer targets for UVCombine's HTTP protocol core: a nested package, so
+// that the sanitizer flags never reach the main package's builds (the same
+// reason the benchmarks are one). Run from the repository root with
+// `make fuzz` / `make fuzz-smoke`; docs/reliability.md explains each target
+// and the properties it checks.
+//
+// Build (what the Makefile runs):
+//
+//     swift build -c release --package-path Fuzz --scratch-path .build-fuzz \
+//         -Xswiftc -sanitize=fuzzer,address
+//
+// Why executables with a `main.swift` that calls `LLVMFuzzerRunDriver`,
+// rather than the `-parse-as-library` recipe of the Swift docs: on Linux,
+// SwiftPM compiles an executable target's entry point as `<Target>_main` and
+// links with `--defsym main=<Target>_main` (so tests can link the module).
+// With `-parse-as-library` no `<Target>_main` exists and the link fails
+// ("undefined symbol '<Target>_main' referenced in expression"). A
+// `main.swift` gives SwiftPM its entry point, `main` is then defined, so the
+// linker never pulls libFuzzer's own `main` out of libclang_rt.fuzzer, and
+// the entry point hands control to libFuzzer's driver. See FuzzDriver.swift.
+import PackageDescription
+
+let package = Package(
+    name: "UVCombineFuzz",
+    dependencies: [
+        // Named explicitly: a path dependency is otherwise identified by its
+        // folder name, which differs between checkouts and worktrees. (That
+        // folder must not be called `fuzz`: SwiftPM would see two packages
+        // with the identity of this one's folder.)
+        .package(name: "UVCombine", path: ".."),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    ],
+    targets: [
+        // `LLVMFuzzerRunDriver`, declared for Swift.
+        .target(name: "CLibFuzzer"),
+        // What the targets share: the driver, an input reader, the response
+        // transcript, a small request parser, the byte rules as written in
+        // RFC 9110/9112 (the reference the library is checked against).
+        .target(
+            name: "FuzzSupport",
+            dependencies: [
+                "CLibFuzzer",
+                .product(name: "UVCombine", package: "UVCombine"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .executableTarget(
+            name: "ResponseParserFuzzer",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "UVCombine", package: "UVCombine"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .executableTarget(
+            name: "ChunkedDecoderFuzzer",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "UVCombine", package: "UVCombine"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .executableTarget(
+            name: "RequestValidationFuzzer",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "UVCombine", package: "UVCombine"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .executableTarget(
+            name: "RequestWriterFuzzer",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "UVCombine", package: "UVCombine"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
