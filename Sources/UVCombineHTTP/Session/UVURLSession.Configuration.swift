@@ -12,6 +12,7 @@ extension UVURLSession {
     /// | ``redirectPolicy`` | (a delegate's job) | follow up to 5, never https → http |
     /// | ``maximumResponseHeaderBytes`` | (none) | 64 KiB |
     /// | ``maximumResponseHeaderCount`` | (none) | 100 |
+    /// | ``maximumResponseStatusLineLength`` | (none) | 8 KiB |
     /// | ``maximumResponseBodyLength`` | (none) | no limit |
     /// | ``tls`` | (a delegate's job) | system trust roots, full verification, TLS 1.2+ |
     ///
@@ -54,6 +55,9 @@ extension UVURLSession {
         public var maximumResponseHeaderBytes: Int = 64 * 1024
         /// The most header fields a response may have. Default 100.
         public var maximumResponseHeaderCount: Int = 100
+        /// The longest response status line, without its CRLF. Default
+        /// 8 KiB.
+        public var maximumResponseStatusLineLength: Int = 8 * 1024
         /// The largest response body accepted, or `nil` for no limit
         /// (the default).
         public var maximumResponseBodyLength: Int? = nil
@@ -99,6 +103,7 @@ extension UVURLSession {
             var parser = HTTPResponseParser.Configuration()
             parser.maximumHeaderBytes = maximumResponseHeaderBytes
             parser.maximumHeaderCount = maximumResponseHeaderCount
+            parser.maximumStatusLineLength = maximumResponseStatusLineLength
             parser.maximumBodyLength = maximumResponseBodyLength
             return parser
         }

@@ -226,6 +226,12 @@ public final class UVTCPConnectAttempt: Cancellable, @unchecked Sendable, Custom
             guard let request else { return }
             let attempt = Unmanaged<UVTCPConnectAttempt>.fromOpaque(request.pointee.data).takeRetainedValue()
             UnsafeMutableRawPointer(request).deallocate()
+            #if DEBUG
+            if status == 0, let injected = UVTCPFaultInjection.take(.resolve, on: attempt.loop) {
+                attempt.resolved(status: injected, result: result)
+                return
+            }
+            #endif
             attempt.resolved(status: status, result: result)
         }, host, nil, &hints)
         guard status == 0 else {
@@ -280,7 +286,13 @@ public final class UVTCPConnectAttempt: Cancellable, @unchecked Sendable, Custom
             let raw = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<uv_connect_t>.size,
                                                        alignment: MemoryLayout<uv_connect_t>.alignment)
             let request = raw.bindMemory(to: uv_connect_t.self, capacity: 1)
-            let status = address.withSockaddr { sockaddr in
+            #if DEBUG
+            // A socket the kernel refused to create (EMFILE) fails here.
+            let injected = UVTCPFaultInjection.take(.connect, on: loop)
+            #else
+            let injected: Int32? = nil
+            #endif
+            let status = injected ?? address.withSockaddr { sockaddr in
                 uv_tcp_connect(request, socket.tcp, sockaddr) { request, status in
                     // Always called: connected, failed, or UV_ECANCELED when
                     // the socket closed first.

@@ -225,6 +225,13 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
             buffer.pointee = connection.takeReadBuffer()
         }, { stream, nread, _ in
             guard let stream, let connection = TCPSocket.of(stream).connection else { return }
+            #if DEBUG
+            // Bytes or end of file may be replaced by an injected error.
+            if nread != 0, let status = UVTCPFaultInjection.take(.read, on: connection.loop) {
+                connection.didFail(status)
+                return
+            }
+            #endif
             if nread > 0 {
                 connection.didRead(count: nread)
             } else if nread < 0 {
@@ -381,6 +388,10 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
     }
 
     private func didWrite(_ index: Int, status: Int32) {
+        #if DEBUG
+        var status = status
+        if status == 0, let injected = UVTCPFaultInjection.take(.write, on: loop) { status = injected }
+        #endif
         let completion = writes.finish(index)
         // Closed: pending writes come back cancelled; drop them.
         guard state != .closed else { return }
