@@ -84,7 +84,7 @@ struct LoadTests {
     func randomCancellations() throws {
         let total = (isOptimizedBuild ? 20_000 : 2_000) * loadScale
         let batch = 200
-        let limit = 4
+        let limit = 16
         let server = try TestHTTPServer(routes: [
             "/ok": .text("ok"),
             "/slow": .fault(.slowBody(chunks: 3, delay: .milliseconds(1))),
@@ -131,7 +131,7 @@ struct LoadTests {
                         }
                         // The cancel point: at once (before the task left
                         // the thread), in the loop's next iteration (queued
-                        // or connecting), or 0-4 ms later (connected,
+                        // or connecting), or 0-10 ms later (connected,
                         // writing, awaiting the head, mid-body, done).
                         let point = Int(generator.next() % 4)
                         cancelPoints[point] += 1
@@ -141,7 +141,7 @@ struct LoadTests {
                         case 1:
                             loop.schedule { cancel() }
                         default:
-                            let delay = Int(generator.next() % 4_000)
+                            let delay = Int(generator.next() % 10_000)
                             loop.schedule(after: loop.now.advanced(by: .microseconds(delay))) { cancel() }
                         }
                         cancellers.append(cancel)
