@@ -179,7 +179,8 @@ METRICS = {"cpu": TIME, "wall": WALL, "client": CLIENT, "process": PROCESS}
 
 def evaluate(check, run):
     """Measures one threshold entry. Kinds:
-    mallocsPerElement  mallocs per element (worst iteration) <= limit
+    mallocsPerElement  mallocs per element (worst iteration) <= limit; with
+                       `perIteration`, per iteration (e.g. one request)
     speedup            the baseline's median / the benchmark's median >= limit
     lowerBoundGap      the benchmark's median / the lower bound's median <= limit
     `executable` names the benchmark's executable (default UVCombineBenchmarks).
@@ -200,7 +201,12 @@ def evaluate(check, run):
         return result.median(metric) if result else None
 
     if kind == "mallocsPerElement":
-        value = subject.mallocs if subject else None
+        if subject is None:
+            value = None
+        elif check.get("perIteration"):
+            value = subject.mallocs_per_iteration
+        else:
+            value = subject.mallocs
         better = lambda v, bound: v <= bound
     elif kind == "speedup":
         if "baseline" in check:

@@ -65,7 +65,7 @@ final class SessionRunner {
     }
 
     /// One request in flight at a time.
-    private final class Slot {
+    fileprivate final class Slot {
         unowned let runner: SessionRunner
         var cancellable: AnyCancellable?
 
