@@ -41,10 +41,13 @@ demo: deps
 	$(SWIFT) run -c release uvcombine demo
 
 # Benchmarks: the nested package Benchmarks/ (docs/benchmarks.md explains the
-# workloads). `make bench` runs the suite and renders docs/benchmarks.md and
-# its chart from the results; `make bench-check` runs it and fails when a
-# result breaks a limit committed in Benchmarks/Thresholds/. With BENCH_RUN=0
-# both use the last results (Benchmarks/Results/) instead of running again.
+# workloads: core operators beside OpenCombine, the loop beside bare libuv,
+# HTTP beside AsyncHTTPClient against a local server on loopback, hence
+# --disable-sandbox). `make bench` runs the suite and renders
+# docs/benchmarks.md and its chart from the results; `make bench-check` runs
+# it and fails when a result breaks a limit committed in
+# Benchmarks/Thresholds/*.json. With BENCH_RUN=0 both use the last results
+# (Benchmarks/Results/) instead of running again.
 BENCH_RUN ?= 1
 BENCH_COMMAND = $(SWIFT) package --disable-sandbox benchmark --no-progress --format influx --path Results
 BENCH_REPORT = python3 scripts/bench_report.py

@@ -3,7 +3,7 @@
 // UVCombine's benchmarks: a nested package so that package-benchmark and
 // OpenCombine never become dependencies of the library.
 //
-// Three executables with the same workloads in the same shape:
+// Three executables with the core workloads in the same shape:
 //   UVCombineBenchmarks    the workloads on UVCombine (a client module, like
 //                          any user: proves cross-module specialisation)
 //   OpenCombineBenchmarks  the same source text on OpenCombine 0.14
@@ -11,7 +11,13 @@
 //                          two folders differ only in the library's name)
 //   LowerBoundBenchmarks   hand-written loops that do the least work the
 //                          workload needs: the physical limit beside both.
-// BenchmarkSupport holds what the three share: sizes, metrics, the measured
+// Two more for workloads OpenCombine has no counterpart for:
+//   LoopBenchmarks         timer publishers (100,000 of them; tick cost) beside
+//                          bare uv_timers, and cross-thread receive(on: loop)
+//   HTTPBenchmarks         UVURLSession beside AsyncHTTPClient and a bare
+//                          libuv client, against one local keep-alive server
+//                          (in the same executable, on its own loop thread)
+// BenchmarkSupport holds what they share: sizes, metrics, the measured
 // region.
 //
 // Run from the repository root with `make bench` / `make bench-check`;
@@ -31,6 +37,8 @@ let package = Package(
         // needed for the metrics we use; malloc counting needs only this one.
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        // The HTTP client UVURLSession is compared with, in the same run.
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
     ],
     targets: [
         .target(
@@ -65,6 +73,30 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/LowerBoundBenchmarks",
+            plugins: [benchmarkPlugin]
+        ),
+        // Bare libuv beside the library: CLibUV is the root package's
+        // system-library module, visible here because UVCombine's modules
+        // import it.
+        .executableTarget(
+            name: "LoopBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "UVCombine", package: "UVCombine"),
+            ],
+            path: "Benchmarks/LoopBenchmarks",
+            plugins: [benchmarkPlugin]
+        ),
+        .executableTarget(
+            name: "HTTPBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "UVCombine", package: "UVCombine"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Benchmarks/HTTPBenchmarks",
             plugins: [benchmarkPlugin]
         ),
     ],

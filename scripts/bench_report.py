@@ -35,9 +35,14 @@ from dataclasses import dataclass, field
 UV = "UVCombineBenchmarks"
 OC = "OpenCombineBenchmarks"
 LB = "LowerBoundBenchmarks"
+LOOP = "LoopBenchmarks"
+HTTP = "HTTPBenchmarks"
 LIBRARY_NAMES = {UV: "UVCombine", OC: "OpenCombine 0.14", LB: "lower bound"}
 
 TIME = "threadCPUTime"
+PROCESS = "processCPUTime"
+CLIENT = "clientCPUTime"
+SERVER = "serverCPUTime"
 WALL = "Time(wallclock)"
 MALLOCS = "Malloc(total)"
 ELEMENTS = "elements"
@@ -78,6 +83,16 @@ class Result:
     def wall_ns(self):
         """Median wall-clock nanoseconds per element."""
         return self.per_element(WALL, 50.0)
+
+    def median(self, metric):
+        """Median of `metric` per element; None when not recorded."""
+        if metric not in self.raw:
+            return None
+        return self.per_element(metric, 50.0)
+
+    def spread(self, metric):
+        """Interquartile range of `metric` per element."""
+        return self.per_element(metric, 25.0), self.per_element(metric, 75.0)
 
     @property
     def mallocs(self):
@@ -159,25 +174,50 @@ class Outcome:
     target_met: bool
 
 
+METRICS = {"cpu": TIME, "wall": WALL, "client": CLIENT, "process": PROCESS}
+
+
 def evaluate(check, run):
     """Measures one threshold entry. Kinds:
-    mallocsPerElement  UVCombine's mallocs per element (worst iteration) <= limit
-    speedup            OpenCombine's median / UVCombine's median >= limit
-    lowerBoundGap      UVCombine's median / the lower bound's median <= limit
+    mallocsPerElement  mallocs per element (worst iteration) <= limit; with
+                       `perIteration`, per iteration (e.g. one request)
+    speedup            the baseline's median / the benchmark's median >= limit
+    lowerBoundGap      the benchmark's median / the lower bound's median <= limit
+    `executable` names the benchmark's executable (default UVCombineBenchmarks).
+    For speedup the baseline is `baseline` in the same executable, or the
+    same name in OpenCombineBenchmarks; for lowerBoundGap the lower bound is
+    `lowerBound` in `lowerBoundExecutable` (default LowerBoundBenchmarks).
+    `metric` picks the median compared: cpu (the measuring thread's CPU
+    time, the default), wall, client (HTTP: the process's CPU time less the
+    server's) or process.
     """
     kind = check["kind"]
     name = check["benchmark"]
-    uv = run.get(UV, name)
+    executable = check.get("executable", UV)
+    subject = run.get(executable, name)
+    metric = METRICS[check.get("metric", "cpu")]
+
+    def median(result):
+        return result.median(metric) if result else None
+
     if kind == "mallocsPerElement":
-        value = uv.mallocs if uv else None
+        if subject is None:
+            value = None
+        elif check.get("perIteration"):
+            value = subject.mallocs_per_iteration
+        else:
+            value = subject.mallocs
         better = lambda v, bound: v <= bound
     elif kind == "speedup":
-        oc = run.get(OC, name)
-        value = oc.ns / uv.ns if uv and oc else None
+        if "baseline" in check:
+            base = run.get(executable, check["baseline"])
+        else:
+            base = run.get(OC, name)
+        value = median(base) / median(subject) if median(base) and median(subject) else None
         better = lambda v, bound: v >= bound
     elif kind == "lowerBoundGap":
-        lb = run.get(LB, check["lowerBound"])
-        value = uv.ns / lb.ns if uv and lb else None
+        bound = run.get(check.get("lowerBoundExecutable", LB), check["lowerBound"])
+        value = median(subject) / median(bound) if median(subject) and median(bound) else None
         better = lambda v, bound: v <= bound
     else:
         sys.exit(f"unknown check kind '{kind}' in {check}")
@@ -206,14 +246,21 @@ def load_thresholds(path):
     return checks
 
 
+METRIC_WORDS = {"cpu": "", "wall": " (wall clock)", "client": " (client CPU)", "process": " (process CPU)"}
+
+
 def describe_check(check):
     kind = check["kind"]
+    name = check["benchmark"]
+    words = METRIC_WORDS[check.get("metric", "cpu")]
     if kind == "mallocsPerElement":
-        unit = "pipeline" if check["benchmark"].startswith("Subscribe.") else "element"
-        return f"`{check['benchmark']}`: mallocs per {unit}", "≤"
+        unit = check.get("unit", "pipeline" if name.startswith("Subscribe.") else "element")
+        return f"`{name}`: mallocs per {unit}", "≤"
     if kind == "speedup":
-        return f"`{check['benchmark']}`: times faster than OpenCombine", "≥"
-    return f"`{check['benchmark']}`: times the lower bound", "≤"
+        baseline = f"`{check['baseline']}`" if "baseline" in check else "OpenCombine"
+        return f"`{name}`: times faster than {baseline}{words}", "≥"
+    bound = f"`{check['lowerBound']}`" if "lowerBoundExecutable" in check else "the lower bound"
+    return f"`{name}`: times {bound}{words}", "≤"
 
 
 def format_value(check, value):
@@ -365,6 +412,120 @@ def results_table(run):
     return "\n".join(lines)
 
 
+def fmt_spread(result, metric, scale=1.0):
+    """Median per element (times `scale`) with the interquartile range."""
+    if result is None or result.median(metric) is None:
+        return "—"
+    low, high = result.spread(metric)
+    return f"{fmt_ns(result.median(metric) * scale)} ({fmt_ns(low * scale)}–{fmt_ns(high * scale)})"
+
+
+def fmt_rate(result, unit_per_second=1.0):
+    """Elements per second from the wall clock: the median iteration's rate,
+    with the rates of the quartile iterations (slower first)."""
+    if result is None:
+        return "—"
+    low, high = result.spread(WALL)
+    rate = lambda ns: 1e9 / ns / unit_per_second
+    return f"{fmt_ns(rate(result.median(WALL)))} ({fmt_ns(rate(high))}–{fmt_ns(rate(low))})"
+
+
+def ratio(numerator, denominator, digits=1):
+    if numerator is None or denominator is None or denominator == 0:
+        return "—"
+    return f"{numerator / denominator:.{digits}f}×"
+
+
+def loop_tables(run):
+    """The loop workloads (LoopBenchmarks): 100,000 timers by phase, the
+    cost of a tick, and receive(on:) across threads."""
+    names = run.names(LOOP)
+    if not names:
+        return ""
+    get = lambda name: run.get(LOOP, name)
+    cpu = lambda r: r.median(TIME) if r else None
+    lines = []
+    phases = [p for p in ("setup", "dispatch", "teardown") if get(f"Loop.timers100k.publisher.{p}")
+              or get(f"Loop.timers100k.uv.{p}")]
+    if phases:
+        lines += ["### Loop: 100,000 timers, ns per timer by phase\n",
+                  "Like libuv's million-timers benchmark: create and start the timers, run the loop until each "
+                  "fired once, close them. `UVTimer` is `UVTimer.publish(every: 2 s, on: loop)` + `sink` + "
+                  "`connect()` per timer; `uv_timer` is bare `uv_timer_t`s in one array. CPU time of the "
+                  "loop's thread (dispatch waits 2 s for the timers on the wall clock).\n",
+                  "| phase | UVTimer | uv_timer | UVTimer / uv_timer | UVTimer mallocs | uv_timer mallocs |",
+                  "| --- | ---: | ---: | ---: | ---: | ---: |"]
+        for phase in phases:
+            pub, uv = get(f"Loop.timers100k.publisher.{phase}"), get(f"Loop.timers100k.uv.{phase}")
+            lines.append(f"| {phase} | {fmt_spread(pub, TIME)} | {fmt_spread(uv, TIME)} | {ratio(cpu(pub), cpu(uv))} | "
+                         f"{fmt_mallocs(pub)} | {fmt_mallocs(uv)} |")
+        lines.append("")
+    pub, uv = get("Loop.tick.publisher"), get("Loop.tick.uv")
+    if pub or uv:
+        lines += ["### Loop: ns per tick (1,000 timers every millisecond, 100,000 ticks)\n",
+                  "| workload | CPU time | × uv_timer | mallocs | wall clock |",
+                  "| --- | ---: | ---: | ---: | ---: |"]
+        for name, result in (("Loop.tick.publisher", pub), ("Loop.tick.uv", uv)):
+            if result:
+                lines.append(f"| `{name}` | {fmt_spread(result, TIME)} | {ratio(cpu(result), cpu(uv))} | "
+                             f"{fmt_mallocs(result)} | {fmt_ns(result.wall_ns)} |")
+        lines.append("")
+    cross = [n for n in ("Loop.receiveOn.crossThread", "Loop.schedule.crossThread") if get(n)]
+    if cross:
+        lines += ["### Loop: values sent from another thread, delivered on the loop\n",
+                  "Throughput from the wall clock (the producer and the loop's thread run at once); CPU time "
+                  "of the whole process (both threads) per value.\n",
+                  "| workload | million values/s | wall ns per value | process CPU ns per value | mallocs per value |",
+                  "| --- | ---: | ---: | ---: | ---: |"]
+        for name in cross:
+            result = get(name)
+            lines.append(f"| `{name}` | {fmt_rate(result, 1e6)} | {fmt_ns(result.wall_ns)} | "
+                         f"{fmt_spread(result, PROCESS)} | {fmt_mallocs(result)} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def http_tables(run):
+    """The HTTP workloads (HTTPBenchmarks) against the local server."""
+    names = run.names(HTTP)
+    if not names:
+        return ""
+    get = lambda name: run.get(HTTP, name)
+    wall = lambda r: r.median(WALL) if r else None
+    lines = []
+    for title, prefix in (("sequential keep-alive GETs (100-byte body)", "HTTP.sequential."),
+                          ("64 concurrent requests (100-byte body)", "HTTP.concurrent64.")):
+        rows = [n for n in (prefix + c for c in ("uvcombine", "asyncHTTPClient", "libuv")) if get(n)]
+        if not rows:
+            continue
+        ahc = get(prefix + "asyncHTTPClient")
+        lines += [f"### HTTP: {title}\n",
+                  "| workload | requests/s | × AsyncHTTPClient | client CPU µs per request | "
+                  "server CPU µs per request | mallocs per request |",
+                  "| --- | ---: | ---: | ---: | ---: | ---: |"]
+        for name in rows:
+            result = get(name)
+            lines.append(f"| `{name}` | {fmt_rate(result)} | {ratio(wall(ahc), wall(result), 2)} | "
+                         f"{fmt_spread(result, CLIENT, 1e-3)} | {fmt_ns(result.median(SERVER) * 1e-3)} | "
+                         f"{fmt_mallocs(result)} |")
+        lines.append("")
+    rows = [n for n in ("HTTP.body64MiB.uvcombine.dataTask", "HTTP.body64MiB.uvcombine.bytes",
+                        "HTTP.body64MiB.asyncHTTPClient", "HTTP.body64MiB.libuv") if get(n)]
+    if rows:
+        bare = get("HTTP.body64MiB.libuv")
+        lines += ["### HTTP: one 64 MiB body\n",
+                  "| workload | MiB/s | × bare libuv read loop | client CPU ms per body | mallocs per body |",
+                  "| --- | ---: | ---: | ---: | ---: |"]
+        for name in rows:
+            result = get(name)
+            bytes_per_body = result.elements
+            lines.append(f"| `{name}` | {fmt_rate(result, 1 << 20)} | {ratio(wall(bare), wall(result), 2)} | "
+                         f"{fmt_ns(result.median(CLIENT) * bytes_per_body * 1e-6)} | "
+                         f"{result.mallocs_per_iteration:,} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
 def targets_table(run, checks):
     lines = ["| check | target | committed limit | measured now | |",
              "| --- | ---: | ---: | ---: | --- |"]
@@ -461,6 +622,8 @@ def command_render(args):
         "median wall clock for comparison. Mallocs: per element in the worst iteration.",
         "",
         results_table(run),
+        loop_tables(run),
+        http_tables(run),
         "### Targets (`make bench-check`)",
         "",
         targets_table(run, checks),

@@ -47,12 +47,32 @@ public enum Workload {
     public static let threadCPUTime = BenchmarkMetric.custom("threadCPUTime", polarity: .prefersSmaller,
                                                              useScalingFactor: false)
 
+    /// CPU time, in nanoseconds, the whole process (every thread) spent in
+    /// the measured region: for workloads whose work runs on other threads
+    /// too (a producer thread, an HTTP client's event loop, the local
+    /// server).
+    public static let processCPUTime = BenchmarkMetric.custom("processCPUTime", polarity: .prefersSmaller,
+                                                              useScalingFactor: false)
+
     /// The calling thread's CPU time in nanoseconds. A system call that
     /// allocates nothing; read once before and once after the measured loop.
     @inlinable
     public static func threadCPUNanoseconds() -> Int {
+        cpuNanoseconds(CLOCK_THREAD_CPUTIME_ID)
+    }
+
+    /// The process's CPU time (all threads) in nanoseconds.
+    @inlinable
+    public static func processCPUNanoseconds() -> Int {
+        cpuNanoseconds(CLOCK_PROCESS_CPUTIME_ID)
+    }
+
+    /// The CPU time of `clock` (a thread's or the process's) in
+    /// nanoseconds; allocates nothing.
+    @inlinable
+    public static func cpuNanoseconds(_ clock: clockid_t) -> Int {
         var now = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        clock_gettime(clock, &now)
         return Int(now.tv_sec) * 1_000_000_000 + Int(now.tv_nsec)
     }
 
@@ -61,18 +81,36 @@ public enum Workload {
     /// per-element figures keep their precision; counts are plain counts.
     public static var configuration: Benchmark.Configuration {
         Benchmark.Configuration(
-            metrics: [.wallClock, .mallocCountTotal, threadCPUTime, elements],
+            metrics: [.wallClock, .mallocCountTotal, threadCPUTime, processCPUTime, elements],
             timeUnits: .nanoseconds,
-            units: [.mallocCountTotal: .count, threadCPUTime: .count, elements: .count],
+            units: [.mallocCountTotal: .count, threadCPUTime: .count, processCPUTime: .count, elements: .count],
             warmupIterations: 2,
             maxDuration: .seconds(3),
             maxIterations: 25
         )
     }
+
+    /// The same metrics with another iteration budget: for workloads whose
+    /// iterations take long (100,000 timers, HTTP), or whose medians need
+    /// more iterations to settle on a shared machine.
+    ///
+    /// ```swift
+    /// Benchmark("Loop.timers", configuration: Workload.configuration(maxIterations: 10, maxDuration: .seconds(60))) { … }
+    /// ```
+    public static func configuration(warmupIterations: Int = 1, maxIterations: Int,
+                                     maxDuration: Duration) -> Benchmark.Configuration
+    {
+        var configuration = Self.configuration
+        configuration.warmupIterations = warmupIterations
+        configuration.maxIterations = maxIterations
+        configuration.maxDuration = maxDuration
+        return configuration
+    }
 }
 
 extension Benchmark {
-    /// Measures `body` alone (wall clock, mallocs, the thread's CPU time) and
+    /// Measures `body` alone (wall clock, mallocs, the thread's and the
+    /// process's CPU time) and
     /// records that it handled `elements` elements. Call it after building the pipeline, and tear the pipeline
     /// down after it returns.
     ///
@@ -89,11 +127,14 @@ extension Benchmark {
     @inlinable @inline(__always)
     public func measure(elements: Int, _ body: () -> Void) {
         startMeasurement()
+        let processStart = Workload.processCPUNanoseconds()
         let cpuStart = Workload.threadCPUNanoseconds()
         body()
         let cpuEnd = Workload.threadCPUNanoseconds()
+        let processEnd = Workload.processCPUNanoseconds()
         stopMeasurement()
         measurement(Workload.threadCPUTime, cpuEnd - cpuStart)
+        measurement(Workload.processCPUTime, processEnd - processStart)
         measurement(Workload.elements, elements)
     }
 }
