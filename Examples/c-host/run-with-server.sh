@@ -12,13 +12,24 @@ directory=$(cd "$(dirname "$0")" && pwd)
 log=$(mktemp)
 python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$directory" >"$log" 2>&1 &
 server=$!
+# SIGTERM first; SIGKILL if the server is still there after a second (a
+# process may inherit SIGTERM blocked: Foundation's Process starts children
+# that way).
 stop_server() {
-  kill "$server" 2>/dev/null || true
+  kill -TERM "$server" 2>/dev/null || true
+  waited=0
+  while kill -0 "$server" 2>/dev/null && [ "$waited" -lt 20 ]; do
+    sleep 0.05
+    waited=$((waited + 1))
+  done
+  kill -KILL "$server" 2>/dev/null || true
   wait "$server" 2>/dev/null || true
   grep '"GET ' "$log" | sed 's/^/server: /' >&2 || true
   rm -f "$log"
 }
 trap stop_server EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # The server prints "Serving HTTP on 127.0.0.1 port N ..." once listening.
 port=

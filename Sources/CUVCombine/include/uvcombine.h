@@ -33,7 +33,9 @@
  *     UV_EPERM      called on a thread that is not the loop's thread.
  *   A function that fails changes nothing, and leaves *out set to NULL.
  * - Every pointer argument may be NULL (hence _Nullable): the function then
- *   returns UV_EINVAL. Pointers the library passes to your callbacks are
+ *   returns UV_EINVAL, unless NULL is documented to mean something (a
+ *   user_data, a callback of uvc_loop_detach(), the options of
+ *   uvc_session_new()). Pointers the library passes to your callbacks are
  *   never NULL. Using an object after its uvc_*_free() is undefined, as with
  *   free(); everything else (cancelling twice, using a timer after its loop
  *   was detached, calling back into the API from a callback) returns an
