@@ -112,9 +112,13 @@ public final class UVURLSession: Sendable, CustomStringConvertible {
     /// Returns a publisher that sends `request` with `body`.
     ///
     /// The request's scheme and authority say where it goes; its path is
-    /// the request target. Header fields are sent as given, each checked
-    /// (CR, LF or NUL fail the task with `.invalidRequest` before anything
-    /// is sent). `Host` and `Content-Length` are written by the session.
+    /// the request target. Header fields are sent as given. swift-http-types
+    /// already turns CR, LF and NUL into spaces when the request is built;
+    /// the session checks each field again and fails the task with
+    /// `.invalidRequest` before anything is sent when one is still not valid
+    /// (leading or trailing whitespace from `HTTPField(name:lenientValue:)`,
+    /// a `Transfer-Encoding` field, a `Content-Length` that disagrees with
+    /// `body`). `Host` and `Content-Length` are written by the session.
     ///
     /// ```swift
     /// var request = HTTPRequest(method: .post, scheme: "http", authority: "127.0.0.1:8080", path: "/items")
