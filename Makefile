@@ -183,18 +183,20 @@ docs: deps
 #   make fuzz                  every target for FUZZ_SECONDS (default 300)
 #   make fuzz-smoke            every target for 30 seconds (CI)
 #   make fuzz FUZZ_TARGETS=ChunkedDecoderFuzzer FUZZ_SECONDS=3600
+#   make fuzz FUZZ_RUNS=10000000 FUZZ_SECONDS=20000   (stops at 10M executions)
 # A finding stops the target, saves the input in .build-fuzz/artifacts/ and
 # fails the make; replay it with `.build-fuzz/release/<target> <file>`.
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 30
 FUZZ_TARGETS ?= ResponseParserFuzzer ChunkedDecoderFuzzer RequestValidationFuzzer RequestWriterFuzzer
 FUZZ_SCRATCH ?= .build-fuzz
+FUZZ_RUNS ?=
 
 fuzz-build: deps
 	$(SWIFT) build -c release --package-path Fuzz --scratch-path $(FUZZ_SCRATCH) -Xswiftc -sanitize=fuzzer,address
 
 fuzz: fuzz-build
-	FUZZ_SCRATCH=$(FUZZ_SCRATCH) Fuzz/Scripts/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	FUZZ_SCRATCH=$(FUZZ_SCRATCH) FUZZ_RUNS=$(FUZZ_RUNS) Fuzz/Scripts/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 fuzz-smoke: fuzz-build
 	FUZZ_SCRATCH=$(FUZZ_SCRATCH) Fuzz/Scripts/run.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
