@@ -5,6 +5,7 @@
 #   ResponseParserFuzzer  executions 1234567  exec/s 4115  corpus 812  crashes 0
 #
 # Usage: Fuzz/Scripts/run.sh SECONDS [TARGET...]   (from the repository root)
+# With FUZZ_RUNS=N a target also stops after N executions.
 #
 # Each target starts from the committed seeds (Fuzz/Corpus/<target>) and a
 # working corpus that grows across runs (.build-fuzz/corpus/<target>, not
@@ -34,7 +35,7 @@ for target in "${targets[@]}"; do
     # Swift's own backtracer would race ASan's report; libFuzzer prints the
     # stack of a Swift trap itself.
     SWIFT_BACKTRACE=enable=no timeout $((seconds + 300)) "$scratch/release/$target" \
-        -max_total_time="$seconds" -max_len=2048 -timeout=10 -print_final_stats=1 \
+        -max_total_time="$seconds" ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} -max_len=2048 -timeout=10 -print_final_stats=1 \
         -dict="$dictionary" -artifact_prefix="$scratch/artifacts/$target-" \
         "$scratch/corpus/$target" "Fuzz/Corpus/$target" > "$log" 2>&1
     status=$?

@@ -20,12 +20,16 @@ struct TestSupportTests {
         #expect(tracker.values == [])
         tracker.request(.max(2))
         #expect(tracker.values == [1, 2])
+        // The unfinished subscription and the subscriber hold each other
+        // until a completion or a cancel (LeakSanitizer, `make asan`).
+        tracker.cancel()
     }
 
     @Test func trackingSubscriberDemandPerValue() {
         let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: { $0 < 3 ? .max(1) : .none })
         [1, 2, 3, 4, 5].publisher.subscribe(tracker)
         #expect(tracker.values == [1, 2, 3])
+        tracker.cancel()
     }
 
     @Test func testPublisherRecordsDemandAndCancellation() {
