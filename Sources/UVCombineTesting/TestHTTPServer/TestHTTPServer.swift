@@ -209,6 +209,17 @@ public final class TestHTTPServer: @unchecked Sendable {
     /// Every request parsed so far, in order. Any thread.
     public var requests: [Request] { receivedRequests.withLock { $0 } }
 
+    /// Empties the log ``requests`` returns (``requestCount`` keeps
+    /// counting). A long run calls it now and then, so that the log does not
+    /// grow with every request. Any thread.
+    ///
+    /// ```swift
+    /// server.clearRequests() // server.requests == [], requestCount unchanged
+    /// ```
+    public func clearRequests() {
+        receivedRequests.withLock { $0.removeAll() }
+    }
+
     // MARK: Stopping
 
     /// Stops listening and closes every connection; for a server on its own

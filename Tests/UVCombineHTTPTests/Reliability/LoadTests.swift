@@ -80,6 +80,74 @@ struct LoadTests {
         }
     }
 
+    @Test("100,000 timer publishers on one loop, connected and cancelled: no live handle, every object deinitialised")
+    func aHundredThousandTimerPublishers() throws {
+        let count = (isOptimizedBuild ? 100_000 : 10_000) * loadScale
+        withRealLoop { loop in
+            var weakObjects: [WeakReference] = []
+            weakObjects.reserveCapacity(2 * count)
+            var generator = SplitMix64(seed: 100)
+            var firings = 0
+            var cancelledBeforeRunning = 0
+            let rssBefore = residentKiB()
+            let clock = ContinuousClock()
+            let start = clock.now
+            var rssConnected = 0
+            do {
+                var subscribers: [TrackingSubscriber<Date, Never>] = []
+                var connections: [any Cancellable] = []
+                subscribers.reserveCapacity(count)
+                connections.reserveCapacity(count)
+                for index in 0..<count {
+                    // Intervals of 5-24 ms spread the firings over the loop.
+                    let timer = UVTimer.publish(every: .milliseconds(5 + index % 20), on: loop)
+                    let subscriber = TrackingSubscriber<Date, Never>()
+                    timer.subscribe(subscriber)
+                    let connection = timer.connect()
+                    weakObjects.append(WeakReference(object: subscriber))
+                    weakObjects.append(WeakReference(object: connection as AnyObject))
+                    subscribers.append(subscriber)
+                    connections.append(connection)
+                }
+                rssConnected = residentKiB()
+                // Each pair is cancelled at a random point: at once (1 in
+                // 8: the handle never starts), or 0-60 ms into the run
+                // (before, between or after firings); connection or
+                // subscriber first.
+                for index in 0..<count {
+                    let connection = connections[index]
+                    let subscriber = subscribers[index]
+                    let subscriberFirst = generator.next() % 2 == 0
+                    let cancel = {
+                        if subscriberFirst { subscriber.cancel() }
+                        connection.cancel()
+                        if !subscriberFirst { subscriber.cancel() }
+                    }
+                    if generator.next() % 8 == 0 {
+                        cancelledBeforeRunning += 1
+                        cancel()
+                    } else {
+                        loop.schedule(after: loop.now.advanced(by: .microseconds(Int(generator.next() % 60_000)))) { cancel() }
+                    }
+                }
+                // Returns once every timer handle closed.
+                _ = loop.run()
+                firings = subscribers.reduce(0) { $0 + $1.values.count }
+            }
+            _ = loop.run()
+            let elapsed = start.duration(to: clock.now)
+            let rssAfter = residentKiB()
+            let alive = weakObjects.filter { $0.object != nil }.count
+            #expect(alive == 0, "\(alive) subscribers or connections still referenced")
+            #expect(firings > 0)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            print("LOAD \(count) timer publishers: \(firings) firings, \(cancelledBeforeRunning) cancelled before the loop ran, "
+                + "\(String(format: "%.2f", seconds)) s, RSS before \(rssBefore) KiB, all connected \(rssConnected) KiB, "
+                + "after \(rssAfter) KiB, alive objects \(alive)")
+            // withRealLoop then asserts uv_loop_close == 0: no live handle.
+        }
+    }
+
     @Test("20,000 cancellations at random points of data tasks and timers: nothing left running, every object deinitialised")
     func randomCancellations() throws {
         let total = (isOptimizedBuild ? 20_000 : 2_000) * loadScale

@@ -35,6 +35,13 @@ struct TestHTTPServerTests {
 
         let missing = parse(try rawExchange(port: server.port, get("/nope", port: server.port, "Connection: close\r\n")).bytes)
         #expect(missing.response?.status == .notFound)
+
+        server.clearRequests()
+        #expect(server.requests.isEmpty)
+        #expect(server.requestCount == 2)
+        _ = try rawExchange(port: server.port, get("/hello", port: server.port, "Connection: close\r\n"))
+        #expect(server.requests.map(\.path) == ["/hello"])
+        #expect(server.requestCount == 3)
     }
 
     @Test func aHandlerSeesTheBody() throws {
