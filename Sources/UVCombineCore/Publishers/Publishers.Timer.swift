@@ -29,15 +29,19 @@ extension Publishers {
     /// - Nothing happens until ``connect()``; the first value comes one
     ///   `interval` after it, then one every `interval` on a fixed schedule
     ///   (the scheduler's repeating action).
-    /// - Subscribers share the one timer. A tick reaches each subscriber
-    ///   that has outstanding demand; for the others it is dropped, not
-    ///   queued.
+    /// - Subscribers share the timer. A tick reaches each subscriber that
+    ///   has outstanding demand; for the others it is dropped, not queued.
     /// - ``connect()`` returns the cancellable that stops the timer; keep
     ///   it. While connected, the scheduler holds the timer (as a run loop
-    ///   holds a Foundation timer). Connecting again while connected returns
-    ///   the same connection; after a cancel, `connect()` starts afresh.
-    /// - The timer never completes; subscribers stay attached across
-    ///   connections and leave by cancelling.
+    ///   holds a Foundation timer). Each `connect()` starts its own
+    ///   repeating action, as each connect of Foundation's timer publisher
+    ///   schedules its own `Timer` (and as `UVTimer` starts its own
+    ///   `uv_timer`): connected twice, subscribers get the ticks of both.
+    /// - Cancelling a connection stops its ticks and detaches every
+    ///   subscriber attached at that moment, as Foundation's does: they get
+    ///   no more values, from any connection, and no completion (a timer
+    ///   never completes). Subscribers that attach later are served by the
+    ///   connections still running or made later.
     ///
     /// Threading: values arrive on the scheduler (a `UVLoop` timer ticks on
     /// its loop thread). `connect`, `cancel` and subscribing may happen on
@@ -66,14 +70,8 @@ extension Publishers {
         /// Options passed to the scheduler.
         public let options: Context.SchedulerOptions?
 
-        @usableFromInline
-        internal struct State {
-            @usableFromInline var connection: Connection?
-            @usableFromInline var repeating: (any Cancellable)?
-        }
-
-        /// The connection and its scheduled action.
-        @usableFromInline internal let state = Mutex(UncheckedSendable(State()))
+        /// The running connections (usually one) and their actions.
+        @usableFromInline internal let state = Mutex(UncheckedSendable(TimerConnections()))
         /// The subscribers and their demand: the subjects' engine, so a tick
         /// is delivered exactly as `PassthroughSubject.send` delivers (one
         /// lock per tick, none per subscriber, drop without demand).
@@ -95,7 +93,9 @@ extension Publishers {
         }
 
         deinit {
-            state.withLock { UncheckedSendable($0.value.repeating) }.value?.cancel()
+            // Normally empty: a running connection's action holds the
+            // timer. This covers schedulers that drop their actions.
+            for running in state.withLock({ UncheckedSendable($0.value.running) }).value { running.repeating?.cancel() }
         }
 
         /// Attaches `subscriber`; it receives ticks while it has demand.
@@ -107,51 +107,42 @@ extension Publishers {
             subscriber.receive(subscription: conduit)
         }
 
-        /// Starts the timer, unless it is running; returns the cancellable
-        /// that stops it.
+        /// Starts a new repeating action on the scheduler and returns the
+        /// cancellable that stops it. Every call starts another one.
         ///
         /// ```swift
         /// let connection = timer.connect()
-        /// connection.cancel() // stops the ticks
+        /// connection.cancel() // stops the ticks, detaches the subscribers
         /// ```
         public func connect() -> any Cancellable {
-            let (connection, isNew) = state.withLock { s -> (Connection, Bool) in
-                if let existing = s.value.connection { return (existing, false) }
-                let connection = Connection(timer: self)
-                s.value.connection = connection
-                return (connection, true)
-            }
-            guard isNew else { return connection }
+            let id = state.withLock { $0.value.add() }
+            let connection = Connection(timer: self, id: id)
             let start = scheduler.now.advanced(by: interval)
             let repeating = scheduler.schedule(after: start, interval: interval,
                                                tolerance: tolerance ?? scheduler.minimumTolerance,
-                                               options: options) { self.fire() }
+                                               options: options) { self.fire(id) }
+            // Cancelled meanwhile (from another thread): stop the action here.
             let stale = state.withLock { s -> UncheckedSendable<(any Cancellable)?> in
-                guard s.value.connection === connection else { return UncheckedSendable(repeating) }
-                s.value.repeating = repeating
-                return UncheckedSendable(nil)
+                s.value.setRepeating(repeating, for: id) ? UncheckedSendable(nil) : UncheckedSendable(repeating)
             }
             stale.value?.cancel()
             return connection
         }
 
         @usableFromInline
-        internal func fire() {
+        internal func fire(_ id: UInt64) {
             let now = scheduler.now
-            guard state.withLock({ $0.value.connection != nil }) else { return }
+            // A scheduler may run an action once more after its cancel.
+            guard state.withLock({ $0.value.contains(id) }) else { return }
             engine.send(now, replaysLatest: false)
         }
 
         @usableFromInline
-        internal func disconnect(_ connection: Connection) {
-            let repeating = state.withLock { s -> UncheckedSendable<(any Cancellable)?> in
-                guard s.value.connection === connection else { return UncheckedSendable(nil) }
-                s.value.connection = nil
-                let repeating = s.value.repeating
-                s.value.repeating = nil
-                return UncheckedSendable(repeating)
-            }
-            repeating.value?.cancel()
+        internal func disconnect(_ id: UInt64) {
+            let removed = state.withLock { UncheckedSendable($0.value.remove(id)) }.value
+            guard let repeating = removed else { return } // cancelled before
+            repeating?.cancel()
+            engine.detachAll()
         }
 
         @inlinable
@@ -170,17 +161,19 @@ extension Publishers {
         /// The cancellable returned by ``Timer/connect()``.
         @usableFromInline
         internal final class Connection: Cancellable, CustomStringConvertible, @unchecked Sendable {
-            // @unchecked Sendable: the only state is the weak reference,
-            // read once per cancel; the timer is thread-safe.
+            // @unchecked Sendable: the only mutable state is the weak
+            // reference, read once per cancel; the timer is thread-safe.
             weak var timer: Timer?
+            let id: UInt64
 
-            init(timer: Timer) {
+            init(timer: Timer, id: UInt64) {
                 self.timer = timer
+                self.id = id
             }
 
             @usableFromInline
             func cancel() {
-                timer?.disconnect(self)
+                timer?.disconnect(id)
             }
 
             @usableFromInline var description: String { "Timer.Connection" }
@@ -192,3 +185,52 @@ extension Publishers {
 extension Publishers.Timer: @unchecked Sendable where Context: Sendable {}
 
 extension Publishers.Timer: ConnectablePublisher {}
+
+/// The running connections of a ``Publishers/Timer`` and their scheduled
+/// actions, by connection number (numbers are never reused, so a connection
+/// dropped without a cancel cannot be mistaken for a later one).
+@usableFromInline
+internal struct TimerConnections {
+    @usableFromInline
+    internal struct Running {
+        @usableFromInline let id: UInt64
+        /// `nil` while `connect()` is scheduling it.
+        @usableFromInline var repeating: (any Cancellable)?
+    }
+
+    @usableFromInline internal var running: ContiguousArray<Running> = []
+    @usableFromInline internal var nextID: UInt64 = 0
+
+    @usableFromInline
+    internal init() {}
+
+    /// Registers a new connection; returns its number.
+    @usableFromInline
+    internal mutating func add() -> UInt64 {
+        nextID += 1
+        running.append(Running(id: nextID, repeating: nil))
+        return nextID
+    }
+
+    /// Records the action of connection `id`; false when it was cancelled
+    /// meanwhile.
+    @usableFromInline
+    internal mutating func setRepeating(_ repeating: any Cancellable, for id: UInt64) -> Bool {
+        guard let index = running.firstIndex(where: { $0.id == id }) else { return false }
+        running[index].repeating = repeating
+        return true
+    }
+
+    @usableFromInline
+    internal func contains(_ id: UInt64) -> Bool {
+        running.contains { $0.id == id }
+    }
+
+    /// Forgets connection `id`; returns its action (`.some(nil)` while
+    /// still being scheduled), or `nil` when it was not running.
+    @usableFromInline
+    internal mutating func remove(_ id: UInt64) -> (any Cancellable)?? {
+        guard let index = running.firstIndex(where: { $0.id == id }) else { return nil }
+        return .some(running.remove(at: index).repeating)
+    }
+}

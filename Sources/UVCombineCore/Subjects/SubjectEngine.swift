@@ -185,6 +185,30 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     /// Attaches `subscriber` through a new conduit, or hands it only the
     /// completion if the subject is done (what both subjects'
     /// `receive(subscriber:)` do).
+    /// Detaches every subscriber without a completion (a timer's
+    /// connection cancelled, as Foundation's timer publisher does): they
+    /// get nothing more, their later requests and cancels do nothing, and
+    /// the engine stays open for new subscribers.
+    @inlinable
+    internal func detachAll() {
+        var detached = ContiguousArray<Unmanaged<ConduitBase<Output, Failure>>>()
+        withGate { s in
+            var i = 0
+            while i < s.pointee.entries.count {
+                s.pointee.entries[i].active = false
+                i += 1
+            }
+            if s.pointee.depth == 0 {
+                detached = ContiguousArray(s.pointee.entries.lazy.map(\.conduit))
+                s.pointee.entries = []
+                s.pointee.needsCompaction = false
+            } else {
+                s.pointee.needsCompaction = true
+            }
+        }
+        for conduit in detached { conduit.release() }
+    }
+
     @inlinable
     internal func subscribe<S: Subscriber, Parent: ConduitParent>(
         _ subscriber: S, parent: Parent, name: StaticString, replaysLatest: Bool

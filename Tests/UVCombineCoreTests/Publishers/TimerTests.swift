@@ -87,28 +87,76 @@ struct TimerTests {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
         let timer = scheduler.timerPublisher(every: .seconds(2))
-        let tracker = TrackingSubscriber<Time, Never>()
-        timer.subscribe(tracker)
-        timer.connect().cancel()
+        let detached = TrackingSubscriber<Time, Never>()
+        timer.subscribe(detached)
+        timer.connect().cancel() // detaches `detached`, as Foundation's timer does
         scheduler.advance(by: .seconds(3))
+        let later = TrackingSubscriber<Time, Never>()
+        timer.subscribe(later)
         let connection = timer.connect()
         scheduler.advance(by: .seconds(2))
-        #expect(tracker.values.map { start.distance(to: $0) } == [.seconds(5)])
+        #expect(later.values.map { start.distance(to: $0) } == [.seconds(5)])
+        #expect(detached.values.isEmpty)
+        #expect(detached.completion == nil)
         connection.cancel()
     }
 
-    @Test func connectWhileConnectedReturnsTheSameConnection() {
+    /// As Foundation's `Timer.TimerPublisher` (and `UVTimer`): each
+    /// `connect()` schedules its own repeating action, and subscribers get
+    /// the ticks of every running connection.
+    @Test func connectingTwiceRunsTwoTimers() {
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let start = scheduler.now
+        let timer = scheduler.timerPublisher(every: .seconds(2))
+        let tracker = TrackingSubscriber<Time, Never>()
+        timer.subscribe(tracker)
         let first = timer.connect()
+        scheduler.advance(by: .seconds(1))
         let second = timer.connect()
         // (Computed outside #expect: the macro's expansion of === on
         // existentials crashes the 6.3.1 compiler.)
         let same = ObjectIdentifier(first as AnyObject) == ObjectIdentifier(second as AnyObject)
-        #expect(same)
-        #expect(scheduler.pendingActionCount == 1)
+        #expect(!same)
+        #expect(scheduler.pendingActionCount == 2)
+        scheduler.advance(by: .seconds(4))
+        #expect(tracker.values.map { start.distance(to: $0) } == [.seconds(2), .seconds(3), .seconds(4), .seconds(5)])
         first.cancel()
+        #expect(scheduler.pendingActionCount == 1)
+        second.cancel()
         #expect(scheduler.pendingActionCount == 0)
+    }
+
+    /// Cancelling one connection detaches every subscriber attached then,
+    /// even though another connection still runs; a subscriber that comes
+    /// later gets the other connection's ticks. Cancelling twice is a no-op.
+    @Test func cancellingOneConnectionDetachesTheSubscribers() {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let early = TrackingSubscriber<Time, Never>()
+        timer.subscribe(early)
+        let first = timer.connect()
+        let second = timer.connect()
+        scheduler.advance(by: .seconds(1))
+        #expect(early.values.count == 2) // one tick from each connection
+        first.cancel()
+        scheduler.advance(by: .seconds(2))
+        #expect(early.values.count == 2)
+        #expect(early.completion == nil)
+        early.request(.max(5)) // a detached subscription ignores demand
+        let late = TrackingSubscriber<Time, Never>()
+        timer.subscribe(late)
+        scheduler.advance(by: .seconds(2))
+        #expect(late.values.map { start.distance(to: $0) } == [.seconds(4), .seconds(5)])
+        #expect(early.values.count == 2)
+        first.cancel()
+        #expect(scheduler.pendingActionCount == 1)
+        scheduler.advance(by: .seconds(1))
+        #expect(late.values.count == 3) // the second connection kept running
+        early.cancel() // a detached subscription's cancel does nothing more
+        second.cancel()
+        #expect(scheduler.pendingActionCount == 0)
+        late.cancel()
     }
 
     @Test func subscribersShareTheTimerWithTheirOwnDemand() {
