@@ -83,6 +83,11 @@ extension UVURLSession {
         }
 
         /// A TLS protocol version.
+        ///
+        /// ```swift
+        /// var configuration = UVURLSession.Configuration()
+        /// configuration.tls.minimumVersion = .v1_3 // refuse TLS 1.2 servers
+        /// ```
         public enum Version: Sendable, Equatable, Comparable, CustomStringConvertible {
             /// TLS 1.2 (RFC 5246).
             case v1_2
