@@ -63,5 +63,30 @@ func registerTimers() {
                 timers.close()
             }
         }
+
+        // The same bare timers, repeating like the publisher's (which
+        // re-arms every interval): each fires once, then the loop stops
+        // with every timer still in libuv's timer heap, so closing them
+        // removes each from the heap, as cancelling the publishers does.
+        // (One-shot timers have left the heap by teardown: closing them
+        // touches nothing but the handle.)
+        Benchmark("Loop.timers100k.uvRepeating.\(phase)", configuration: configuration) { benchmark in
+            let measure = { (measured: TimerPhase, body: () -> Void) in
+                if measured == phase { benchmark.measure(elements: count, body) } else { body() }
+            }
+            let timers = BareTimers(count: count)
+            timers.remaining = count // uv_stop once each fired once
+            let interval = UInt64(LoopWorkload.timerIntervalMilliseconds)
+            measure(.setup) {
+                timers.start(timeout: interval, repeatInterval: interval)
+            }
+            measure(.dispatch) {
+                timers.run()
+            }
+            precondition(timers.fired == count, "Loop.timers100k.uvRepeating: \(count - timers.fired) timers did not fire")
+            measure(.teardown) {
+                timers.close()
+            }
+        }
     }
 }
