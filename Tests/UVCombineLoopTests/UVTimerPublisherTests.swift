@@ -383,6 +383,30 @@ struct UVTimerPublisherTests {
         }
     }
 
+    /// Cancelling a subscriber allocates nothing (it used to box a
+    /// captured variable per cancel: the one malloc per timer the teardown
+    /// benchmark counted), whether the connection still runs or was
+    /// cancelled first.
+    @Test(.enabled(if: isOptimizedBuild, "allocation counts are meaningful only with -c release"))
+    func cancellingSubscribersAllocatesNothing() {
+        withLoop { loop in
+            let timer = UVTimer.publish(every: .seconds(10), on: loop)
+            let running = (0..<101).map { _ in timer.sink { _ in } }
+            let detached = (0..<101).map { _ in timer.map { $0.timeIntervalSince1970 }.sink { _ in } }
+            let connection = timer.connect()
+            // The first cancel of each kind is not counted: it instantiates
+            // generic metadata, once per process.
+            running[0].cancel()
+            let whileConnected = AllocationCounter.count { for sink in running.dropFirst() { sink.cancel() } }
+            connection.cancel() // detaches `detached`
+            detached[0].cancel()
+            let afterDisconnect = AllocationCounter.count { for sink in detached.dropFirst() { sink.cancel() } }
+            #expect(whileConnected == 0)
+            #expect(afterDisconnect == 0)
+            loop.run()
+        }
+    }
+
     @Test(.enabled(if: isOptimizedBuild, "allocation counts are meaningful only with -c release"))
     func firingsAllocateNothing() {
         withLoop { loop in

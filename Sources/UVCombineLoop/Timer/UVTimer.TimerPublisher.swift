@@ -257,24 +257,18 @@ internal final class TimerSubscription<Downstream: Subscriber>: TimerSubscriptio
     @usableFromInline
     override func cancel() {
         let publisher = state.withLock { UncheckedSendable($0.value.publisher) }.value
+        // No local closure here: a `var` captured by one is boxed on the
+        // heap (it was the one malloc per cancelled timer subscription);
+        // `withGate`'s closure is non-escaping.
         var taken = UncheckedSendable<Downstream?>(nil)
-        let detach = {
-            taken = self.state.withLock { s -> UncheckedSendable<Downstream?> in
-                defer {
-                    s.value.downstream = nil
-                    s.value.publisher = nil
-                }
-                return UncheckedSendable(s.value.downstream)
-            }
-        }
         if let publisher {
             publisher.withGate {
-                detach()
+                taken = takeDownstream()
                 if taken.value != nil { publisher.detach(self) }
             }
         } else {
             // The publisher is gone (and with it every firing): just let go.
-            detach()
+            taken = takeDownstream()
         }
         _ = taken
     }
@@ -282,16 +276,22 @@ internal final class TimerSubscription<Downstream: Subscriber>: TimerSubscriptio
     /// The connection was cancelled; called under the publisher's gate.
     @usableFromInline
     override func disconnect() {
-        let taken = state.withLock { s -> UncheckedSendable<Downstream?> in
+        // Released here, outside the subscription's lock (the subscriber's
+        // deinit may call back into it); the publisher's gate is re-entrant.
+        _ = takeDownstream()
+    }
+
+    /// Detaches the subscriber from this subscription and returns it, to be
+    /// released by the caller outside the lock.
+    @usableFromInline
+    internal func takeDownstream() -> UncheckedSendable<Downstream?> {
+        state.withLock { s -> UncheckedSendable<Downstream?> in
             defer {
                 s.value.downstream = nil
                 s.value.publisher = nil
             }
             return UncheckedSendable(s.value.downstream)
         }
-        // Released here, outside the subscription's lock (the subscriber's
-        // deinit may call back into it); the publisher's gate is re-entrant.
-        _ = taken
     }
 
     @usableFromInline var description: String { "TimerPublisher" }
