@@ -160,55 +160,53 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
             guard s.pointee.completion == nil else { return }
             s.pointee.completion = completion
             s.pointee.upstreams = []
-            s.pointee.depth += 1
-            var i = 0
-            while i < s.pointee.entries.count {
-                let entry = s.pointee.entries[i]
-                if entry.active {
-                    s.pointee.entries[i].active = false
-                    entry.conduit._withUnsafeGuaranteedRef { $0.finish(completion) }
-                }
-                i += 1
-            }
-            s.pointee.depth -= 1
-            if s.pointee.depth == 0 {
-                finished = ContiguousArray(s.pointee.entries.lazy.map(\.conduit))
-                s.pointee.entries = []
-                s.pointee.needsCompaction = false
-            } else {
-                s.pointee.needsCompaction = true
-            }
+            finished = Self.deactivateAll(s, finishing: completion)
         }
         for conduit in finished { conduit.release() }
     }
 
-    /// Attaches `subscriber` through a new conduit, or hands it only the
-    /// completion if the subject is done (what both subjects'
-    /// `receive(subscriber:)` do).
     /// Detaches every subscriber without a completion (a timer's
     /// connection cancelled, as Foundation's timer publisher does): they
     /// get nothing more, their later requests and cancels do nothing, and
     /// the engine stays open for new subscribers.
     @inlinable
     internal func detachAll() {
-        var detached = ContiguousArray<Unmanaged<ConduitBase<Output, Failure>>>()
-        withGate { s in
-            var i = 0
-            while i < s.pointee.entries.count {
-                s.pointee.entries[i].active = false
-                i += 1
-            }
-            if s.pointee.depth == 0 {
-                detached = ContiguousArray(s.pointee.entries.lazy.map(\.conduit))
-                s.pointee.entries = []
-                s.pointee.needsCompaction = false
-            } else {
-                s.pointee.needsCompaction = true
-            }
-        }
+        let detached = withGate { s in Self.deactivateAll(s, finishing: nil) }
         for conduit in detached { conduit.release() }
     }
 
+    /// Deactivates every entry, finishing each active one with `completion`
+    /// when one is given; returns the conduits to release outside the gate
+    /// (none when a delivery loop is running: its end compacts them).
+    /// Under the gate.
+    @inlinable
+    internal static func deactivateAll(
+        _ s: UnsafeMutablePointer<Storage>, finishing completion: Subscribers.Completion<Failure>?
+    ) -> ContiguousArray<Unmanaged<ConduitBase<Output, Failure>>> {
+        s.pointee.depth += 1
+        var i = 0
+        while i < s.pointee.entries.count {
+            let entry = s.pointee.entries[i]
+            if entry.active {
+                s.pointee.entries[i].active = false
+                if let completion { entry.conduit._withUnsafeGuaranteedRef { $0.finish(completion) } }
+            }
+            i += 1
+        }
+        s.pointee.depth -= 1
+        guard s.pointee.depth == 0 else {
+            s.pointee.needsCompaction = true
+            return []
+        }
+        let all = ContiguousArray(s.pointee.entries.lazy.map(\.conduit))
+        s.pointee.entries = []
+        s.pointee.needsCompaction = false
+        return all
+    }
+
+    /// Attaches `subscriber` through a new conduit, or hands it only the
+    /// completion if the subject is done (what both subjects'
+    /// `receive(subscriber:)` do).
     @inlinable
     internal func subscribe<S: Subscriber, Parent: ConduitParent>(
         _ subscriber: S, parent: Parent, name: StaticString, replaysLatest: Bool
