@@ -46,6 +46,12 @@ let package = Package(
             dependencies: [.product(name: "Benchmark", package: "benchmark")],
             path: "Sources/BenchmarkSupport"
         ),
+        // The loop helpers the loop and HTTP benchmarks share.
+        .target(
+            name: "LoopSupport",
+            dependencies: [.product(name: "UVCombine", package: "UVCombine")],
+            path: "Sources/LoopSupport"
+        ),
         .executableTarget(
             name: "UVCombineBenchmarks",
             dependencies: [
@@ -82,6 +88,7 @@ let package = Package(
             name: "LoopBenchmarks",
             dependencies: [
                 "BenchmarkSupport",
+                "LoopSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "UVCombine", package: "UVCombine"),
             ],
@@ -92,6 +99,7 @@ let package = Package(
             name: "HTTPBenchmarks",
             dependencies: [
                 "BenchmarkSupport",
+                "LoopSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "UVCombine", package: "UVCombine"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

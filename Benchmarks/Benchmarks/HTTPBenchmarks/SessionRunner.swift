@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import Foundation
+import LoopSupport
 import UVCombine
 
 /// Runs data tasks on a ``UVURLSession`` as a user writes them: one
@@ -117,28 +118,5 @@ final class StreamRunner {
     func close() {
         session.invalidateAndCancel()
         finish(loop)
-    }
-}
-
-/// A loop made for one iteration and already run once on the calling
-/// thread, which is its thread from then on.
-func makeLoop() -> UVLoop {
-    do {
-        let loop = try UVLoop()
-        loop.run(.noWait)
-        return loop
-    } catch {
-        fatalError("UVLoop(): \(error)")
-    }
-}
-
-/// Lets the loop run what is still pending (closing connections), then
-/// closes it.
-func finish(_ loop: UVLoop) {
-    loop.run()
-    do {
-        try loop.close()
-    } catch {
-        fatalError("UVLoop.close(): \(error)")
     }
 }

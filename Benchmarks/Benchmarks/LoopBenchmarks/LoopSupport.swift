@@ -1,4 +1,5 @@
 import CLibUV
+import LoopSupport
 import UVCombine
 
 /// Sizes of the loop workloads.
@@ -47,29 +48,6 @@ final class Countdown {
     func tick() {
         remaining -= 1
         if remaining == 0 { loop.stop() }
-    }
-}
-
-/// A loop made for one iteration and already run once on the calling thread,
-/// so that the calling thread is its thread: timers connected from here open
-/// at once instead of going through the cross-thread queue.
-func makeLoop() -> UVLoop {
-    do {
-        let loop = try UVLoop()
-        loop.run(.noWait)
-        return loop
-    } catch {
-        fatalError("UVLoop(): \(error)")
-    }
-}
-
-/// Lets the loop run the close callbacks still pending, then closes it.
-func finish(_ loop: UVLoop) {
-    loop.run()
-    do {
-        try loop.close()
-    } catch {
-        fatalError("UVLoop.close(): \(error)")
     }
 }
 

@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkSupport
 import Foundation
+import LoopSupport
 import UVCombine
 
 /// Values sent from another thread and delivered on the loop's thread:

@@ -1,5 +1,6 @@
 import Benchmark
 import BenchmarkSupport
+import LoopSupport
 import UVCombine
 
 /// What one tick costs: 1,000 timers firing every millisecond until 100,000

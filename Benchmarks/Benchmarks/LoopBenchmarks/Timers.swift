@@ -1,5 +1,6 @@
 import Benchmark
 import BenchmarkSupport
+import LoopSupport
 import UVCombine
 
 /// 100,000 timers, each created, fired once and torn down per iteration,
