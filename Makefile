@@ -10,7 +10,7 @@ SWIFT_TEST_FLAGS ?=
 
 .PHONY: all build test test-debug demo deps bench bench-check clean \
 	c-deps c-lib c-build c-host c-test install docs \
-	fuzz-build fuzz fuzz-smoke tsan asan
+	fuzz-build fuzz fuzz-smoke tsan asan check-dependent
 
 all: build
 
@@ -81,11 +81,12 @@ bench-check: deps
 #   make install PREFIX=/usr/local   header, library and uvcombine.pc, so that
 #                                `cc -std=gnu11 host.c $$(pkg-config --cflags --libs uvcombine)` works
 # C_CONFIG picks the Swift build (release or debug); C_SCRATCH is its scratch
-# directory. The Swift tests build in .build/c-api: they run inside
+# directory, apart from .build because the library's link flags (C_LIB_FLAGS)
+# would otherwise rebuild every module that `swift build` had built. The Swift tests build in .build/c-api: they run inside
 # `swift test`, which holds the lock on .build, and whose modules are
 # compiled with -enable-testing (sharing .build would recompile them).
 C_CONFIG ?= release
-C_SCRATCH ?= .build
+C_SCRATCH ?= .build/c-lib
 C_SWIFT_FLAGS ?=
 C_CC ?= gcc
 C_CXX ?= g++
@@ -110,8 +111,25 @@ c-deps: deps
 			(apt-get update -qq && apt-get install -y -qq gcc g++); \
 		else echo "gcc is missing: sudo apt-get install -y gcc g++"; exit 1; fi; }
 
+# The library carries the Swift runtime inside (-static-stdlib, which a
+# dynamic library product does not get from --static-swift-stdlib; the two
+# FoundationEssentials archives it does not name for a library) and exports
+# only the header's uvc_ functions (uvcombine.map). These flags are given
+# here rather than in Package.swift: SwiftPM refuses unsafe flags in a
+# package that others depend on. `--product` builds one link, so they reach
+# only libuvcombine-c.so.
+C_LIB_FLAGS = -Xswiftc -static-stdlib -Xlinker -l_FoundationCollections -Xlinker -l_FoundationCShims \
+	-Xlinker -soname=libuvcombine-c.so \
+	-Xlinker --version-script=$(abspath Sources/CUVCombineImplementation/uvcombine.map)
+
+# A throw-away package that depends on this one by path and uses every
+# product a dependent can link (CI runs it): SwiftPM refuses a dependency
+# whose products carry unsafe flags.
+check-dependent: c-deps
+	scripts/check_dependent_package.sh
+
 c-lib: c-deps
-	$(SWIFT) build -c $(C_CONFIG) --scratch-path $(C_SCRATCH) --product uvcombine-c $(C_SWIFT_FLAGS)
+	$(SWIFT) build -c $(C_CONFIG) --scratch-path $(C_SCRATCH) --product uvcombine-c $(C_LIB_FLAGS) $(C_SWIFT_FLAGS)
 
 $(C_OUT):
 	mkdir -p $@
@@ -234,8 +252,9 @@ SANITIZER_SKIP = aHundredThousandTimers|handshakeTimeout
 TSAN_RUN = UVC_SANITIZER=thread TSAN_OPTIONS=halt_on_error=0:second_deadlock_stack=1
 ASAN_TEST_RUN = UVC_SANITIZER=address ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1 \
 	LSAN_OPTIONS=suppressions=$(abspath scripts/lsan-suppressions.txt)
-ASAN_C_LIB_DIR = $(ASAN_SCRATCH)/debug
-ASAN_C_OUT = $(ASAN_SCRATCH)/c-host
+ASAN_C_SCRATCH = $(ASAN_SCRATCH)/c-lib
+ASAN_C_LIB_DIR = $(ASAN_C_SCRATCH)/debug
+ASAN_C_OUT = $(ASAN_C_SCRATCH)/c-host
 ASAN_C_LINK = -L$(ASAN_C_LIB_DIR) -luvcombine-c -luv -lpthread -Wl,-rpath,$(abspath $(ASAN_C_LIB_DIR))
 
 tsan: deps
@@ -252,7 +271,7 @@ asan: deps
 		--filter '$(or $(SANITIZER_TESTS),$(ASAN_TESTS))' --skip '$(SANITIZER_SKIP)'
 	$(ASAN_TEST_RUN) ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:detect_stack_use_after_return=1 \
 		$(SWIFT) test --skip-build --sanitize=address --scratch-path $(ASAN_SCRATCH) --filter '$(ASAN_CORE_TESTS)'
-	$(SWIFT) build --scratch-path $(ASAN_SCRATCH) --product uvcombine-c --sanitize=address
+	$(SWIFT) build --scratch-path $(ASAN_C_SCRATCH) --product uvcombine-c --sanitize=address $(C_LIB_FLAGS)
 	mkdir -p $(ASAN_C_OUT)
 	$(C_CLANG) -fuse-ld=lld $(C_CFLAGS) $(C_ASAN_FLAGS) -I$(C_INCLUDE) $(C_TEST_SOURCE) -o $(ASAN_C_OUT)/api_test $(ASAN_C_LINK)
 	$(C_CLANG) -fuse-ld=lld $(C_CFLAGS) $(C_ASAN_FLAGS) -I$(C_INCLUDE) Examples/c-host/host.c -o $(ASAN_C_OUT)/host $(ASAN_C_LINK)

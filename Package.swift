@@ -63,25 +63,16 @@ let package = Package(
         // functions written in C (error strings, version).
         .target(name: "CUVCombine", dependencies: ["CLibUV"]),
         // The C API's functions, in Swift (`@c @implementation`: the compiler
-        // checks each against the header). Linked into libuvcombine-c.so with
-        // the Swift runtime inside (`-static-stdlib`, which a dynamic library
-        // product does not get from `--static-swift-stdlib`), exporting only
-        // the header's `uvc_` functions (uvcombine.map). No Swift target may
+        // checks each against the header). `make c-lib` links it into
+        // libuvcombine-c.so with the Swift runtime inside and only the
+        // header's `uvc_` functions exported; those link flags live in the
+        // Makefile (C_LIB_FLAGS), not here, because SwiftPM refuses a
+        // dependency whose products carry unsafe flags. No Swift target may
         // depend on it: the static runtime would clash with the test runner's.
         .target(
             name: "CUVCombineImplementation",
             dependencies: ["CUVCombine", "UVCombineLoop", "UVCombineCore", "UVCombineHTTP", "CLibUV"],
-            exclude: ["uvcombine.map"],
-            linkerSettings: [
-                .unsafeFlags([
-                    "-static-stdlib",
-                    // FoundationEssentials (Date) needs these two archives,
-                    // which -static-stdlib does not name for a library.
-                    "-l_FoundationCollections", "-l_FoundationCShims",
-                    "-Xlinker", "-soname=libuvcombine-c.so",
-                    "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/CUVCombineImplementation/uvcombine.map",
-                ]),
-            ]
+            exclude: ["uvcombine.map"]
         ),
         // The demo and command-line tool (`uvcombine demo`, `uvcombine
         // fetch`). Its embedded demo server is its own, on UVTCP: the

@@ -124,7 +124,7 @@ static void start_fetches(struct host *host, const char *base) {
   check(uvc_session_new(host->loop, NULL, &host->session), "uvc_session_new");
 
   snprintf(url, sizeof url, "%s/host.c", base);
-  uvc_request_t shared = {"GET", url, fields, 2, NULL, 0};
+  uvc_request_t shared = {sizeof(uvc_request_t), "GET", url, fields, 2, NULL, 0};
   check(uvc_shared_fetch_new(host->session, &shared, &host->shared), "uvc_shared_fetch_new");
   for (int i = 0; i < READERS; i++) {
     check(uvc_shared_fetch_subscribe(host->shared, reader_done, host, &host->readers[i]),
@@ -133,7 +133,7 @@ static void start_fetches(struct host *host, const char *base) {
   check(uvc_shared_fetch_start(host->shared), "uvc_shared_fetch_start");
 
   snprintf(url, sizeof url, "%s/no-such-file", base);
-  uvc_request_t missing = {NULL, url, NULL, 0, NULL, 0}; /* NULL method: GET */
+  uvc_request_t missing = {sizeof(uvc_request_t), NULL, url, NULL, 0, NULL, 0}; /* NULL method: GET */
   check(uvc_fetch(host->session, &missing, missing_done, host, &host->missing), "uvc_fetch");
 }
 

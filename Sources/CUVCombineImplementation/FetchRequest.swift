@@ -63,6 +63,17 @@ internal struct FetchRequest {
                 guard let name = String(validatingCString: headers[index].name!),
                       let value = String(validatingCString: headers[index].value!)
                 else { throw badRequest }
+                // The library writes Host and the body's length itself: a
+                // field that would contradict them fails the call here rather
+                // than the fetch later (uvcombine.h, uvc_request_t).
+                switch name.lowercased() {
+                case "host", "transfer-encoding":
+                    throw Refusal(status: Status.invalid)
+                case "content-length" where value != String(raw.body_length):
+                    throw Refusal(status: Status.invalid)
+                default:
+                    break
+                }
                 do throws(UVURLError) {
                     fields.append(try HTTPField.strict(name: name, value: value))
                 } catch {
@@ -81,7 +92,9 @@ internal struct FetchRequest {
 
     /// Reads the request behind a C pointer; `UV_EINVAL` for NULL.
     internal static func read(_ raw: UnsafePointer<uvc_request_t>?) throws(Refusal) -> FetchRequest {
-        guard let raw else { throw Refusal(status: Status.invalid) }
-        return try FetchRequest(raw.pointee)
+        guard let raw, let request = SizedStruct.read(raw, over: .empty, fieldStarts: uvc_request_t.fieldStarts) else {
+            throw Refusal(status: Status.invalid)
+        }
+        return try FetchRequest(request)
     }
 }

@@ -17,7 +17,14 @@ public func uvc_session_new(_ loop: OpaquePointer?, _ options: UnsafePointer<uvc
                             _ session_out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     session_out?.pointee = nil
     guard let loop, let session_out else { return Status.invalid }
-    guard let configuration = SessionOptions.configuration(options?.pointee ?? SessionOptions.defaults) else {
+    var read = SessionOptions.defaults
+    if let options {
+        guard let given = SizedStruct.read(options, over: read, fieldStarts: uvc_session_options_t.fieldStarts) else {
+            return Status.invalid
+        }
+        read = given
+    }
+    guard let configuration = SessionOptions.configuration(read) else {
         return Status.invalid
     }
     let object = LoopObject.from(loop)

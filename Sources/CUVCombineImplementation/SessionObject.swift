@@ -20,6 +20,7 @@ internal enum SessionOptions {
     internal static var defaults: uvc_session_options_t {
         let configuration = UVURLSession.Configuration()
         return uvc_session_options_t(
+            size: MemoryLayout<uvc_session_options_t>.size,
             max_connections_per_host: UInt32(configuration.maximumConnectionsPerHost),
             max_redirects: configuration.redirectPolicy.followsRedirects
                 ? UInt32(configuration.redirectPolicy.maximumRedirects) : 0,

@@ -28,6 +28,7 @@ struct CAPITests {
         "fetch_errors",
         "fetch_https",
         "fetch_bad_input",
+        "struct_sizes",
         "fetch_cancel",
         "fetch_reentrancy",
         "shared_fetch",

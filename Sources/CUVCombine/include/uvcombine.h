@@ -10,13 +10,30 @@
  * its own Swift runtime: at run time it needs libuv, libc, libm, libstdc++
  * and libgcc_s only.
  *
- * Conventions, as in libuv:
+ * Conventions: libuv's (a name prefix, int results that are negative libuv
+ * error codes, callbacks that take a user_data), except for who owns memory:
  *
- * - Every name starts with uvc_. The objects are opaque: the library
- *   allocates every object, and each object you get has a matching
- *   uvc_*_free(). The few structs with visible fields describe data: a
- *   request you pass in (copied during the call), the response and error
- *   passed to a fetch callback (valid during the callback), session options.
+ * - Every name starts with uvc_. Unlike libuv, whose handles and requests
+ *   the caller allocates (uv_timer_t on the stack or in a struct of yours),
+ *   the objects here are opaque and the library allocates every one: each
+ *   object you get has a matching uvc_*_free(). That keeps their layout out
+ *   of the ABI, so they can change without breaking compiled hosts, and lets
+ *   a free from any thread wait for the loop thread safely. The few structs
+ *   with visible fields describe data: a request you pass in (copied during
+ *   the call), session options (copied by uvc_session_new()), and the
+ *   response and error passed to a fetch callback (valid during the
+ *   callback).
+ * - The two structs you fill in, uvc_request_t and uvc_session_options_t,
+ *   start with a `size` member that says which version of the struct you
+ *   compiled against: set it with UVC_REQUEST_INIT or
+ *   uvc_session_options_init(). Later versions only add fields at the end,
+ *   so a host built against an older header keeps working (fields its size
+ *   does not cover take their defaults), and a newer host's struct is
+ *   accepted by an older library when the fields it does not know are zero
+ *   (UV_EINVAL otherwise, rather than silently ignoring them). A size of 0,
+ *   or one that ends inside a field, is UV_EINVAL. The structs the library
+ *   passes you (uvc_response_t, uvc_fetch_error_t) also only grow at the
+ *   end.
  * - Functions return an int: 0 (or a count, where documented) on success,
  *   a negative libuv error code (UV_EINVAL, ...) on failure; fetches also
  *   fail with the UVC_E* codes of UVC_FETCH_ERRNO_MAP below. uvc_strerror()
@@ -468,10 +485,15 @@ typedef struct uvc_shared_fetch_s uvc_shared_fetch_t;
 
 /**
  * A session's limits and timeouts. Fill one with uvc_session_options_init()
- * (the defaults below), change what you need, and pass it to
+ * (its size and the defaults below), change what you need, and pass it to
  * uvc_session_new(), which copies it. Times are nanoseconds.
  */
 typedef struct uvc_session_options_s {
+  /**
+   * sizeof(uvc_session_options_t) as the caller compiled it; set by
+   * uvc_session_options_init(). See "Conventions" above for how the struct grows.
+   */
+  size_t size;
   /** Connections per (scheme, host, port) at most; more fetches wait in order. Default 6; at least 1. */
   unsigned int max_connections_per_host;
   /** Redirects one fetch follows; 0 follows none (a 3xx arrives as the response). Default 5. */
@@ -511,17 +533,26 @@ typedef struct uvc_header_s {
 
 /**
  * What to fetch. Every pointer is read during the call only (the library
- * copies what it keeps), so the request may live on the stack.
+ * copies what it keeps), so the request may live on the stack. Start from
+ * UVC_REQUEST_INIT, which sets `size` (see "Conventions" above):
+ *
+ *     uvc_request_t request = UVC_REQUEST_INIT;
+ *     request.url = "http://127.0.0.1:8080/items";
  *
  * - method: an HTTP method token ("GET", "POST", ...); NULL for "GET".
- * - url: an absolute http:// URL, required. The host and port say where to
- *   connect; the path and query are sent, the fragment never is.
+ * - url: an absolute http:// or https:// URL, required. The host and port
+ *   say where to connect; the path and query are sent, the fragment never is.
  * - headers, header_count: fields sent as given, in order (NULL with count
- *   0 for none). Host and Content-Length are written by the library.
+ *   0 for none). The library writes Host and Content-Length itself: a Host
+ *   field, a Transfer-Encoding field (bodies are sent with a length) or a
+ *   Content-Length that is not body_length fails the call with UV_EINVAL; a
+ *   Content-Length equal to body_length is accepted.
  * - body, body_length: the request body (NULL with length 0 for none); a
  *   body is sent with its Content-Length, whatever the method.
  */
 typedef struct uvc_request_s {
+  /** sizeof(uvc_request_t) as the caller compiled it; set by UVC_REQUEST_INIT. */
+  size_t size;
   const char *_Nullable method;
   const char *_Nullable url;
   const uvc_header_t *_Nullable headers;
@@ -529,6 +560,9 @@ typedef struct uvc_request_s {
   const void *_Nullable body;
   size_t body_length;
 } uvc_request_t;
+
+/** The initialiser of a uvc_request_t: its size, every other field 0 (a GET without headers or body). */
+#define UVC_REQUEST_INIT {sizeof(uvc_request_t), NULL, NULL, NULL, 0, NULL, 0}
 
 /**
  * The response, passed to a fetch callback; everything it points to is
@@ -585,7 +619,8 @@ typedef void (*uvc_fetch_cb)(uvc_fetch_t *_Nonnull fetch, int status, const uvc_
                              const uvc_fetch_error_t *_Nonnull error, void *_Nullable user_data);
 
 /**
- * Fills `options` with the defaults documented in uvc_session_options_t.
+ * Fills `options` with its size (sizeof(uvc_session_options_t)) and the
+ * defaults documented in uvc_session_options_t.
  *
  * Thread: any thread. Errors: UV_EINVAL (NULL).
  */
@@ -596,10 +631,12 @@ int uvc_session_options_init(uvc_session_options_t *_Nullable options);
  * defaults when `options` is NULL. Nothing is opened until the first fetch.
  * Free with uvc_session_free().
  *
- * Thread: any thread. Errors: UV_EINVAL (NULL loop or session_out, an
- * option out of range: max_connections_per_host, connect_timeout_ns,
- * connection_idle_timeout_ns or max_response_header_bytes 0, a time or
- * size above INT64_MAX), UV_ECANCELED (the loop was detached or closed).
+ * Thread: any thread. Errors: UV_EINVAL (NULL loop or session_out; a
+ * `size` that is 0, ends inside a field, or covers fields this library
+ * does not know that are not 0; an option out of range:
+ * max_connections_per_host, connect_timeout_ns, connection_idle_timeout_ns
+ * or max_response_header_bytes 0, a time or size above INT64_MAX),
+ * UV_ECANCELED (the loop was detached or closed).
  */
 int uvc_session_new(uvc_loop_t *_Nullable loop, const uvc_session_options_t *_Nullable options,
                     uvc_session_t *_Nullable *_Nullable session_out);
@@ -628,9 +665,11 @@ int uvc_session_free(uvc_session_t *_Nullable session);
  * `cb`.
  *
  * Thread: any thread. Errors: UV_EINVAL (NULL session, request, url, cb or
- * fetch_out; NULL headers with header_count > 0, a NULL header name or
- * value; NULL body with body_length > 0), the codes above, UV_ECANCELED (the
- * loop was detached or closed).
+ * fetch_out; a request `size` that is 0, ends inside a field or covers
+ * unknown fields that are not 0; NULL headers with header_count > 0, a NULL
+ * header name or value; NULL body with body_length > 0; a Host or
+ * Transfer-Encoding field, a Content-Length other than body_length), the
+ * codes above, UV_ECANCELED (the loop was detached or closed).
  */
 int uvc_fetch(uvc_session_t *_Nullable session, const uvc_request_t *_Nullable request, uvc_fetch_cb _Nullable cb,
               void *_Nullable user_data, uvc_fetch_t *_Nullable *_Nullable fetch_out);

@@ -17,6 +17,7 @@
  * builds) through `make c-test`.
  */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,7 +194,7 @@ static void record_fetch(uvc_fetch_t *fetch, int status, const uvc_response_t *r
 
 /* A GET request for `url`. */
 static uvc_request_t get_request(const char *url) {
-  uvc_request_t request = {NULL, url, NULL, 0, NULL, 0};
+  uvc_request_t request = {sizeof(uvc_request_t), NULL, url, NULL, 0, NULL, 0};
   return request;
 }
 
@@ -994,8 +995,8 @@ static void test_fetch_response(void) {
   memset(&redirected, 0, sizeof redirected);
   uvc_header_t fields[] = {{"X-Custom", "custom value"}, {"Accept", "*/*"}};
   static const char body[] = "the body";
-  uvc_request_t post = {"POST", echo_url, fields, 2, body, strlen(body)};
-  uvc_request_t missing_request = {"GET", missing_url, NULL, 0, NULL, 0};
+  uvc_request_t post = {sizeof(uvc_request_t), "POST", echo_url, fields, 2, body, strlen(body)};
+  uvc_request_t missing_request = {sizeof(uvc_request_t), "GET", missing_url, NULL, 0, NULL, 0};
   uvc_request_t redirect = get_request(redirect_url);
   uvc_fetch_t *fetches[3];
   CHECK_STATUS(0, start_fetch(session, &post, record_fetch, &echo, &fetches[0]));
@@ -1220,7 +1221,7 @@ static void test_fetch_bad_input(void) {
   const char *url = "http://127.0.0.1:1/";
   const char *bad_methods[] = {"", "GE T", "GET\r\n", "CONNECT"};
   for (size_t i = 0; i < sizeof bad_methods / sizeof bad_methods[0]; i++) {
-    uvc_request_t request = {bad_methods[i], url, NULL, 0, NULL, 0};
+    uvc_request_t request = {sizeof(uvc_request_t), bad_methods[i], url, NULL, 0, NULL, 0};
     CHECK_STATUS(UVC_EBADREQUEST, uvc_fetch(session, &request, record_fetch, &record, &fetch));
   }
   uvc_header_t bad_fields[][1] = {
@@ -1230,21 +1231,43 @@ static void test_fetch_bad_input(void) {
       {{"X-Trailing", "value "}},
   };
   for (size_t i = 0; i < sizeof bad_fields / sizeof bad_fields[0]; i++) {
-    uvc_request_t request = {"GET", url, bad_fields[i], 1, NULL, 0};
+    uvc_request_t request = {sizeof(uvc_request_t), "GET", url, bad_fields[i], 1, NULL, 0};
     CHECK_STATUS(UVC_EBADREQUEST, uvc_fetch(session, &request, record_fetch, &record, &fetch));
     CHECK_STATUS(UVC_EBADREQUEST, uvc_shared_fetch_new(session, &request, &shared));
   }
+  /* Fields the library writes itself: a Host, a Transfer-Encoding, a
+   * Content-Length other than the body's fail the call, not the fetch. */
+  uvc_header_t own_fields[][1] = {
+      {{"Host", "example.com"}},
+      {{"host", "127.0.0.1:1"}},
+      {{"Transfer-Encoding", "chunked"}},
+      {{"Content-Length", "4"}},
+      {{"content-length", "03"}},
+  };
+  for (size_t i = 0; i < sizeof own_fields / sizeof own_fields[0]; i++) {
+    uvc_request_t request = {sizeof(uvc_request_t), "POST", url, own_fields[i], 1, "abc", 3};
+    fetch = (uvc_fetch_t *)&fetch;
+    CHECK_STATUS(UV_EINVAL, uvc_fetch(session, &request, record_fetch, &record, &fetch));
+    CHECK(fetch == NULL);
+    CHECK_STATUS(UV_EINVAL, uvc_shared_fetch_new(session, &request, &shared));
+  }
+  /* A Content-Length equal to the body's is accepted (freed before it runs). */
+  uvc_header_t same_length[] = {{"Content-Length", "3"}};
+  uvc_request_t agreeing = {sizeof(uvc_request_t), "POST", url, same_length, 1, "abc", 3};
+  CHECK_STATUS(0, uvc_fetch(session, &agreeing, record_fetch, &record, &fetch));
+  CHECK_STATUS(0, uvc_fetch_free(fetch));
+
   /* Missing pointers: UV_EINVAL, before anything else is looked at. */
   uvc_header_t no_name[] = {{NULL, "value"}};
   uvc_header_t no_value[] = {{"X-Field", NULL}};
   uvc_request_t missing[] = {
-      {"GET", url, no_name, 1, NULL, 0},
-      {"GET", url, no_value, 1, NULL, 0},
-      {"GET", url, NULL, 1, NULL, 0},                       /* a count without fields */
-      {"GET", url, no_value, (size_t)-1, NULL, 0},          /* a count out of range */
-      {"POST", url, NULL, 0, NULL, 3},                      /* a length without a body */
-      {"POST", url, NULL, 0, "abc", (size_t)-1},            /* a length out of range */
-      {"GE T", "not a url", no_value, 1, NULL, 0},          /* EINVAL comes first */
+      {sizeof(uvc_request_t), "GET", url, no_name, 1, NULL, 0},
+      {sizeof(uvc_request_t), "GET", url, no_value, 1, NULL, 0},
+      {sizeof(uvc_request_t), "GET", url, NULL, 1, NULL, 0},                       /* a count without fields */
+      {sizeof(uvc_request_t), "GET", url, no_value, (size_t)-1, NULL, 0},          /* a count out of range */
+      {sizeof(uvc_request_t), "POST", url, NULL, 0, NULL, 3},                      /* a length without a body */
+      {sizeof(uvc_request_t), "POST", url, NULL, 0, "abc", (size_t)-1},            /* a length out of range */
+      {sizeof(uvc_request_t), "GE T", "not a url", no_value, 1, NULL, 0},          /* EINVAL comes first */
   };
   for (size_t i = 0; i < sizeof missing / sizeof missing[0]; i++) {
     fetch = (uvc_fetch_t *)&fetch;
@@ -1279,6 +1302,117 @@ static void test_fetch_bad_input(void) {
   CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
   CHECK(record.calls == 0);
   CHECK_STATUS(0, uvc_session_free(session));
+  CHECK_STATUS(0, uvc_loop_close(loop));
+  CHECK_STATUS(0, uvc_loop_free(loop));
+}
+
+/* ---------------------------------------------------------------------- */
+/* struct_sizes: the structs a caller fills in grow by their size member    */
+
+/* uvc_session_options_t as a host built against a header without the
+ * fields after connect_timeout_ns would have it. */
+struct older_options {
+  size_t size;
+  unsigned int max_connections_per_host;
+  unsigned int max_redirects;
+  uint64_t connect_timeout_ns;
+};
+
+/* uvc_request_t as a host that knew only its method and URL would have it. */
+struct older_request {
+  size_t size;
+  const char *method;
+  const char *url;
+};
+
+/* Both structs as a host built against a later header would have them. */
+struct newer_options {
+  uvc_session_options_t known;
+  uint64_t later_field;
+};
+struct newer_request {
+  uvc_request_t known;
+  void *later_field;
+};
+
+static void test_struct_sizes(void) {
+  uvc_loop_t *loop;
+  struct test_server server;
+  CHECK_STATUS(0, uvc_loop_new(&loop));
+  test_server_start(&server, uvc_loop_get_uv_loop(loop));
+  char hello_url[128], redirect_url[128];
+  test_server_url(&server, "/hello", hello_url, sizeof hello_url);
+  test_server_url(&server, "/redirect", redirect_url, sizeof redirect_url);
+  uvc_session_t *session;
+  uvc_fetch_t *fetch;
+  struct fetch_record record;
+
+  uvc_session_options_t options;
+  CHECK_STATUS(0, uvc_session_options_init(&options));
+  CHECK(options.size == sizeof(uvc_session_options_t));
+  uvc_request_t initialised = UVC_REQUEST_INIT;
+  CHECK(initialised.size == sizeof(uvc_request_t) && initialised.url == NULL && initialised.method == NULL);
+
+  /* An older host's options: its fields are read (no redirects: the 302 is
+   * the response), the ones it does not know take their defaults. */
+  CHECK(sizeof(struct older_options) == offsetof(uvc_session_options_t, connection_idle_timeout_ns));
+  struct older_options older = {sizeof older, 1, 0, 5 * UVC_SEC};
+  CHECK_STATUS(0, uvc_session_new(loop, (const uvc_session_options_t *)&older, &session));
+  /* ...and an older host's request: a GET of its URL. */
+  struct older_request older_get = {sizeof older_get, NULL, redirect_url};
+  memset(&record, 0, sizeof record);
+  CHECK_STATUS(0, start_fetch(session, (const uvc_request_t *)&older_get, record_fetch, &record, &fetch));
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  CHECK(record.calls == 1 && record.status == 0 && record.http_status == 302);
+  CHECK(strcmp(server.method, "GET") == 0 && strcmp(server.target, "/redirect") == 0);
+  CHECK_STATUS(0, uvc_fetch_free(fetch));
+  CHECK_STATUS(0, uvc_session_free(session));
+
+  /* A newer host's structs: accepted while the fields this library does
+   * not know are 0, refused (not silently ignored) otherwise. */
+  struct newer_options newer;
+  memset(&newer, 0, sizeof newer);
+  newer.known = options;
+  newer.known.size = sizeof newer;
+  CHECK_STATUS(0, uvc_session_new(loop, &newer.known, &session));
+  struct newer_request newer_get;
+  memset(&newer_get, 0, sizeof newer_get);
+  newer_get.known = get_request(hello_url);
+  newer_get.known.size = sizeof newer_get;
+  memset(&record, 0, sizeof record);
+  CHECK_STATUS(0, start_fetch(session, &newer_get.known, record_fetch, &record, &fetch));
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  CHECK(record.calls == 1 && record.status == 0 && record.http_status == 200);
+  CHECK_STATUS(0, uvc_fetch_free(fetch));
+  newer_get.later_field = &newer_get;
+  fetch = (uvc_fetch_t *)&fetch;
+  CHECK_STATUS(UV_EINVAL, uvc_fetch(session, &newer_get.known, record_fetch, &record, &fetch));
+  CHECK(fetch == NULL);
+  CHECK_STATUS(0, uvc_session_free(session));
+  newer.later_field = 1;
+  session = (uvc_session_t *)&session;
+  CHECK_STATUS(UV_EINVAL, uvc_session_new(loop, &newer.known, &session));
+  CHECK(session == NULL);
+
+  /* A size of 0 (a struct never initialised) or one that ends inside a
+   * field: UV_EINVAL. */
+  uvc_session_options_t bad_options = options;
+  bad_options.size = 0;
+  CHECK_STATUS(UV_EINVAL, uvc_session_new(loop, &bad_options, &session));
+  bad_options.size = offsetof(uvc_session_options_t, connect_timeout_ns) + 4;
+  CHECK_STATUS(UV_EINVAL, uvc_session_new(loop, &bad_options, &session));
+  CHECK_STATUS(0, uvc_session_new(loop, NULL, &session));
+  uvc_request_t bad_request = get_request(hello_url);
+  bad_request.size = 0;
+  CHECK_STATUS(UV_EINVAL, uvc_fetch(session, &bad_request, record_fetch, &record, &fetch));
+  bad_request.size = offsetof(uvc_request_t, url) + 3;
+  CHECK_STATUS(UV_EINVAL, uvc_fetch(session, &bad_request, record_fetch, &record, &fetch));
+  /* A request whose size stops before its URL has none. */
+  bad_request.size = offsetof(uvc_request_t, url);
+  CHECK_STATUS(UV_EINVAL, uvc_fetch(session, &bad_request, record_fetch, &record, &fetch));
+  CHECK_STATUS(0, uvc_session_free(session));
+
+  close_server_on(loop, &server);
   CHECK_STATUS(0, uvc_loop_close(loop));
   CHECK_STATUS(0, uvc_loop_free(loop));
 }
@@ -1857,6 +1991,7 @@ static const struct test_case cases[] = {
     {"fetch_errors", test_fetch_errors},
     {"fetch_https", test_fetch_https},
     {"fetch_bad_input", test_fetch_bad_input},
+    {"struct_sizes", test_struct_sizes},
     {"fetch_cancel", test_fetch_cancel},
     {"fetch_reentrancy", test_fetch_reentrancy},
     {"shared_fetch", test_shared_fetch},

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Builds and runs a throw-away package that depends on UVCombine by path and
+# uses every product a dependent can link: UVCombine, UVCombineTesting, and
+# uvcombine-c (from a C target, through its header). SwiftPM refuses a
+# dependency whose products carry unsafe flags, so this is the check that
+# Package.swift stays usable as a dependency (issue 21). `make check-dependent`.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/uvcombine-dependent.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/Sources/SwiftUser" "$work/Sources/CUser/include" "$work/Sources/CUserMain"
+
+cat > "$work/Package.swift" <<MANIFEST
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "DependentCheck",
+    dependencies: [.package(name: "UVCombine", path: "$root")],
+    targets: [
+        .executableTarget(
+            name: "SwiftUser",
+            dependencies: [
+                .product(name: "UVCombine", package: "UVCombine"),
+                .product(name: "UVCombineTesting", package: "UVCombine"),
+            ]
+        ),
+        .target(name: "CUser", dependencies: [.product(name: "uvcombine-c", package: "UVCombine")]),
+        .executableTarget(name: "CUserMain", dependencies: ["CUser"]),
+    ]
+)
+MANIFEST
+
+cat > "$work/Sources/SwiftUser/main.swift" <<'SWIFT'
+import UVCombine
+import UVCombineTesting
+
+// The umbrella: a pipeline on a real loop, and a virtual-time scheduler.
+let loop = try UVLoop()
+var received: [Int] = []
+let cancellable = [1, 2, 3].publisher
+    .map { $0 * 10 }
+    .receive(on: loop)
+    .sink { received.append($0) }
+_ = loop.run()
+cancellable.cancel()
+try loop.close()
+precondition(received == [10, 20, 30], "received \(received)")
+
+let scheduler = TestScheduler<UVLoop.SchedulerTimeType, UVLoop.SchedulerOptions>(
+    now: .init(uptimeNanoseconds: 1))
+var fired = false
+scheduler.schedule(after: scheduler.now.advanced(by: .seconds(5))) { fired = true }
+scheduler.advance(by: .seconds(5))
+precondition(fired)
+print("SwiftUser: ok")
+SWIFT
+
+cat > "$work/Sources/CUser/include/cuser.h" <<'C'
+const char *cuser_version(void);
+C
+cat > "$work/Sources/CUser/cuser.c" <<'C'
+#include <uvcombine.h>
+#include "cuser.h"
+const char *cuser_version(void) { return uvc_version_string(); }
+C
+cat > "$work/Sources/CUserMain/main.swift" <<'SWIFT'
+import CUser
+print("CUserMain: uvcombine-c \(String(cString: cuser_version()))")
+SWIFT
+
+cd "$work"
+swift build ${DEPENDENT_SWIFT_FLAGS:-} 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
+test "${PIPESTATUS[0]}" -eq 0
+"$(swift build --show-bin-path)/SwiftUser"
+"$(swift build --show-bin-path)/CUserMain"
+echo "check-dependent: a package depending on UVCombine by path builds and runs"
