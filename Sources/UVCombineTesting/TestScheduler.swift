@@ -28,7 +28,7 @@ import UVCombineCore
 /// Tests usually drive it from one thread.
 ///
 /// The time type is generic, so a test scheduler can stand in for a real one
-/// behind ``/UVCombineCore/AnyScheduler``: `DispatchQueue.test` has DispatchQueue's time
+/// behind ``/UVCombineCore/UVAnyScheduler``: `DispatchQueue.test` has DispatchQueue's time
 /// type (see ``TestSchedulerOf``).
 ///
 /// ```swift
@@ -290,11 +290,11 @@ public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions
 }
 
 /// The test scheduler with the time type and options of the scheduler
-/// type `S`, so it can replace an `S` behind ``/UVCombineCore/AnySchedulerOf``.
+/// type `S`, so it can replace an `S` behind ``/UVCombineCore/UVAnySchedulerOf``.
 ///
 /// ```swift
 /// let scheduler: TestSchedulerOf<DispatchQueue> = DispatchQueue.test
-/// let erased: AnySchedulerOf<DispatchQueue> = scheduler.eraseToAnyScheduler()
+/// let erased: UVAnySchedulerOf<DispatchQueue> = scheduler.eraseToUVAnyScheduler()
 /// ```
 public typealias TestSchedulerOf<S: Scheduler> = TestScheduler<S.SchedulerTimeType, S.SchedulerOptions>
 

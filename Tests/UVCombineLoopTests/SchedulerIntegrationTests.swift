@@ -75,7 +75,7 @@ struct SchedulerIntegrationTests {
     @Test func theSchedulerGenericTimerRunsOnTheLoopAndNeverEarly() {
         withLoop { loop in
             let interval = UVLoop.SchedulerTimeType.Stride.milliseconds(3)
-            let timer = loop.timerPublisher(every: interval)
+            let timer = UVSchedulerTimer.publish(every: interval, on: loop)
             let instants = Shared<[UVLoop.SchedulerTimeType]>([])
             let connection = Unchecked<(any Cancellable)?>(nil)
             let sink = timer.sink { instant in

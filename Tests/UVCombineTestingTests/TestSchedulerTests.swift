@@ -203,7 +203,7 @@ struct TestSchedulerTests {
 
     @Test func standsInForARealSchedulerBehindAnyScheduler() {
         let scheduler = DispatchQueue.test
-        let erased: AnySchedulerOf<DispatchQueue> = scheduler.eraseToAnyScheduler()
+        let erased: UVAnySchedulerOf<DispatchQueue> = scheduler.eraseToUVAnyScheduler()
         let log = Log()
         erased.schedule(after: erased.now.advanced(by: .seconds(1))) { log.append("tick") }
         #expect(log.all.isEmpty)

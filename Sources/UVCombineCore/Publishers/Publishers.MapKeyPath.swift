@@ -61,8 +61,10 @@ extension Publishers {
 
         /// Creates a publisher of `keyPath` read from each element of
         /// `upstream`.
+        // Internal: Combine's MapKeyPath types have no public initialiser
+        // (only `map(_:)` with key paths makes them).
         @inlinable
-        public init(upstream: Upstream, keyPath: KeyPath<Upstream.Output, Output>) {
+        internal init(upstream: Upstream, keyPath: KeyPath<Upstream.Output, Output>) {
             self.upstream = upstream
             self.keyPath = keyPath
         }
@@ -101,9 +103,11 @@ extension Publishers {
 
         /// Creates a publisher of both key paths read from each element of
         /// `upstream`.
+        // Internal: Combine's MapKeyPath types have no public initialiser
+        // (only `map(_:)` with key paths makes them).
         @inlinable
-        public init(upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>,
-                    keyPath1: KeyPath<Upstream.Output, Output1>) {
+        internal init(upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>,
+                      keyPath1: KeyPath<Upstream.Output, Output1>) {
             self.upstream = upstream
             self.keyPath0 = keyPath0
             self.keyPath1 = keyPath1
@@ -147,9 +151,11 @@ extension Publishers {
 
         /// Creates a publisher of the three key paths read from each element
         /// of `upstream`.
+        // Internal: Combine's MapKeyPath types have no public initialiser
+        // (only `map(_:)` with key paths makes them).
         @inlinable
-        public init(upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>,
-                    keyPath1: KeyPath<Upstream.Output, Output1>, keyPath2: KeyPath<Upstream.Output, Output2>) {
+        internal init(upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>,
+                      keyPath1: KeyPath<Upstream.Output, Output1>, keyPath2: KeyPath<Upstream.Output, Output2>) {
             self.upstream = upstream
             self.keyPath0 = keyPath0
             self.keyPath1 = keyPath1

@@ -25,7 +25,7 @@ extension UVTimer {
     /// Values: the `Date` of the firing, read once per firing (all
     /// subscribers get the same one), as Foundation's timer publisher sends
     /// `Date()`. For monotonic instants, read `loop.now` inside the
-    /// subscriber, or use the scheduler-generic `loop.timerPublisher(every:)`,
+    /// subscriber, or use the scheduler-generic `UVSchedulerTimer.publish(every:on:)`,
     /// whose values are `UVLoop.SchedulerTimeType` (it runs on the loop's
     /// repeating `schedule`, with the same fixed schedule).
     ///

@@ -5,9 +5,12 @@ extension AsyncSequence {
     /// honouring demand, then finishes (or fails with the error the
     /// sequence throws).
     ///
-    /// Named like `Sequence.publisher`. Each subscriber iterates the
-    /// sequence in its own `Task`, and never faster than it asks: the task
-    /// calls `next()` only while the subscriber has outstanding demand.
+    /// UVCombine's own API (Combine cannot publish an `AsyncSequence`), so
+    /// it carries a project name: a library that adds its own
+    /// `AsyncSequence.publisher` still compiles against UVCombine. Each
+    /// subscriber iterates the sequence in its own `Task`, and never faster
+    /// than it asks: the task calls `next()` only while the subscriber has
+    /// outstanding demand.
     /// Cancelling the subscription cancels the task.
     ///
     /// ```swift
@@ -16,72 +19,70 @@ extension AsyncSequence {
     ///     continuation.yield(2)
     ///     continuation.finish()
     /// }
-    /// let c = stream.publisher.sink { print($0) }
+    /// let c = stream.uvPublisher.sink { print($0) }
     /// // Prints (from the task's thread): "1", "2"
     /// ```
     @inlinable
-    public var publisher: Publishers.AsyncSequencePublisher<Self> {
-        Publishers.AsyncSequencePublisher(self)
+    public var uvPublisher: UVAsyncSequencePublisher<Self> {
+        UVAsyncSequencePublisher(self)
     }
 }
 
-extension Publishers {
-    /// A publisher that publishes the elements of an asynchronous sequence.
-    ///
-    /// Each subscription iterates the sequence from a fresh iterator in its
-    /// own `Task` (on the global concurrent executor). The task asks the
-    /// iterator for the next element only while the downstream's demand is
-    /// above zero, and waits (suspended, holding no thread) for `request`
-    /// otherwise; so at most one element is in flight and nothing is
-    /// buffered. `Failure` is the sequence's own failure type: `Never` for
-    /// `AsyncStream`, the thrown error for throwing sequences.
-    ///
-    /// Completion: `.finished` when `next()` returns `nil`, `.failure` when it
-    /// throws. Cancellation: `cancel()` cancels the task (the sequence sees
-    /// the task's cancellation, e.g. `AsyncStream`'s `onTermination` runs)
-    /// and nothing more is delivered, not even a completion.
-    ///
-    /// Threading: elements and the completion are delivered on the task's
-    /// thread, one at a time; use `receive(on:)` to move them to a loop.
-    /// The sequence must be safe to iterate from that task, as for any
-    /// `for await` in a `Task`.
+/// A publisher that publishes the elements of an asynchronous sequence.
+///
+/// Each subscription iterates the sequence from a fresh iterator in its
+/// own `Task` (on the global concurrent executor). The task asks the
+/// iterator for the next element only while the downstream's demand is
+/// above zero, and waits (suspended, holding no thread) for `request`
+/// otherwise; so at most one element is in flight and nothing is
+/// buffered. `Failure` is the sequence's own failure type: `Never` for
+/// `AsyncStream`, the thrown error for throwing sequences.
+///
+/// Completion: `.finished` when `next()` returns `nil`, `.failure` when it
+/// throws. Cancellation: `cancel()` cancels the task (the sequence sees
+/// the task's cancellation, e.g. `AsyncStream`'s `onTermination` runs)
+/// and nothing more is delivered, not even a completion.
+///
+/// Threading: elements and the completion are delivered on the task's
+/// thread, one at a time; use `receive(on:)` to move them to a loop.
+/// The sequence must be safe to iterate from that task, as for any
+/// `for await` in a `Task`.
+///
+/// ```swift
+/// let (stream, input) = AsyncStream.makeStream(of: Int.self)
+/// let c = UVAsyncSequencePublisher(stream).sink { print($0) }
+/// input.yield(1)
+/// ```
+public struct UVAsyncSequencePublisher<Base: AsyncSequence>: Publisher {
+    /// The sequence's element type.
+    public typealias Output = Base.Element
+    /// The sequence's failure type.
+    public typealias Failure = Base.Failure
+
+    /// The asynchronous sequence whose elements are published.
+    public let base: Base
+
+    /// Creates a publisher for the elements of `base`.
     ///
     /// ```swift
-    /// let (stream, input) = AsyncStream.makeStream(of: Int.self)
-    /// let c = Publishers.AsyncSequencePublisher(stream).sink { print($0) }
-    /// input.yield(1)
+    /// let p = UVAsyncSequencePublisher(AsyncStream<Int> { $0.finish() })
     /// ```
-    public struct AsyncSequencePublisher<Base: AsyncSequence>: Publisher {
-        /// The sequence's element type.
-        public typealias Output = Base.Element
-        /// The sequence's failure type.
-        public typealias Failure = Base.Failure
+    @inlinable
+    public init(_ base: Base) {
+        self.base = base
+    }
 
-        /// The asynchronous sequence whose elements are published.
-        public let base: Base
-
-        /// Creates a publisher for the elements of `base`.
-        ///
-        /// ```swift
-        /// let p = Publishers.AsyncSequencePublisher(AsyncStream<Int> { $0.finish() })
-        /// ```
-        @inlinable
-        public init(_ base: Base) {
-            self.base = base
-        }
-
-        /// Sends `subscriber` its subscription, then starts the iterating
-        /// task.
-        @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = AsyncSequenceSubscription<Base, S>(downstream: subscriber)
-            subscriber.receive(subscription: inner)
-            inner.start(base)
-        }
+    /// Sends `subscriber` its subscription, then starts the iterating
+    /// task.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let inner = AsyncSequenceSubscription<Base, S>(downstream: subscriber)
+        subscriber.receive(subscription: inner)
+        inner.start(base)
     }
 }
 
-/// The subscription of ``Publishers/AsyncSequencePublisher``: a task that
+/// The subscription of ``UVAsyncSequencePublisher``: a task that
 /// iterates while there is demand.
 ///
 /// The task parks a continuation when the demand is zero; `request` resumes

@@ -2,14 +2,14 @@ import Testing
 import UVCombineCore
 import UVCombineTesting
 
-@Suite("AsyncSequence.publisher", .timeLimit(.minutes(1)))
-struct AsyncSequencePublisherTests {
+@Suite("AsyncSequence.uvPublisher", .timeLimit(.minutes(1)))
+struct UVAsyncSequencePublisherTests {
     @Test func publishesEveryElementThenFinishes() async {
         let stream = AsyncStream<Int> { continuation in
             for i in 1...3 { continuation.yield(i) }
             continuation.finish()
         }
-        let publisher: Publishers.AsyncSequencePublisher<AsyncStream<Int>> = stream.publisher
+        let publisher: UVAsyncSequencePublisher<AsyncStream<Int>> = stream.uvPublisher
         let subscriber = AwaitingSubscriber<Int, Never>()
         publisher.subscribe(subscriber)
         await subscriber.waitForCompletion()
@@ -20,7 +20,7 @@ struct AsyncSequencePublisherTests {
     @Test func failureTypeIsTheSequences() async {
         let (stream, input) = AsyncThrowingStream.makeStream(of: Int.self)
         let subscriber = AwaitingSubscriber<Int, any Error>()
-        stream.publisher.subscribe(subscriber)
+        stream.uvPublisher.subscribe(subscriber)
         input.yield(1)
         input.finish(throwing: TestError.boom)
         await subscriber.waitForCompletion()
@@ -31,14 +31,14 @@ struct AsyncSequencePublisherTests {
             Issue.record("expected a failure, got \(String(describing: subscriber.completion))")
         }
         // AsyncStream cannot fail: its publisher's Failure is Never.
-        let never: Publishers.AsyncSequencePublisher<AsyncStream<Int>>.Failure.Type = Never.self
+        let never: UVAsyncSequencePublisher<AsyncStream<Int>>.Failure.Type = Never.self
         _ = never
     }
 
     @Test func pullsOnlyWhileThereIsDemand() async {
         let sequence = CountingSequence(count: 10)
         let subscriber = AwaitingSubscriber<Int, Never>(initialDemand: .max(2))
-        sequence.publisher.subscribe(subscriber)
+        sequence.uvPublisher.subscribe(subscriber)
         await subscriber.waitForValues(2)
         // Two elements asked for, two pulled: the task now waits for demand.
         #expect(sequence.nextCalls == 2)
@@ -56,7 +56,7 @@ struct AsyncSequencePublisherTests {
     @Test func oneElementPerRequest() async {
         let sequence = CountingSequence(count: 3)
         let subscriber = AwaitingSubscriber<Int, Never>(initialDemand: .none)
-        sequence.publisher.subscribe(subscriber)
+        sequence.uvPublisher.subscribe(subscriber)
         for n in 1...3 {
             subscriber.request(.max(1))
             await subscriber.waitForValues(n)
@@ -72,7 +72,7 @@ struct AsyncSequencePublisherTests {
             if case .cancelled = termination { reportTermination.yield(true) } else { reportTermination.yield(false) }
         }
         let subscriber = AwaitingSubscriber<Int, Never>()
-        stream.publisher.subscribe(subscriber)
+        stream.uvPublisher.subscribe(subscriber)
         input.yield(1)
         await subscriber.waitForValues(1)
         subscriber.cancel()
@@ -90,7 +90,7 @@ struct AsyncSequencePublisherTests {
             let subscriber = AwaitingSubscriber<Int, Never>(initialDemand: .max(1)) {
                 reportRelease.yield()
             }
-            sequence.publisher.subscribe(subscriber)
+            sequence.uvPublisher.subscribe(subscriber)
             await subscriber.waitForValues(1)
             subscriber.cancel()
         }
@@ -103,7 +103,7 @@ struct AsyncSequencePublisherTests {
 
     @Test func explicitInitialiser() async {
         let subscriber = AwaitingSubscriber<Int, Never>()
-        Publishers.AsyncSequencePublisher(CountingSequence(count: 2)).subscribe(subscriber)
+        UVAsyncSequencePublisher(CountingSequence(count: 2)).subscribe(subscriber)
         await subscriber.waitForCompletion()
         #expect(subscriber.values == [0, 1])
     }

@@ -4,11 +4,11 @@ import Testing
 import UVCombineCore
 import UVCombineTesting
 
-@Suite("AnyScheduler")
-struct AnySchedulerTests {
+@Suite("UVAnyScheduler")
+struct UVAnySchedulerTests {
     @Test func forwardsEverythingToTheWrappedScheduler() {
         let test = DispatchQueue.test
-        let scheduler: AnySchedulerOf<DispatchQueue> = test.eraseToAnyScheduler()
+        let scheduler: UVAnySchedulerOf<DispatchQueue> = test.eraseToUVAnyScheduler()
         #expect(scheduler.now == test.now)
         #expect(scheduler.minimumTolerance == test.minimumTolerance)
         let log = Mutex<[String]>([])
@@ -26,7 +26,7 @@ struct AnySchedulerTests {
 
     @Test func operatorsRunOnAnErasedScheduler() {
         let test = DispatchQueue.test
-        let scheduler = test.eraseToAnyScheduler()
+        let scheduler = test.eraseToUVAnyScheduler()
         let out = test.marbles("a-b--c---|", tick: .seconds(1)) {
             $0.debounce(for: .seconds(2), scheduler: scheduler)
         }
@@ -35,8 +35,8 @@ struct AnySchedulerTests {
 
     @Test func wrappingTwiceBehavesLikeWrappingOnce() {
         let test = DispatchQueue.test
-        let once = AnyScheduler(test)
-        let twice = AnyScheduler(once)
+        let once = UVAnyScheduler(test)
+        let twice = UVAnyScheduler(once)
         let ran = Mutex(false)
         twice.schedule { ran.withLock { $0 = true } }
         test.advance()
@@ -46,7 +46,7 @@ struct AnySchedulerTests {
     @Test func closureInitialiserCallsTheClosures() {
         let calls = Mutex<[String]>([])
         let base = ImmediateScheduler.shared
-        let scheduler = AnyScheduler<ImmediateScheduler.SchedulerTimeType, Never>(
+        let scheduler = UVAnyScheduler<ImmediateScheduler.SchedulerTimeType, Never>(
             minimumTolerance: { calls.withLock { $0.append("tolerance") }; return 0 },
             now: { calls.withLock { $0.append("now") }; return base.now },
             scheduleImmediately: { _, action in calls.withLock { $0.append("immediately") }; action() },
@@ -67,7 +67,7 @@ struct AnySchedulerTests {
 
     @Test func realDispatchQueueBehindAnyScheduler() {
         let queue = DispatchQueue(label: "uvcombine.any")
-        let scheduler: AnySchedulerOf<DispatchQueue> = queue.eraseToAnyScheduler()
+        let scheduler: UVAnySchedulerOf<DispatchQueue> = queue.eraseToUVAnyScheduler()
         let done = DispatchSemaphore(value: 0)
         let onQueue = Mutex(false)
         let key = DispatchSpecificKey<Int>()

@@ -3,13 +3,13 @@ import Testing
 import UVCombineCore
 import UVCombineTesting
 
-@Suite("Publishers.Timer")
-struct TimerTests {
+@Suite("UVSchedulerTimer")
+struct UVSchedulerTimerTests {
     typealias Time = DispatchQueue.SchedulerTimeType
 
     @Test func nothingHappensBeforeConnect() {
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = UVSchedulerTimer.publish(every: .seconds(1), on: scheduler)
         let tracker = TrackingSubscriber<Time, Never>()
         timer.subscribe(tracker)
         #expect(tracker.history == ["subscription(Timer)"])
@@ -21,7 +21,7 @@ struct TimerTests {
     @Test func firstTickComesOneIntervalAfterConnect() {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
-        let timer = Publishers.Timer(every: .seconds(1), scheduler: scheduler)
+        let timer = UVSchedulerTimer(every: .seconds(1), scheduler: scheduler)
         let tracker = TrackingSubscriber<Time, Never>()
         timer.subscribe(tracker)
         scheduler.advance(by: .milliseconds(500))
@@ -39,7 +39,7 @@ struct TimerTests {
     @Test func ticksWithZeroDemandAreDroppedNotQueued() {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = UVSchedulerTimer.publish(every: .seconds(1), on: scheduler)
         let tracker = TrackingSubscriber<Time, Never>(initialDemand: .max(1))
         timer.subscribe(tracker)
         let connection = timer.connect()
@@ -55,7 +55,7 @@ struct TimerTests {
     @Test func autoconnectConnectsOnFirstSubscriberAndStopsOnLastCancel() {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
-        let timer = scheduler.timerPublisher(every: .seconds(1)).autoconnect()
+        let timer = UVSchedulerTimer.publish(every: .seconds(1), on: scheduler).autoconnect()
         let tracker = TrackingSubscriber<Time, Never>()
         timer.subscribe(tracker)
         scheduler.advance(by: .seconds(2))
@@ -71,7 +71,7 @@ struct TimerTests {
 
     @Test func cancellingTheConnectionStopsTheTimer() {
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = UVSchedulerTimer.publish(every: .seconds(1), on: scheduler)
         let tracker = TrackingSubscriber<Time, Never>()
         timer.subscribe(tracker)
         let connection = timer.connect()
@@ -86,7 +86,7 @@ struct TimerTests {
     @Test func connectingAgainAfterCancelStartsAfresh() {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
-        let timer = scheduler.timerPublisher(every: .seconds(2))
+        let timer = UVSchedulerTimer.publish(every: .seconds(2), on: scheduler)
         let detached = TrackingSubscriber<Time, Never>()
         timer.subscribe(detached)
         timer.connect().cancel() // detaches `detached`, as Foundation's timer does
@@ -107,7 +107,7 @@ struct TimerTests {
     @Test func connectingTwiceRunsTwoTimers() {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
-        let timer = scheduler.timerPublisher(every: .seconds(2))
+        let timer = UVSchedulerTimer.publish(every: .seconds(2), on: scheduler)
         let tracker = TrackingSubscriber<Time, Never>()
         timer.subscribe(tracker)
         let first = timer.connect()
@@ -132,7 +132,7 @@ struct TimerTests {
     @Test func cancellingOneConnectionDetachesTheSubscribers() {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = UVSchedulerTimer.publish(every: .seconds(1), on: scheduler)
         let early = TrackingSubscriber<Time, Never>()
         timer.subscribe(early)
         let first = timer.connect()
@@ -161,7 +161,7 @@ struct TimerTests {
 
     @Test func subscribersShareTheTimerWithTheirOwnDemand() {
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = UVSchedulerTimer.publish(every: .seconds(1), on: scheduler)
         let all = TrackingSubscriber<Time, Never>()
         let one = TrackingSubscriber<Time, Never>(initialDemand: .max(1))
         timer.subscribe(all)
@@ -178,7 +178,7 @@ struct TimerTests {
 
     @Test func aCancelledSubscriberIsReleased() {
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = UVSchedulerTimer.publish(every: .seconds(1), on: scheduler)
         let probe = SubscriptionProbe<Time, Never>()
         timer.subscribe(probe)
         let connection = timer.connect()
@@ -193,10 +193,10 @@ struct TimerTests {
 
     @Test func theTimerIsReleasedOnceDisconnectedAndUnreferenced() {
         let scheduler = DispatchQueue.test
-        weak var weakTimer: Publishers.Timer<TestSchedulerOf<DispatchQueue>>?
+        weak var weakTimer: UVSchedulerTimer<TestSchedulerOf<DispatchQueue>>?
         var connection: (any Cancellable)?
         do {
-            let timer = scheduler.timerPublisher(every: .seconds(1))
+            let timer = UVSchedulerTimer.publish(every: .seconds(1), on: scheduler)
             weakTimer = timer
             connection = timer.connect()
         }
@@ -207,7 +207,7 @@ struct TimerTests {
 
     @Test func worksWithSinkAndMap() {
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = UVSchedulerTimer.publish(every: .seconds(1), on: scheduler)
         var count = 0
         let c = timer.map { _ in 1 }.sink { count += $0 }
         let connection = timer.connect()

@@ -10,34 +10,34 @@
 /// The time type stays a generic parameter (as in pointfreeco's
 /// combine-schedulers): instants of different clocks cannot be compared,
 /// so schedulers are interchangeable only when their time types agree.
-/// ``AnySchedulerOf`` spells the erased type of a given scheduler.
+/// ``UVAnySchedulerOf`` spells the erased type of a given scheduler.
 ///
 /// Threading: as the wrapped scheduler; the wrapper adds no state.
 ///
 /// ```swift
 /// struct Search {
-///     let scheduler: AnySchedulerOf<DispatchQueue>
+///     let scheduler: UVAnySchedulerOf<DispatchQueue>
 ///     func results(_ query: some Publisher<String, Never>) -> some Publisher<String, Never> {
 ///         query.debounce(for: .milliseconds(300), scheduler: scheduler)
 ///     }
 /// }
-/// let live = Search(scheduler: DispatchQueue.main.eraseToAnyScheduler())
+/// let live = Search(scheduler: DispatchQueue.main.eraseToUVAnyScheduler())
 /// ```
-public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler
+public struct UVAnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler
     where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible
 {
     @usableFromInline internal let box: AnySchedulerBox<SchedulerTimeType, SchedulerOptions>
 
-    /// Wraps `scheduler`. Wrapping an `AnyScheduler` again reuses its box.
+    /// Wraps `scheduler`. Wrapping a `UVAnyScheduler` again reuses its box.
     ///
     /// ```swift
-    /// let erased = AnyScheduler(DispatchQueue.global())
+    /// let erased = UVAnyScheduler(DispatchQueue.global())
     /// ```
     @inlinable
     public init<S: Scheduler>(_ scheduler: S)
         where S.SchedulerTimeType == SchedulerTimeType, S.SchedulerOptions == SchedulerOptions
     {
-        if let already = scheduler as? AnyScheduler<SchedulerTimeType, SchedulerOptions> {
+        if let already = scheduler as? UVAnyScheduler<SchedulerTimeType, SchedulerOptions> {
             self = already
             return
         }
@@ -47,7 +47,7 @@ public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Sch
     /// Creates a scheduler from closures, for stubs and instrumentation.
     ///
     /// ```swift
-    /// let logging = AnyScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>(
+    /// let logging = UVAnyScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>(
     ///     minimumTolerance: { .zero },
     ///     now: { DispatchQueue.main.now },
     ///     scheduleImmediately: { options, action in print("now"); DispatchQueue.main.schedule(options: options, action) },
@@ -107,23 +107,23 @@ public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Sch
 /// The type-erased form of the scheduler type `S`.
 ///
 /// ```swift
-/// let scheduler: AnySchedulerOf<DispatchQueue> = DispatchQueue.main.eraseToAnyScheduler()
+/// let scheduler: UVAnySchedulerOf<DispatchQueue> = DispatchQueue.main.eraseToUVAnyScheduler()
 /// ```
-public typealias AnySchedulerOf<S: Scheduler> = AnyScheduler<S.SchedulerTimeType, S.SchedulerOptions>
+public typealias UVAnySchedulerOf<S: Scheduler> = UVAnyScheduler<S.SchedulerTimeType, S.SchedulerOptions>
 
 extension Scheduler {
     /// Wraps this scheduler with a type eraser.
     ///
     /// ```swift
-    /// let erased: AnySchedulerOf<DispatchQueue> = DispatchQueue.global().eraseToAnyScheduler()
+    /// let erased: UVAnySchedulerOf<DispatchQueue> = DispatchQueue.global().eraseToUVAnyScheduler()
     /// ```
     @inlinable
-    public func eraseToAnyScheduler() -> AnyScheduler<SchedulerTimeType, SchedulerOptions> {
-        AnyScheduler(self)
+    public func eraseToUVAnyScheduler() -> UVAnyScheduler<SchedulerTimeType, SchedulerOptions> {
+        UVAnyScheduler(self)
     }
 }
 
-/// The box behind ``AnyScheduler``: entry points are stored non-capturing
+/// The box behind ``UVAnyScheduler``: entry points are stored non-capturing
 /// functions taking the box, formed where the concrete scheduler type is
 /// known (the pattern `AnySubscriberBox` uses), so one allocation wraps a
 /// scheduler and every call runs specialised code.
