@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.3
 //
 // UVCombine: Combine's programming model on a libuv event loop.
 //
@@ -12,6 +12,11 @@ import PackageDescription
 
 let package = Package(
     name: "UVCombine",
+    // What is tested is Linux (x86_64, Swift 6.3, libuv 1.44), which
+    // `platforms` cannot name. The one Apple floor that is certain is
+    // macOS 15, where Synchronization's Mutex and Atomic (used throughout
+    // the core) first exist; macOS is not tested.
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "UVCombine", targets: ["UVCombine"]),
         .executable(name: "uvcombine", targets: ["uvcombine"]),
