@@ -5,26 +5,32 @@
 /// (no existential boxes); the heap writes `heapIndex` as entries move.
 /// Loop thread only.
 @usableFromInline
-internal class DeadlineEntry {
+package class DeadlineEntry {
     /// The entry's position in the heap, or -1 when it is not in it.
-    internal final var heapIndex = -1
+    package internal(set) final var heapIndex = -1
     /// The deadline the entry waits for, in nanoseconds (valid while in
     /// the heap).
-    internal final var heapDeadline: UInt64 = 0
+    package internal(set) final var heapDeadline: UInt64 = 0
+    /// When the entry was last scheduled, among the heap's schedules: the
+    /// tie-break that makes equal deadlines come out in that order.
+    package internal(set) final var heapSequence: UInt64 = 0
 
     @usableFromInline
-    internal init() {}
+    package init() {}
 
     /// Whether the entry waits in a heap.
-    internal final var isScheduled: Bool { heapIndex >= 0 }
+    package final var isScheduled: Bool { heapIndex >= 0 }
 }
 
 /// A binary min-heap of deadlines, indexed so that any entry can be moved or
 /// removed in O(log n): all of a session's timeouts share the session's one
 /// timer, armed for the earliest deadline.
 ///
-/// Equal deadlines come out in no particular order. Allocates only while
-/// growing (the array keeps its capacity).
+/// Equal deadlines come out in the order they were scheduled (a moved
+/// entry counts as scheduled when it moved), as libuv's timers do: a
+/// connection and a task that time out in the same millisecond are handled
+/// in a predictable order. Allocates only while growing (the array keeps
+/// its capacity).
 ///
 /// ```swift
 /// var heap = DeadlineHeap()
@@ -35,21 +41,26 @@ internal class DeadlineEntry {
 /// ```
 ///
 /// Threading: a value type owned by the session engine (loop thread).
-internal struct DeadlineHeap {
+package struct DeadlineHeap {
     private var entries: [DeadlineEntry] = []
+    /// The next `heapSequence`; 2^64 schedules do not happen.
+    private var nextSequence: UInt64 = 0
 
-    internal init() {}
+    package init() {}
 
     /// The number of scheduled entries.
-    internal var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     /// The entry with the earliest deadline.
-    internal var earliest: DeadlineEntry? { entries.first }
+    package var earliest: DeadlineEntry? { entries.first }
 
     /// Schedules `entry` at `deadline`, or moves it there if it is
     /// scheduled already.
-    internal mutating func schedule(_ entry: DeadlineEntry, at deadline: UInt64) {
+    package mutating func schedule(_ entry: DeadlineEntry, at deadline: UInt64) {
+        entry.heapSequence = nextSequence
+        nextSequence &+= 1
         if entry.heapIndex >= 0 {
+            // The new sequence is the largest, so an equal deadline moves later.
             let earlier = deadline < entry.heapDeadline
             entry.heapDeadline = deadline
             if earlier { siftUp(entry.heapIndex) } else { siftDown(entry.heapIndex) }
@@ -62,7 +73,7 @@ internal struct DeadlineHeap {
     }
 
     /// Removes `entry` if it is scheduled.
-    internal mutating func remove(_ entry: DeadlineEntry) {
+    package mutating func remove(_ entry: DeadlineEntry) {
         let index = entry.heapIndex
         guard index >= 0 else { return }
         entry.heapIndex = -1
@@ -75,7 +86,7 @@ internal struct DeadlineHeap {
         entries.removeLast()
         entries[index] = moved
         moved.heapIndex = index
-        if index > 0 && moved.heapDeadline < entries[(index - 1) / 2].heapDeadline {
+        if index > 0 && Self.precedes(moved, entries[(index - 1) / 2]) {
             siftUp(index)
         } else {
             siftDown(index)
@@ -84,16 +95,22 @@ internal struct DeadlineHeap {
 
     /// Removes and returns the earliest entry if its deadline is at or
     /// before `now`.
-    internal mutating func popDue(now: UInt64) -> DeadlineEntry? {
+    package mutating func popDue(now: UInt64) -> DeadlineEntry? {
         guard let first = entries.first, first.heapDeadline <= now else { return nil }
         remove(first)
         return first
     }
 
     /// Unschedules every entry.
-    internal mutating func removeAll() {
+    package mutating func removeAll() {
         for entry in entries { entry.heapIndex = -1 }
         entries.removeAll()
+    }
+
+    /// Whether `a` comes out before `b`: the earlier deadline, then the
+    /// earlier schedule.
+    private static func precedes(_ a: DeadlineEntry, _ b: DeadlineEntry) -> Bool {
+        a.heapDeadline < b.heapDeadline || (a.heapDeadline == b.heapDeadline && a.heapSequence < b.heapSequence)
     }
 
     private mutating func siftUp(_ start: Int) {
@@ -102,7 +119,7 @@ internal struct DeadlineHeap {
         while index > 0 {
             let parent = (index - 1) / 2
             let above = entries[parent]
-            guard entry.heapDeadline < above.heapDeadline else { break }
+            guard Self.precedes(entry, above) else { break }
             entries[index] = above
             above.heapIndex = index
             index = parent
@@ -120,9 +137,9 @@ internal struct DeadlineHeap {
             guard left < count else { break }
             let right = left + 1
             var child = left
-            if right < count && entries[right].heapDeadline < entries[left].heapDeadline { child = right }
+            if right < count && Self.precedes(entries[right], entries[left]) { child = right }
             let below = entries[child]
-            guard below.heapDeadline < entry.heapDeadline else { break }
+            guard Self.precedes(below, entry) else { break }
             entries[index] = below
             below.heapIndex = index
             index = child
