@@ -35,13 +35,27 @@ internal protocol Reduction {
 
     /// The upstream's failure as this operator's failure.
     func failure(_ error: UpstreamFailure) -> Failure
+
+    /// `collect()` reflects only the number of collected elements (as
+    /// Combine's `Collect` does); every other reduction returns `nil` and
+    /// reflects Combine's `downstream`, `result`, `initial`, `status`.
+    func reflectedCount(_ accumulator: Accumulator?) -> Int?
+}
+
+extension Reduction {
+    @inlinable
+    func reflectedCount(_ accumulator: Accumulator?) -> Int? { nil }
 }
 
 /// The subscription behind every reducing operator, with Combine's
 /// behaviour:
 ///
-/// - it requests `.unlimited` from the upstream right after handing itself
-///   to the downstream;
+/// - it hands itself to the downstream, then requests `.unlimited` from
+///   the upstream (also when the downstream cancelled meanwhile, as
+///   Combine does);
+/// - a `cancel()` that comes before the upstream's subscription is
+///   ignored, as in Combine: the subscription, when it arrives, is still
+///   accepted and asked for `.unlimited`;
 /// - a value may settle the answer early (`first`, `contains`,
 ///   `allSatisfy`): the upstream is cancelled at once;
 /// - the result (or, when there is none, the bare `.finished`) waits for
@@ -49,7 +63,11 @@ internal protocol Reduction {
 ///   beyond one changes nothing;
 /// - failures, from upstream or thrown, are delivered at once, without
 ///   demand;
-/// - after `cancel()` nothing is delivered.
+/// - values and completions before the subscription, after the end or
+///   after `cancel()` are ignored; a second subscription is cancelled;
+/// - on completion and on cancel it lets go of the downstream and of the
+///   upstream subscription (Combine keeps its downstream after a cancel;
+///   releasing it breaks the subscriber ↔ subscription cycle).
 ///
 /// Threading: values arrive one at a time (the Subscriber contract); the
 /// accumulator is moved out of the lock while the closure runs (so an
@@ -81,13 +99,16 @@ internal final class ReducerSubscription<Logic: Reduction, Downstream: Subscribe
     internal struct State {
         @usableFromInline var phase: Phase = .awaitingSubscription
         @usableFromInline var upstream: (any Subscription)?
+        /// Released (set to `nil`) on completion and on cancel.
+        @usableFromInline var downstream: Downstream?
         /// `nil` only while a value is being reduced or after the end.
         @usableFromInline var accumulator: Logic.Accumulator?
         /// The downstream has requested (any amount).
         @usableFromInline var requested = false
 
         @inlinable
-        init(accumulator: Logic.Accumulator) {
+        init(downstream: Downstream, accumulator: Logic.Accumulator) {
+            self.downstream = downstream
             self.accumulator = accumulator
         }
     }
@@ -96,42 +117,42 @@ internal final class ReducerSubscription<Logic: Reduction, Downstream: Subscribe
     @usableFromInline
     internal enum Action {
         case none
-        case deliver(Logic.Accumulator)
+        case deliver(Downstream, Logic.Accumulator)
         case cancelUpstream((any Subscription)?)
-        case cancelAndDeliver((any Subscription)?, Logic.Accumulator)
-        case fail(Logic.UpstreamFailure)
+        case cancelAndDeliver((any Subscription)?, Downstream, Logic.Accumulator)
+        case fail(Downstream, Logic.Failure)
     }
 
-    @usableFromInline let downstream: Downstream
     @usableFromInline let logic: Logic
+    /// The starting accumulator, kept for `customMirror` (`initial`).
+    @usableFromInline let initial: Logic.Accumulator
     @usableFromInline let state: Mutex<UncheckedSendable<State>>
 
     @inlinable
     init(downstream: Downstream, logic: Logic, initial: Logic.Accumulator) {
-        self.downstream = downstream
         self.logic = logic
-        state = Mutex(UncheckedSendable(State(accumulator: initial)))
+        self.initial = initial
+        state = Mutex(UncheckedSendable(State(downstream: downstream, accumulator: initial)))
     }
 
     // MARK: Subscriber
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = state.withLock { s -> Bool in
-            guard s.value.phase == .awaitingSubscription else { return false }
+        let accepted = state.withLock { s -> UncheckedSendable<Downstream?> in
+            guard s.value.phase == .awaitingSubscription else { return UncheckedSendable(nil) }
             s.value.phase = .consuming
             s.value.upstream = subscription
-            return true
+            return UncheckedSendable(s.value.downstream)
         }
-        guard accepted else {
+        guard let downstream = accepted.value else {
             subscription.cancel()
             return
         }
         downstream.receive(subscription: self)
-        // The downstream may have cancelled from inside receive(subscription:).
-        if state.withLock({ $0.value.phase == .consuming }) {
-            subscription.request(.unlimited)
-        }
+        // Combine requests even if the downstream cancelled from inside
+        // receive(subscription:); a cancelled upstream ignores it.
+        subscription.request(.unlimited)
     }
 
     @inlinable
@@ -151,9 +172,9 @@ internal final class ReducerSubscription<Logic: Reduction, Downstream: Subscribe
                 guard s.value.phase == .consuming else { return UncheckedSendable(.none) }
                 let upstream = s.value.upstream
                 s.value.upstream = nil
-                if s.value.requested {
+                if s.value.requested, let downstream = s.value.downstream.take() {
                     s.value.phase = .terminal
-                    return UncheckedSendable(.cancelAndDeliver(upstream, accumulator))
+                    return UncheckedSendable(.cancelAndDeliver(upstream, downstream, accumulator))
                 }
                 s.value.phase = .awaitingDemand
                 s.value.accumulator = accumulator
@@ -161,17 +182,16 @@ internal final class ReducerSubscription<Logic: Reduction, Downstream: Subscribe
             }
             perform(action.value)
         case .fail(let error):
-            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                guard s.value.phase == .consuming else { return UncheckedSendable(nil) }
+            let action = state.withLock { s -> UncheckedSendable<((any Subscription)?, Downstream?)> in
+                guard s.value.phase == .consuming else { return UncheckedSendable((nil, nil)) }
                 s.value.phase = .terminal
                 let upstream = s.value.upstream
                 s.value.upstream = nil
-                return UncheckedSendable(upstream)
+                return UncheckedSendable((upstream, s.value.downstream.take()))
             }
-            if let upstream = upstream.value {
-                upstream.cancel()
-                downstream.receive(completion: .failure(error))
-            }
+            let (upstream, downstream) = action.value
+            upstream?.cancel()
+            downstream?.receive(completion: .failure(error))
         }
         return .none
     }
@@ -184,11 +204,14 @@ internal final class ReducerSubscription<Logic: Reduction, Downstream: Subscribe
             if case .failure(let error) = completion {
                 s.value.phase = .terminal
                 s.value.accumulator = nil
-                return UncheckedSendable(.fail(error))
+                guard let downstream = s.value.downstream.take() else { return UncheckedSendable(.none) }
+                return UncheckedSendable(.fail(downstream, logic.failure(error)))
             }
-            if s.value.requested, let accumulator = s.value.accumulator.take() {
+            if s.value.requested, let accumulator = s.value.accumulator.take(),
+               let downstream = s.value.downstream.take()
+            {
                 s.value.phase = .terminal
-                return UncheckedSendable(.deliver(accumulator))
+                return UncheckedSendable(.deliver(downstream, accumulator))
             }
             s.value.phase = .awaitingDemand
             return UncheckedSendable(.none)
@@ -208,8 +231,10 @@ internal final class ReducerSubscription<Logic: Reduction, Downstream: Subscribe
                 return UncheckedSendable(.none)
             case .awaitingDemand:
                 s.value.phase = .terminal
-                guard let accumulator = s.value.accumulator.take() else { return UncheckedSendable(.none) }
-                return UncheckedSendable(.deliver(accumulator))
+                guard let accumulator = s.value.accumulator.take(),
+                      let downstream = s.value.downstream.take()
+                else { return UncheckedSendable(.none) }
+                return UncheckedSendable(.deliver(downstream, accumulator))
             case .terminal:
                 return UncheckedSendable(.none)
             }
@@ -219,14 +244,17 @@ internal final class ReducerSubscription<Logic: Reduction, Downstream: Subscribe
 
     @inlinable
     func cancel() {
-        let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+        let released = state.withLock { s -> UncheckedSendable<((any Subscription)?, Downstream?)> in
+            // Combine ignores a cancel that comes before the subscription.
+            guard s.value.phase != .awaitingSubscription else { return UncheckedSendable((nil, nil)) }
             let upstream = s.value.upstream
             s.value.upstream = nil
             s.value.phase = .terminal
             s.value.accumulator = nil
-            return UncheckedSendable(upstream)
+            return UncheckedSendable((upstream, s.value.downstream.take()))
         }
-        upstream.value?.cancel()
+        // The downstream is released here, outside the lock.
+        released.value.0?.cancel()
     }
 
     // MARK: Delivery
@@ -236,21 +264,21 @@ internal final class ReducerSubscription<Logic: Reduction, Downstream: Subscribe
         switch action {
         case .none:
             break
-        case .deliver(let accumulator):
-            deliver(accumulator)
+        case .deliver(let downstream, let accumulator):
+            deliver(accumulator, to: downstream)
         case .cancelUpstream(let upstream):
             upstream?.cancel()
-        case .cancelAndDeliver(let upstream, let accumulator):
+        case .cancelAndDeliver(let upstream, let downstream, let accumulator):
             upstream?.cancel()
-            deliver(accumulator)
-        case .fail(let error):
-            downstream.receive(completion: .failure(logic.failure(error)))
+            deliver(accumulator, to: downstream)
+        case .fail(let downstream, let error):
+            downstream.receive(completion: .failure(error))
         }
     }
 
     /// Publishes the result, if there is one, then finishes.
     @inlinable
-    func deliver(_ accumulator: Logic.Accumulator) {
+    func deliver(_ accumulator: Logic.Accumulator, to downstream: Downstream) {
         if let result = logic.result(accumulator) {
             _ = downstream.receive(result)
         }
@@ -258,9 +286,31 @@ internal final class ReducerSubscription<Logic: Reduction, Downstream: Subscribe
     }
 
     @usableFromInline var description: String { Logic.name }
+
+    /// Combine's children: `downstream`, `result`, `initial`, `status`
+    /// (`Collect`: only `count`).
     @usableFromInline var customMirror: Mirror {
-        let accumulator = state.withLock { UncheckedSendable($0.value.accumulator) }.value
-        return Mirror(self, children: ["downstream": downstream, "result": accumulator as Any])
+        let snapshot = state.withLock { s in
+            UncheckedSendable((s.value.downstream, s.value.accumulator, s.value.phase, s.value.upstream))
+        }.value
+        let (downstream, accumulator, phase, upstream) = snapshot
+        if let count = logic.reflectedCount(accumulator) {
+            return Mirror(self, children: ["count": count])
+        }
+        let status: String
+        switch phase {
+        case .awaitingSubscription: status = "awaitingSubscription"
+        case .consuming, .awaitingDemand:
+            status = upstream.map { "subscribed(\($0))" } ?? "terminal"
+        case .terminal: status = "terminal"
+        }
+        let children: KeyValuePairs<String, Any> = [
+            "downstream": downstream.map { $0 as Any } ?? (downstream as Any),
+            "result": accumulator.flatMap { logic.result($0) } as Any,
+            "initial": logic.result(initial) as Any,
+            "status": status,
+        ]
+        return Mirror(self, children: children)
     }
     @usableFromInline var playgroundDescription: Any { description }
 }

@@ -18,15 +18,18 @@ extension Publisher {
     /// and fails with the closure's error on the next request, after as
     /// many buffered elements as that request allows.
     ///
-    /// `.finished` follows the last buffered element. An upstream failure is
-    /// delivered at once, after the buffered elements the outstanding
-    /// demand allows; the rest are discarded.
+    /// As in Combine, the upstream is asked for its prefetch before the
+    /// downstream gets the subscription, so a synchronous upstream fills
+    /// the buffer first; `.finished` follows the last buffered element once
+    /// the downstream has demand. An upstream failure is delivered at once,
+    /// after the buffered elements the outstanding demand allows; the rest
+    /// are discarded. `request(.none)` is accepted.
     ///
     /// ```swift
     /// let c = (1...5).publisher
     ///     .buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest)
     ///     .sink { print($0) }
-    /// // Prints: "1 2 3 4 5"
+    /// // Prints: "1 2" (the sequence fills the buffer before the sink asks)
     /// ```
     @inlinable
     public func buffer(size: Int, prefetch: Publishers.PrefetchStrategy,
@@ -129,6 +132,25 @@ extension Publishers {
 extension Publishers.Buffer {
     /// Holds what the downstream has not asked for in a ring buffer and
     /// delivers it as demand arrives.
+    ///
+    /// Combine's rules, pinned by tests:
+    /// - the upstream is asked for `size` (`.keepFull`) or `.unlimited`
+    ///   (`.byRequest`) before the downstream gets the subscription; what
+    ///   arrives meanwhile waits in the buffer until the downstream has it;
+    /// - `request(.none)` is accepted; a request made from inside
+    ///   `receive(_:)` only adds demand to the delivery already running;
+    /// - `.finished` is delivered once the buffer is empty *and* the
+    ///   downstream has demand; values that arrive after `.finished` are
+    ///   still buffered; a failure goes out at once, after what the demand
+    ///   allows (an overflow with `.customError` on the next request);
+    /// - with `.keepFull` each element delivered from a request is asked
+    ///   for again from the upstream (also, as in Combine, when the upstream
+    ///   has completed or was cancelled by an overflow);
+    /// - a cancel before the upstream's subscription is ignored (the
+    ///   subscription is still accepted and asked for the prefetch), and so
+    ///   is a request; a second subscription is cancelled;
+    /// - the downstream and the upstream subscription are released once the
+    ///   completion is delivered and on cancel.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -142,39 +164,47 @@ extension Publishers.Buffer {
             @usableFromInline var subscribed = false
             /// Completed downstream or cancelled.
             @usableFromInline var done = false
-            /// No more values are accepted (the upstream completed or the
-            /// buffer overflowed with `.customError`).
+            /// Values are no longer accepted: the upstream failed or the
+            /// buffer overflowed with `.customError`.
             @usableFromInline var closed = false
+            /// Held until the downstream completes or cancels (Combine asks
+            /// a completed upstream for refills with `.keepFull`).
             @usableFromInline var upstream: (any Subscription)?
+            /// Released once the completion is delivered and on cancel.
+            @usableFromInline var downstream: Downstream?
             @usableFromInline var values = RingBuffer<Upstream.Output>()
             /// Outstanding downstream demand.
             @usableFromInline var demand: Subscribers.Demand = .none
-            /// The completion to deliver once the buffer allows it.
+            /// The upstream's completion (or the overflow failure), due
+            /// once the buffer allows it.
             @usableFromInline var completion: Subscribers.Completion<Upstream.Failure>?
             /// The failure waits for the next request (`.customError`).
             @usableFromInline var failureWaitsForRequest = false
-            /// A thread is delivering; others only add to the state.
-            @usableFromInline var draining = false
+            /// A thread is delivering; others only add to the state. Also
+            /// set until the downstream has its subscription, so nothing
+            /// reaches it before.
+            @usableFromInline var draining = true
 
             @inlinable
-            init() {}
+            init(downstream: Downstream) {
+                self.downstream = downstream
+            }
         }
 
         @usableFromInline
         internal enum Step {
-            case emit(Upstream.Output)
-            case complete(Subscribers.Completion<Upstream.Failure>)
+            case emit(Upstream.Output, Downstream)
+            case complete(Subscribers.Completion<Upstream.Failure>, Downstream)
             case stop
         }
 
-        /// What an arriving value leads to. No payload: deciding it under
-        /// the lock copies no existential.
+        /// What an arriving value leads to.
         @usableFromInline
-        internal enum Arrival: UInt8 {
+        internal enum Arrival {
             case ignore
             /// The buffer was empty and the downstream waiting: deliver the
             /// value directly (this thread now drains).
-            case deliver
+            case deliver(Downstream)
             case drain
             case overflow
         }
@@ -187,7 +217,6 @@ extension Publishers.Buffer {
             case fail
         }
 
-        @usableFromInline let downstream: Downstream
         @usableFromInline let size: Int
         @usableFromInline let keepFull: Bool
         @usableFromInline let whenFull: Publishers.BufferingStrategy<Upstream.Failure>
@@ -197,7 +226,6 @@ extension Publishers.Buffer {
         @inlinable
         init(downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
              whenFull: Publishers.BufferingStrategy<Upstream.Failure>) {
-            self.downstream = downstream
             self.size = size
             keepFull = prefetch == .keepFull
             self.whenFull = whenFull
@@ -206,65 +234,66 @@ extension Publishers.Buffer {
             case .dropOldest: fullPolicy = .dropOldest
             case .customError: fullPolicy = .fail
             }
-            state = Mutex(UncheckedSendable(State()))
+            state = Mutex(UncheckedSendable(State(downstream: downstream)))
         }
 
         // MARK: Subscriber
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = state.withLock { s -> Bool in
-                guard !s.value.subscribed, !s.value.done else { return false }
+            let accepted = state.withLock { s -> UncheckedSendable<Downstream?> in
+                guard !s.value.subscribed, !s.value.done else { return UncheckedSendable(nil) }
                 s.value.subscribed = true
                 s.value.upstream = subscription
-                return true
+                return UncheckedSendable(s.value.downstream)
             }
-            guard accepted else {
+            guard let downstream = accepted.value else {
                 subscription.cancel()
                 return
             }
-            // The downstream gets its subscription before anything can be
-            // delivered to it; then the upstream is asked to fill the buffer.
-            downstream.receive(subscription: self)
-            let active = state.withLock { !$0.value.done && !$0.value.closed }
-            guard active else { return }
+            // As Combine: prefetch first, then hand the subscription on.
+            // `draining` is still set, so whatever arrives meanwhile waits.
             if !keepFull {
                 subscription.request(.unlimited)
             } else if size > 0 {
                 subscription.request(.max(size))
             }
+            downstream.receive(subscription: self)
+            let refill = drainLoop(delivered: 0, more: .none)
+            requestRefill(refill)
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let arrival = state.withLock { s -> Arrival in
-                guard s.value.subscribed, !s.value.done, !s.value.closed else { return .ignore }
-                if s.value.values.isEmpty, s.value.demand.rawValue > 0, !s.value.draining {
+            let arrival = state.withLock { s -> UncheckedSendable<Arrival> in
+                guard s.value.subscribed, !s.value.done, !s.value.closed else { return UncheckedSendable(.ignore) }
+                if s.value.values.isEmpty, s.value.demand.rawValue > 0, !s.value.draining,
+                   let downstream = s.value.downstream
+                {
                     s.value.demand -= 1
                     s.value.draining = true
-                    return .deliver
+                    return UncheckedSendable(.deliver(downstream))
                 }
-                // Full only matters when the value cannot go out at once.
-                guard s.value.values.count >= size, s.value.demand.rawValue == 0 else {
+                guard s.value.values.count >= size else {
                     s.value.values.append(input)
-                    return .drain
+                    return UncheckedSendable(.drain)
                 }
                 switch fullPolicy {
                 case .dropNewest:
-                    return .drain
+                    return UncheckedSendable(.drain)
                 case .dropOldest:
                     _ = s.value.values.popFirst()
                     if size > 0 { s.value.values.append(input) }
-                    return .drain
+                    return UncheckedSendable(.drain)
                 case .fail:
                     s.value.closed = true
-                    return .overflow
+                    return UncheckedSendable(.overflow)
                 }
             }
-            switch arrival {
+            switch arrival.value {
             case .ignore:
                 return .none
-            case .deliver:
+            case .deliver(let downstream):
                 let more = downstream.receive(input)
                 return drainLoop(delivered: 1, more: more)
             case .drain:
@@ -279,11 +308,7 @@ extension Publishers.Buffer {
         /// allows (normally on the next request).
         @inlinable
         func overflow() {
-            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                let upstream = s.value.upstream
-                s.value.upstream = nil
-                return UncheckedSendable(upstream)
-            }
+            let upstream = state.withLock { UncheckedSendable($0.value.upstream) }
             upstream.value?.cancel()
             guard case .customError(let makeError) = whenFull else { return }
             let error = makeError()
@@ -301,9 +326,11 @@ extension Publishers.Buffer {
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             let accepted = state.withLock { s -> Bool in
-                guard s.value.subscribed, !s.value.done, !s.value.closed else { return false }
-                s.value.closed = true
-                s.value.upstream = nil
+                guard s.value.subscribed, !s.value.done, !s.value.closed, s.value.completion == nil else {
+                    return false
+                }
+                // Combine keeps buffering values that come after `.finished`.
+                if case .failure = completion { s.value.closed = true }
                 s.value.completion = completion
                 return true
             }
@@ -314,31 +341,45 @@ extension Publishers.Buffer {
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
-            state.withLock { s in
+            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+                // Combine drops a request that comes before the subscription.
+                guard s.value.subscribed, !s.value.done else { return UncheckedSendable(nil) }
                 s.value.demand += demand
                 s.value.failureWaitsForRequest = false
+                return UncheckedSendable(s.value.upstream)
             }
+            guard let upstream = upstream.value else { return }
             let refill = drain()
-            guard refill.rawValue > 0 else { return }
-            let upstream = state.withLock { UncheckedSendable($0.value.upstream) }
-            upstream.value?.request(refill)
+            // Combine refills through the subscription it held when the
+            // request came, even if delivery completed meanwhile.
+            if refill.rawValue > 0 { upstream.request(refill) }
         }
 
         @inlinable
         func cancel() {
-            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+            let released = state.withLock { s -> UncheckedSendable<((any Subscription)?, Downstream?)> in
+                // Combine ignores a cancel that comes before the subscription.
+                guard s.value.subscribed, !s.value.done else { return UncheckedSendable((nil, nil)) }
                 s.value.done = true
                 s.value.values.removeAll(keepingCapacity: false)
                 s.value.completion = nil
                 let upstream = s.value.upstream
                 s.value.upstream = nil
-                return UncheckedSendable(upstream)
+                return UncheckedSendable((upstream, s.value.downstream.take()))
             }
-            upstream.value?.cancel()
+            // The downstream is released here, outside the lock.
+            released.value.0?.cancel()
         }
 
         // MARK: Delivery
+
+        /// Asks the upstream for `refill` elements, if any.
+        @inlinable
+        func requestRefill(_ refill: Subscribers.Demand) {
+            guard refill.rawValue > 0 else { return }
+            let upstream = state.withLock { UncheckedSendable($0.value.upstream) }
+            upstream.value?.request(refill)
+        }
 
         /// Delivers what the demand allows, then a due completion. Returns
         /// what to ask the upstream for in place of the delivered elements
@@ -364,35 +405,44 @@ extension Publishers.Buffer {
             while true {
                 let step = state.withLock { s -> UncheckedSendable<Step> in
                     if more.rawValue > 0 { s.value.demand += more }
-                    guard !s.value.done else {
+                    guard !s.value.done, let downstream = s.value.downstream else {
                         s.value.draining = false
                         return UncheckedSendable(.stop)
                     }
-                    if s.value.demand.rawValue > 0, !s.value.values.isEmpty, let value = s.value.values.popFirst() {
+                    let hasDemand = s.value.demand.rawValue > 0
+                    if hasDemand, let value = s.value.values.popFirst() {
                         s.value.demand -= 1
-                        return UncheckedSendable(.emit(value))
+                        return UncheckedSendable(.emit(value, downstream))
                     }
                     if let completion = s.value.completion {
-                        var due = s.value.values.isEmpty
-                        if case .failure = completion { due = !s.value.failureWaitsForRequest }
+                        let due: Bool
+                        switch completion {
+                        case .finished:
+                            // As Combine: an empty buffer and some demand.
+                            due = hasDemand && s.value.values.isEmpty
+                        case .failure:
+                            due = !s.value.failureWaitsForRequest
+                        }
                         if due {
                             s.value.done = true
                             s.value.draining = false
                             s.value.completion = nil
+                            s.value.upstream = nil
+                            s.value.downstream = nil
                             s.value.values.removeAll(keepingCapacity: false)
-                            return UncheckedSendable(.complete(completion))
+                            return UncheckedSendable(.complete(completion, downstream))
                         }
                     }
                     s.value.draining = false
                     return UncheckedSendable(.stop)
                 }
                 switch step.value {
-                case .emit(let value):
+                case .emit(let value, let downstream):
                     delivered &+= 1
                     more = downstream.receive(value)
-                case .complete(let completion):
+                case .complete(let completion, let downstream):
                     downstream.receive(completion: completion)
-                    return .none
+                    return keepFull && delivered > 0 ? .max(delivered) : .none
                 case .stop:
                     return keepFull && delivered > 0 ? .max(delivered) : .none
                 }
@@ -400,9 +450,32 @@ extension Publishers.Buffer {
         }
 
         @usableFromInline var description: String { "Buffer" }
+        /// Combine's children: `values`, `state`, `downstreamDemand`,
+        /// `terminal`.
         @usableFromInline var customMirror: Mirror {
-            let (count, demand) = state.withLock { ($0.value.values.count, $0.value.demand) }
-            return Mirror(self, children: ["buffered": count, "downstreamDemand": demand])
+            let snapshot = state.withLock { s -> UncheckedSendable<([Upstream.Output], String, Subscribers.Demand,
+                                                                    Subscribers.Completion<Upstream.Failure>?)> in
+                var values: [Upstream.Output] = []
+                values.reserveCapacity(s.value.values.count)
+                var copy = s.value.values
+                while let value = copy.popFirst() { values.append(value) }
+                let status: String
+                if s.value.done {
+                    status = "terminal"
+                } else if let upstream = s.value.upstream {
+                    status = "subscribed(\(upstream))"
+                } else {
+                    status = "awaitingSubscription"
+                }
+                return UncheckedSendable((values, status, s.value.demand, s.value.completion))
+            }.value
+            let children: KeyValuePairs<String, Any> = [
+                "values": snapshot.0,
+                "state": snapshot.1,
+                "downstreamDemand": snapshot.2,
+                "terminal": snapshot.3 as Any,
+            ]
+            return Mirror(self, children: children)
         }
         @usableFromInline var playgroundDescription: Any { description }
     }

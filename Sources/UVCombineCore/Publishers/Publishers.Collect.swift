@@ -105,5 +105,9 @@ extension Publishers.Collect {
 
         @inlinable
         func failure(_ error: Upstream.Failure) -> Upstream.Failure { error }
+
+        /// Combine's `Collect` reflects only the number collected so far.
+        @inlinable
+        func reflectedCount(_ all: [Upstream.Output]?) -> Int? { all?.count ?? 0 }
     }
 }

@@ -63,6 +63,14 @@ extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
 extension Publishers.CollectByCount {
     /// Fills one array at a time; demand is scaled by `count`.
+    ///
+    /// Combine's element-wise rules: values and a completion that arrive
+    /// before the subscription are not gated (values are collected, the
+    /// completion is forwarded with the partial array); a cancel before the
+    /// subscription neither requests nor cancels (the subscription is still
+    /// accepted when it comes); values after the end are dropped; a second
+    /// subscription is cancelled. The downstream and the upstream
+    /// subscription are released on completion and on cancel.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -74,34 +82,37 @@ extension Publishers.CollectByCount {
         @usableFromInline
         internal struct State {
             @usableFromInline var subscribed = false
+            /// Completed or cancelled (after the subscription).
             @usableFromInline var done = false
             @usableFromInline var upstream: (any Subscription)?
+            /// Released on completion and on cancel.
+            @usableFromInline var downstream: Downstream?
             @usableFromInline var buffer: [Upstream.Output] = []
 
             @inlinable
-            init() {}
+            init(downstream: Downstream) {
+                self.downstream = downstream
+            }
         }
 
-        @usableFromInline let downstream: Downstream
         @usableFromInline let count: Int
         @usableFromInline let state: Mutex<UncheckedSendable<State>>
 
         @inlinable
         init(downstream: Downstream, count: Int) {
-            self.downstream = downstream
             self.count = count
-            state = Mutex(UncheckedSendable(State()))
+            state = Mutex(UncheckedSendable(State(downstream: downstream)))
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = state.withLock { s -> Bool in
-                guard !s.value.subscribed, !s.value.done else { return false }
+            let accepted = state.withLock { s -> UncheckedSendable<Downstream?> in
+                guard !s.value.subscribed, !s.value.done else { return UncheckedSendable(nil) }
                 s.value.subscribed = true
                 s.value.upstream = subscription
-                return true
+                return UncheckedSendable(s.value.downstream)
             }
-            if accepted {
+            if let downstream = accepted.value {
                 downstream.receive(subscription: self)
             } else {
                 subscription.cancel()
@@ -110,30 +121,32 @@ extension Publishers.CollectByCount {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let full = state.withLock { s -> UncheckedSendable<[Upstream.Output]?> in
-                guard s.value.subscribed, !s.value.done else { return UncheckedSendable(nil) }
+            let full = state.withLock { s -> UncheckedSendable<([Upstream.Output], Downstream)?> in
+                guard !s.value.done else { return UncheckedSendable(nil) }
                 if s.value.buffer.isEmpty { s.value.buffer.reserveCapacity(count) }
                 s.value.buffer.append(input)
-                guard s.value.buffer.count == count else { return UncheckedSendable(nil) }
+                guard s.value.buffer.count == count, let downstream = s.value.downstream else {
+                    return UncheckedSendable(nil)
+                }
                 let batch = s.value.buffer
                 s.value.buffer = []
-                return UncheckedSendable(batch)
+                return UncheckedSendable((batch, downstream))
             }
-            guard let batch = full.value else { return .none }
+            guard let (batch, downstream) = full.value else { return .none }
             return downstream.receive(batch) * count
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let partial = state.withLock { s -> UncheckedSendable<[Upstream.Output]?> in
-                guard s.value.subscribed, !s.value.done else { return UncheckedSendable(nil) }
+            let partial = state.withLock { s -> UncheckedSendable<([Upstream.Output], Downstream)?> in
+                guard !s.value.done, let downstream = s.value.downstream.take() else { return UncheckedSendable(nil) }
                 s.value.done = true
                 s.value.upstream = nil
                 let partial = s.value.buffer
                 s.value.buffer = []
-                return UncheckedSendable(partial)
+                return UncheckedSendable((partial, downstream))
             }
-            guard let partial = partial.value else { return }
+            guard let (partial, downstream) = partial.value else { return }
             if case .finished = completion, !partial.isEmpty {
                 _ = downstream.receive(partial)
             }
@@ -149,20 +162,35 @@ extension Publishers.CollectByCount {
 
         @inlinable
         func cancel() {
-            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+            let released = state.withLock { s -> UncheckedSendable<((any Subscription)?, Downstream?)> in
+                // Before the subscription Combine neither requests nor
+                // cancels: the cancel is ignored.
+                guard s.value.subscribed, !s.value.done else { return UncheckedSendable((nil, nil)) }
                 s.value.done = true
                 s.value.buffer = []
                 let upstream = s.value.upstream
                 s.value.upstream = nil
-                return UncheckedSendable(upstream)
+                return UncheckedSendable((upstream, s.value.downstream.take()))
             }
-            upstream.value?.cancel()
+            // The downstream is released here, outside the lock.
+            released.value.0?.cancel()
         }
 
         @usableFromInline var description: String { "CollectByCount" }
+        /// Combine's children: `downstream`, `upstreamSubscription`,
+        /// `buffer`, `count`.
         @usableFromInline var customMirror: Mirror {
-            let buffer = state.withLock { UncheckedSendable($0.value.buffer) }.value
-            return Mirror(self, children: ["downstream": downstream, "buffer": buffer, "count": count])
+            let snapshot = state.withLock { s in
+                UncheckedSendable((s.value.downstream, s.value.upstream, s.value.buffer))
+            }.value
+            let (downstream, upstream, buffer) = snapshot
+            let children: KeyValuePairs<String, Any> = [
+                "downstream": downstream.map { $0 as Any } ?? (downstream as Any),
+                "upstreamSubscription": upstream as Any,
+                "buffer": buffer,
+                "count": count,
+            ]
+            return Mirror(self, children: children)
         }
         @usableFromInline var playgroundDescription: Any { description }
     }

@@ -5,8 +5,10 @@ extension Publisher {
     ///
     /// If the upstream finishes without publishing anything, the element is
     /// published (waiting for demand if there is none), then `.finished`.
-    /// Values, a failure, and a finish after values pass unchanged. Demand
-    /// is forwarded to the upstream as requested.
+    /// Values, a failure, and a finish after values pass unchanged. As in
+    /// Combine, the upstream is asked for `.unlimited` once the downstream
+    /// has the subscription, and the downstream's requests are forwarded
+    /// too.
     ///
     /// ```swift
     /// let c = Empty<Int, Never>().replaceEmpty(with: 0).sink { print($0) }
@@ -87,6 +89,14 @@ extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream
 extension Publishers.ReplaceEmpty {
     /// Remembers whether anything was published and whether the downstream
     /// has asked for anything, so the replacement respects demand.
+    ///
+    /// As Combine: after handing itself to the downstream it requests
+    /// `.unlimited` from the upstream, and forwards every request on top;
+    /// a cancel before the upstream's subscription is ignored (the
+    /// subscription is still accepted and asked for `.unlimited`); events
+    /// before the subscription and after the end are ignored; a second
+    /// subscription is cancelled. The downstream and the upstream
+    /// subscription are released on completion and on cancel.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -109,75 +119,82 @@ extension Publishers.ReplaceEmpty {
         internal struct State {
             @usableFromInline var phase: Phase = .awaitingSubscription
             @usableFromInline var upstream: (any Subscription)?
+            /// Released on completion and on cancel.
+            @usableFromInline var downstream: Downstream?
             @usableFromInline var receivedValue = false
             @usableFromInline var requested = false
 
             @inlinable
-            init() {}
+            init(downstream: Downstream) {
+                self.downstream = downstream
+            }
         }
 
         @usableFromInline
         internal enum Action {
             case none
-            case forward(Subscribers.Completion<Upstream.Failure>)
-            case replace
+            case forward(Downstream, Subscribers.Completion<Upstream.Failure>)
+            case replace(Downstream)
         }
 
-        @usableFromInline let downstream: Downstream
         @usableFromInline let output: Upstream.Output
         @usableFromInline let state: Mutex<UncheckedSendable<State>>
 
         @inlinable
         init(downstream: Downstream, output: Upstream.Output) {
-            self.downstream = downstream
             self.output = output
-            state = Mutex(UncheckedSendable(State()))
+            state = Mutex(UncheckedSendable(State(downstream: downstream)))
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = state.withLock { s -> Bool in
-                guard s.value.phase == .awaitingSubscription else { return false }
+            let accepted = state.withLock { s -> UncheckedSendable<Downstream?> in
+                guard s.value.phase == .awaitingSubscription else { return UncheckedSendable(nil) }
                 s.value.phase = .subscribed
                 s.value.upstream = subscription
-                return true
+                return UncheckedSendable(s.value.downstream)
             }
-            if accepted {
-                downstream.receive(subscription: self)
-            } else {
+            guard let downstream = accepted.value else {
                 subscription.cancel()
+                return
             }
+            downstream.receive(subscription: self)
+            // Combine asks for everything whatever the downstream requested
+            // (and forwards the downstream's requests on top).
+            subscription.request(.unlimited)
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let active = state.withLock { s -> Bool in
-                guard s.value.phase == .subscribed else { return false }
+            let downstream = state.withLock { s -> UncheckedSendable<Downstream?> in
+                guard s.value.phase == .subscribed else { return UncheckedSendable(nil) }
                 s.value.receivedValue = true
-                return true
+                return UncheckedSendable(s.value.downstream)
             }
-            return active ? downstream.receive(input) : .none
+            return downstream.value?.receive(input) ?? .none
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             var finished = false
             if case .finished = completion { finished = true }
-            let action = state.withLock { s -> Action in
-                guard s.value.phase == .subscribed else { return .none }
+            let action = state.withLock { s -> UncheckedSendable<Action> in
+                guard s.value.phase == .subscribed else { return UncheckedSendable(.none) }
                 s.value.upstream = nil
                 if s.value.receivedValue || !finished {
                     s.value.phase = .terminal
-                    return .forward(completion)
+                    guard let downstream = s.value.downstream.take() else { return UncheckedSendable(.none) }
+                    return UncheckedSendable(.forward(downstream, completion))
                 }
                 if s.value.requested {
                     s.value.phase = .terminal
-                    return .replace
+                    guard let downstream = s.value.downstream.take() else { return UncheckedSendable(.none) }
+                    return UncheckedSendable(.replace(downstream))
                 }
                 s.value.phase = .owesReplacement
-                return .none
+                return UncheckedSendable(.none)
             }
-            perform(action)
+            perform(action.value)
         }
 
         @inlinable
@@ -190,7 +207,8 @@ extension Publishers.ReplaceEmpty {
                     return UncheckedSendable((s.value.upstream, .none))
                 case .owesReplacement:
                     s.value.phase = .terminal
-                    return UncheckedSendable((nil, .replace))
+                    guard let downstream = s.value.downstream.take() else { return UncheckedSendable((nil, .none)) }
+                    return UncheckedSendable((nil, .replace(downstream)))
                 case .terminal:
                     return UncheckedSendable((nil, .none))
                 }
@@ -202,13 +220,16 @@ extension Publishers.ReplaceEmpty {
 
         @inlinable
         func cancel() {
-            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+            let released = state.withLock { s -> UncheckedSendable<((any Subscription)?, Downstream?)> in
+                // Combine ignores a cancel that comes before the subscription.
+                guard s.value.phase != .awaitingSubscription else { return UncheckedSendable((nil, nil)) }
                 s.value.phase = .terminal
                 let upstream = s.value.upstream
                 s.value.upstream = nil
-                return UncheckedSendable(upstream)
+                return UncheckedSendable((upstream, s.value.downstream.take()))
             }
-            upstream.value?.cancel()
+            // The downstream is released here, outside the lock.
+            released.value.0?.cancel()
         }
 
         @inlinable
@@ -216,18 +237,17 @@ extension Publishers.ReplaceEmpty {
             switch action {
             case .none:
                 break
-            case .forward(let completion):
+            case .forward(let downstream, let completion):
                 downstream.receive(completion: completion)
-            case .replace:
+            case .replace(let downstream):
                 _ = downstream.receive(output)
                 downstream.receive(completion: .finished)
             }
         }
 
         @usableFromInline var description: String { "ReplaceEmpty" }
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream, "output": output])
-        }
+        /// Combine's `ReplaceEmpty` reflects no children.
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
         @usableFromInline var playgroundDescription: Any { description }
     }
 }

@@ -135,11 +135,14 @@ struct ReduceTests {
         #expect(subscriber.completions.isEmpty)
     }
 
-    @Test func cancellingFromReceiveSubscriptionRequestsNothingUpstream() {
+    @Test func cancellingFromReceiveSubscriptionStillRequestsAsCombine() {
         let upstream = TestPublisher<Int, Never>()
         let cancelling = CancelsAtOnce<Int>()
         upstream.count().subscribe(cancelling)
-        #expect(upstream.subscription?.requested == [])
+        // Combine requests `.unlimited` after handing the subscription on,
+        // whatever the downstream did meanwhile; the cancelled upstream
+        // ignores it.
+        #expect(upstream.subscription?.requested == [.unlimited])
         #expect(upstream.subscription?.cancelCount == 1)
     }
 }

@@ -10,11 +10,13 @@ struct ReplaceEmptyTests {
         #expect(tracker.history == ["subscription(ReplaceEmpty)", "value(42)", "finished"])
     }
 
-    @Test func valuesPassUnchangedAndDemandIsForwarded() {
+    @Test func valuesPassUnchangedAndDemandIsForwardedAfterUnlimited() {
         let upstream = TestPublisher<Int, TestError>()
         let tracker = TrackingSubscriber<Int, TestError>(initialDemand: .max(1), demandPerValue: { _ in .max(2) })
         upstream.replaceEmpty(with: 0).subscribe(tracker)
-        #expect(upstream.subscription?.requested == [.max(1)])
+        // As Combine: `.unlimited` once the downstream has the subscription,
+        // on top of what the downstream requests.
+        #expect(upstream.subscription?.requested == [.max(1), .unlimited])
         #expect(upstream.send(5) == .max(2))
         upstream.send(completion: .finished)
         #expect(tracker.history == ["subscription(ReplaceEmpty)", "value(5)", "finished"])
@@ -39,16 +41,17 @@ struct ReplaceEmptyTests {
         tracker.request(.max(1))
         #expect(tracker.history == ["subscription(ReplaceEmpty)", "value(7)", "finished"])
         // The owed request is not forwarded to the finished upstream.
-        #expect(upstream.subscription?.requested == [])
+        #expect(upstream.subscription?.requested == [.unlimited])
         tracker.request(.max(1))
         #expect(tracker.completionCount == 1)
     }
 
-    @Test func oneAtATimeGetsExactlyOnePerRequest() {
+    @Test func theUpstreamIsAskedForEverythingAsInCombine() {
+        // Combine's replaceEmpty requests `.unlimited` from its upstream, so
+        // a synchronous upstream sends everything whatever the downstream
+        // asked for.
         let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
         [1, 2].publisher.replaceEmpty(with: 0).subscribe(tracker)
-        #expect(tracker.values == [1])
-        tracker.request(.max(1))
         #expect(tracker.history == ["subscription(ReplaceEmpty)", "value(1)", "value(2)", "finished"])
         let paced = OneByOne<Int, Never>()
         Empty<Int, Never>().replaceEmpty(with: 3).subscribe(paced)
