@@ -44,14 +44,14 @@ struct AggregatingCompatibilityTests {
     }
 
     @Test func aThrowingReducerReleasesWhenItsClosureThrows() {
-        let upstream = ManualUpstream<Int, TestError>()
-        weak var weakDownstream: HoldingSubscriber<Int, any Error>?
-        weak var weakSubscription: RecordingSubscription?
+        let upstream = AggManualUpstream<Int, TestError>()
+        weak var weakDownstream: AggHoldingSubscriber<Int, any Error>?
+        weak var weakSubscription: AggRecordingSubscription?
         do {
-            let downstream = HoldingSubscriber<Int, any Error>(initialDemand: .max(1))
+            let downstream = AggHoldingSubscriber<Int, any Error>(initialDemand: .max(1))
             weakDownstream = downstream
             upstream.tryReduce(0) { _, _ in throw TestError.other }.subscribe(downstream)
-            let subscription = RecordingSubscription()
+            let subscription = AggRecordingSubscription()
             weakSubscription = subscription
             upstream.send(subscription: subscription)
             upstream.send(1)
@@ -63,14 +63,14 @@ struct AggregatingCompatibilityTests {
     }
 
     @Test func aResultWaitingForDemandKeepsTheDownstreamUntilDelivered() {
-        let upstream = ManualUpstream<Int, TestError>()
-        weak var weakDownstream: HoldingSubscriber<Int, TestError>?
+        let upstream = AggManualUpstream<Int, TestError>()
+        weak var weakDownstream: AggHoldingSubscriber<Int, TestError>?
         var subscription: (any Subscription)?
         do {
-            let downstream = HoldingSubscriber<Int, TestError>()
+            let downstream = AggHoldingSubscriber<Int, TestError>()
             weakDownstream = downstream
             upstream.count().subscribe(downstream)
-            upstream.send(subscription: RecordingSubscription())
+            upstream.send(subscription: AggRecordingSubscription())
             upstream.send(1)
             upstream.send(completion: .finished)
             subscription = downstream.subscription
@@ -83,18 +83,18 @@ struct AggregatingCompatibilityTests {
     }
 
     @Test func ignoreOutputKeepsNothingOnceTheUpstreamLetsGo() {
-        let upstream = ManualUpstream<Int, TestError>()
-        weak var weakDownstream: HoldingSubscriber<Never, TestError>?
+        let upstream = AggManualUpstream<Int, TestError>()
+        weak var weakDownstream: AggHoldingSubscriber<Never, TestError>?
         do {
-            let downstream = HoldingSubscriber<Never, TestError>()
+            let downstream = AggHoldingSubscriber<Never, TestError>()
             weakDownstream = downstream
             upstream.ignoreOutput().subscribe(downstream)
-            let subscription = RecordingSubscription()
+            let subscription = AggRecordingSubscription()
             upstream.send(subscription: subscription)
             #expect(subscription.events == [.requested(.unlimited)])
             upstream.send(1)
             upstream.send(completion: .finished)
-            #expect(downstream.history == ["subscription(RecordingSubscription)", "finished"])
+            #expect(downstream.history == ["subscription(AggRecordingSubscription)", "finished"])
         }
         upstream.drop()
         #expect(weakDownstream == nil)
@@ -103,7 +103,7 @@ struct AggregatingCompatibilityTests {
     // MARK: §4 Cancel before the subscription
 
     @Test func aggregatingOperatorsCancelledBeforeTheirSubscriptionStillRequest() {
-        let unlimited: [UpstreamEvent] = [.requested(.unlimited)]
+        let unlimited: [AggUpstreamEvent] = [.requested(.unlimited)]
         #expect(Checks.cancelBeforeSubscription { $0.first() } == unlimited)
         #expect(Checks.cancelBeforeSubscription { $0.first { $0 > 5 } } == unlimited)
         #expect(Checks.cancelBeforeSubscription { $0.tryFirst { $0 > 5 } } == unlimited)
@@ -131,11 +131,11 @@ struct AggregatingCompatibilityTests {
     @Test func collectByCountCancelledBeforeItsSubscriptionNeitherRequestsNorCancels() {
         #expect(Checks.cancelBeforeSubscription { $0.collect(3) } == [])
         // The subscription is still accepted and passed on.
-        let upstream = ManualUpstream<Int, TestError>()
-        let downstream = HoldingSubscriber<[Int], TestError>()
+        let upstream = AggManualUpstream<Int, TestError>()
+        let downstream = AggHoldingSubscriber<[Int], TestError>()
         upstream.collect(2).subscribe(downstream)
         upstream.inner?.cancel()
-        let subscription = RecordingSubscription()
+        let subscription = AggRecordingSubscription()
         upstream.send(subscription: subscription)
         #expect(downstream.history == ["subscription(CollectByCount)"])
         downstream.subscription?.request(.max(2))
@@ -143,11 +143,11 @@ struct AggregatingCompatibilityTests {
     }
 
     @Test func aReducerCancelledFromInsideReceiveSubscriptionStillRequestsAsCombine() {
-        let upstream = ManualUpstream<Int, TestError>()
-        let downstream = HoldingSubscriber<Int, TestError>()
+        let upstream = AggManualUpstream<Int, TestError>()
+        let downstream = AggHoldingSubscriber<Int, TestError>()
         downstream.onSubscription = { $0.cancel() }
         upstream.count().subscribe(downstream)
-        let subscription = RecordingSubscription()
+        let subscription = AggRecordingSubscription()
         upstream.send(subscription: subscription)
         #expect(subscription.events == [.cancelled, .requested(.unlimited)])
         upstream.send(1)
@@ -157,10 +157,10 @@ struct AggregatingCompatibilityTests {
     }
 
     @Test func reducersHandTheSubscriptionOnBeforeRequesting() {
-        let upstream = ManualUpstream<Int, TestError>()
-        let downstream = HoldingSubscriber<Int, TestError>()
-        let subscription = RecordingSubscription()
-        var seenAtSubscription: [UpstreamEvent]?
+        let upstream = AggManualUpstream<Int, TestError>()
+        let downstream = AggHoldingSubscriber<Int, TestError>()
+        let subscription = AggRecordingSubscription()
+        var seenAtSubscription: [AggUpstreamEvent]?
         downstream.onSubscription = { _ in seenAtSubscription = subscription.events }
         upstream.reduce(0, +).subscribe(downstream)
         upstream.send(subscription: subscription)
@@ -171,7 +171,7 @@ struct AggregatingCompatibilityTests {
     // MARK: §4 Events before the subscription, after completion, after cancel
 
     @Test func reducersIgnoreEventsBeforeTheSubscription() {
-        func expectIgnored<P: Publisher>(_ make: (ManualUpstream<Int, TestError>) -> P,
+        func expectIgnored<P: Publisher>(_ make: (AggManualUpstream<Int, TestError>) -> P,
                                          sourceLocation: SourceLocation = #_sourceLocation) {
             let (demand, history) = Checks.eventsBeforeSubscription(make)
             #expect(demand == .none, sourceLocation: sourceLocation)
@@ -201,11 +201,11 @@ struct AggregatingCompatibilityTests {
         #expect(ignored.demand == .none)
         #expect(ignored.history == ["finished"])
         // A subscription after that completion is cancelled.
-        let upstream = ManualUpstream<Int, TestError>()
-        let downstream = HoldingSubscriber<[Int], TestError>()
+        let upstream = AggManualUpstream<Int, TestError>()
+        let downstream = AggHoldingSubscriber<[Int], TestError>()
         upstream.collect(2).subscribe(downstream)
         upstream.send(completion: .finished)
-        let late = RecordingSubscription()
+        let late = AggRecordingSubscription()
         upstream.send(subscription: late)
         #expect(late.events == [.cancelled])
         #expect(downstream.history == ["finished"])
@@ -213,10 +213,10 @@ struct AggregatingCompatibilityTests {
 
     @Test func reducersIgnoreEventsAfterTheEndAndAfterCancel() {
         // Upstream failure: delivered at once, without demand; later events ignored.
-        let upstream = ManualUpstream<Int, TestError>()
-        let downstream = HoldingSubscriber<Int, TestError>()
+        let upstream = AggManualUpstream<Int, TestError>()
+        let downstream = AggHoldingSubscriber<Int, TestError>()
         upstream.count().subscribe(downstream)
-        let subscription = RecordingSubscription()
+        let subscription = AggRecordingSubscription()
         upstream.send(subscription: subscription)
         upstream.send(completion: .failure(.boom))
         upstream.send(completion: .failure(.other))
@@ -227,10 +227,10 @@ struct AggregatingCompatibilityTests {
         #expect(subscription.events == [.requested(.unlimited)])
 
         // After cancel: requests and a second cancel are not forwarded.
-        let upstream2 = ManualUpstream<Int, TestError>()
-        let downstream2 = HoldingSubscriber<Int, TestError>()
+        let upstream2 = AggManualUpstream<Int, TestError>()
+        let downstream2 = AggHoldingSubscriber<Int, TestError>()
         upstream2.count().subscribe(downstream2)
-        let subscription2 = RecordingSubscription()
+        let subscription2 = AggRecordingSubscription()
         upstream2.send(subscription: subscription2)
         downstream2.subscription?.cancel()
         downstream2.subscription?.request(.unlimited)
@@ -242,15 +242,15 @@ struct AggregatingCompatibilityTests {
     }
 
     @Test func anEarlyAnswerWaitsForDemandAndTheSecondSubscriptionIsStillCancelled() {
-        let upstream = ManualUpstream<Int, TestError>()
-        let downstream = HoldingSubscriber<Bool, TestError>()
+        let upstream = AggManualUpstream<Int, TestError>()
+        let downstream = AggHoldingSubscriber<Bool, TestError>()
         upstream.contains(3).subscribe(downstream)
-        let first = RecordingSubscription()
+        let first = AggRecordingSubscription()
         upstream.send(subscription: first)
         upstream.send(3)
         #expect(first.events == [.requested(.unlimited), .cancelled])
         #expect(downstream.history == ["subscription(Contains)"])
-        let second = RecordingSubscription()
+        let second = AggRecordingSubscription()
         upstream.send(subscription: second)
         #expect(second.events == [.cancelled])
         downstream.subscription?.request(.max(1))
@@ -280,10 +280,10 @@ struct AggregatingCompatibilityTests {
     // MARK: collect(n)
 
     @Test func collectByCountScalesDemandAndForwardsTheUpstreamsEnd() {
-        let upstream = ManualUpstream<Int, TestError>()
-        let downstream = HoldingSubscriber<[Int], TestError>(initialDemand: .max(2), demandPerValue: .max(3))
+        let upstream = AggManualUpstream<Int, TestError>()
+        let downstream = AggHoldingSubscriber<[Int], TestError>(initialDemand: .max(2), demandPerValue: .max(3))
         upstream.collect(4).subscribe(downstream)
-        let subscription = RecordingSubscription()
+        let subscription = AggRecordingSubscription()
         upstream.send(subscription: subscription)
         #expect(subscription.events == [.requested(.max(8))])
         for i in 1...3 { #expect(upstream.send(i) == .none) }
@@ -299,10 +299,10 @@ struct AggregatingCompatibilityTests {
     }
 
     @Test func collectByCountDropsThePartialArrayOnFailure() {
-        let upstream = ManualUpstream<Int, TestError>()
-        let downstream = HoldingSubscriber<[Int], TestError>(initialDemand: .unlimited)
+        let upstream = AggManualUpstream<Int, TestError>()
+        let downstream = AggHoldingSubscriber<[Int], TestError>(initialDemand: .unlimited)
         upstream.collect(3).subscribe(downstream)
-        upstream.send(subscription: RecordingSubscription())
+        upstream.send(subscription: AggRecordingSubscription())
         upstream.send(1)
         upstream.send(completion: .failure(.boom))
         #expect(downstream.history == ["subscription(CollectByCount)", "failure(boom)"])
@@ -311,10 +311,10 @@ struct AggregatingCompatibilityTests {
     // MARK: replaceEmpty demand
 
     @Test func replaceEmptyAsksForEverythingAndForwardsRequests() {
-        let upstream = ManualUpstream<Int, TestError>()
-        let downstream = HoldingSubscriber<Int, TestError>(initialDemand: .max(42), demandPerValue: .max(4))
+        let upstream = AggManualUpstream<Int, TestError>()
+        let downstream = AggHoldingSubscriber<Int, TestError>(initialDemand: .max(42), demandPerValue: .max(4))
         upstream.replaceEmpty(with: 9).subscribe(downstream)
-        let subscription = RecordingSubscription()
+        let subscription = AggRecordingSubscription()
         upstream.send(subscription: subscription)
         #expect(subscription.events == [.requested(.max(42)), .requested(.unlimited)])
         #expect(upstream.send(1) == .max(4))
@@ -329,10 +329,10 @@ struct AggregatingCompatibilityTests {
     }
 
     @Test func replaceEmptyWaitsForDemandBeforeReplacing() {
-        let upstream = ManualUpstream<Int, TestError>()
-        let downstream = HoldingSubscriber<Int, TestError>()
+        let upstream = AggManualUpstream<Int, TestError>()
+        let downstream = AggHoldingSubscriber<Int, TestError>()
         upstream.replaceEmpty(with: 22).subscribe(downstream)
-        let subscription = RecordingSubscription()
+        let subscription = AggRecordingSubscription()
         upstream.send(subscription: subscription)
         upstream.send(completion: .finished)
         #expect(downstream.history == ["subscription(ReplaceEmpty)"])
@@ -342,10 +342,10 @@ struct AggregatingCompatibilityTests {
     }
 
     @Test func replaceEmptyFailsAtOnceWithoutDemand() {
-        let upstream = ManualUpstream<Int, TestError>()
-        let downstream = HoldingSubscriber<Int, TestError>()
+        let upstream = AggManualUpstream<Int, TestError>()
+        let downstream = AggHoldingSubscriber<Int, TestError>()
         upstream.replaceEmpty(with: 22).subscribe(downstream)
-        upstream.send(subscription: RecordingSubscription())
+        upstream.send(subscription: AggRecordingSubscription())
         upstream.send(completion: .failure(.boom))
         downstream.subscription?.request(.unlimited)
         #expect(upstream.send(1) == .none)
@@ -356,24 +356,24 @@ struct AggregatingCompatibilityTests {
 
     @Test func zeroDemandTrapsInReducersCollectByCountAndReplaceEmpty() async {
         await #expect(processExitsWith: .failure) {
-            let upstream = ManualUpstream<Int, TestError>()
-            let downstream = HoldingSubscriber<Int, TestError>()
+            let upstream = AggManualUpstream<Int, TestError>()
+            let downstream = AggHoldingSubscriber<Int, TestError>()
             upstream.count().subscribe(downstream)
-            upstream.send(subscription: RecordingSubscription())
+            upstream.send(subscription: AggRecordingSubscription())
             downstream.subscription?.request(.none)
         }
         await #expect(processExitsWith: .failure) {
-            let upstream = ManualUpstream<Int, TestError>()
-            let downstream = HoldingSubscriber<[Int], TestError>()
+            let upstream = AggManualUpstream<Int, TestError>()
+            let downstream = AggHoldingSubscriber<[Int], TestError>()
             upstream.collect(2).subscribe(downstream)
-            upstream.send(subscription: RecordingSubscription())
+            upstream.send(subscription: AggRecordingSubscription())
             downstream.subscription?.request(.none)
         }
         await #expect(processExitsWith: .failure) {
-            let upstream = ManualUpstream<Int, TestError>()
-            let downstream = HoldingSubscriber<Int, TestError>()
+            let upstream = AggManualUpstream<Int, TestError>()
+            let downstream = AggHoldingSubscriber<Int, TestError>()
             upstream.replaceEmpty(with: 1).subscribe(downstream)
-            upstream.send(subscription: RecordingSubscription())
+            upstream.send(subscription: AggRecordingSubscription())
             downstream.subscription?.request(.none)
         }
     }
@@ -412,8 +412,8 @@ struct AggregatingCompatibilityTests {
         }
         // IgnoreOutput passes the upstream's subscription on: only its
         // subscriber describes itself.
-        let upstream = ManualUpstream<Int, TestError>()
-        upstream.ignoreOutput().subscribe(HoldingSubscriber<Never, TestError>())
+        let upstream = AggManualUpstream<Int, TestError>()
+        upstream.ignoreOutput().subscribe(AggHoldingSubscriber<Never, TestError>())
         let raw: Any = upstream.raw!
         #expect((raw as? CustomStringConvertible)?.description == "IgnoreOutput")
         #expect((raw as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "IgnoreOutput")
@@ -421,37 +421,37 @@ struct AggregatingCompatibilityTests {
     }
 
     @Test func mirrorValuesAsCombine() {
-        let upstream = ManualUpstream<Int, TestError>()
-        let downstream = HoldingSubscriber<Int, TestError>()
+        let upstream = AggManualUpstream<Int, TestError>()
+        let downstream = AggHoldingSubscriber<Int, TestError>()
         upstream.reduce(10, +).subscribe(downstream)
-        upstream.send(subscription: RecordingSubscription())
+        upstream.send(subscription: AggRecordingSubscription())
         upstream.send(5)
         #expect(Checks.child("result", of: upstream.raw) == "Optional(15)")
         #expect(Checks.child("initial", of: upstream.raw) == "Optional(10)")
-        #expect(Checks.child("downstream", of: upstream.raw)?.contains("HoldingSubscriber") == true)
+        #expect(Checks.child("downstream", of: upstream.raw)?.contains("AggHoldingSubscriber") == true)
         #expect(Checks.child("status", of: upstream.raw)?.hasPrefix("subscribed") == true)
 
-        let collectUpstream = ManualUpstream<Int, TestError>()
-        collectUpstream.collect().subscribe(HoldingSubscriber<[Int], TestError>())
-        collectUpstream.send(subscription: RecordingSubscription())
+        let collectUpstream = AggManualUpstream<Int, TestError>()
+        collectUpstream.collect().subscribe(AggHoldingSubscriber<[Int], TestError>())
+        collectUpstream.send(subscription: AggRecordingSubscription())
         collectUpstream.send(1)
         collectUpstream.send(2)
         #expect(Checks.child("count", of: collectUpstream.raw) == "2")
 
-        let byCount = ManualUpstream<Int, TestError>()
-        byCount.collect(53).subscribe(HoldingSubscriber<[Int], TestError>())
+        let byCount = AggManualUpstream<Int, TestError>()
+        byCount.collect(53).subscribe(AggHoldingSubscriber<[Int], TestError>())
         #expect(Checks.child("buffer", of: byCount.raw) == "[]")
         #expect(Checks.child("count", of: byCount.raw) == "53")
         byCount.send(4)
         #expect(Checks.child("buffer", of: byCount.raw) == "[4]")
 
-        let buffered = ManualUpstream<Int, TestError>()
+        let buffered = AggManualUpstream<Int, TestError>()
         buffered.buffer(size: 13, prefetch: .keepFull, whenFull: .dropNewest)
-            .subscribe(HoldingSubscriber<Int, TestError>())
+            .subscribe(AggHoldingSubscriber<Int, TestError>())
         #expect(Checks.child("values", of: buffered.raw) == "[]")
         #expect(Checks.child("downstreamDemand", of: buffered.raw) == "max(0)")
         #expect(Checks.child("terminal", of: buffered.raw) == "nil")
-        buffered.send(subscription: RecordingSubscription())
+        buffered.send(subscription: AggRecordingSubscription())
         buffered.send(3)
         #expect(Checks.child("values", of: buffered.raw) == "[3]")
     }

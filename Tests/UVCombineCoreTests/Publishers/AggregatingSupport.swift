@@ -10,7 +10,7 @@ import UVCombineTesting
 // so a test can see whether the operator lets go of it.
 
 /// What an upstream subscription was asked.
-enum UpstreamEvent: Equatable, CustomStringConvertible {
+enum AggUpstreamEvent: Equatable, CustomStringConvertible {
     case requested(Subscribers.Demand)
     case cancelled
 
@@ -23,9 +23,9 @@ enum UpstreamEvent: Equatable, CustomStringConvertible {
 }
 
 /// A subscription that records every request and cancel.
-final class RecordingSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class AggRecordingSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
     // @unchecked Sendable: all mutable state is inside the mutex.
-    private let recorded = Mutex(LockedBox([UpstreamEvent]()))
+    private let recorded = Mutex(LockedBox([AggUpstreamEvent]()))
     /// Called after each request is recorded (re-entrancy probes).
     var onRequest: ((Subscribers.Demand) -> Void)?
 
@@ -38,14 +38,14 @@ final class RecordingSubscription: Subscription, CustomStringConvertible, @unche
         recorded.withLock { $0.value.append(.cancelled) }
     }
 
-    var events: [UpstreamEvent] { recorded.withLock { LockedBox($0.value) }.value }
-    var description: String { "RecordingSubscription" }
+    var events: [AggUpstreamEvent] { recorded.withLock { LockedBox($0.value) }.value }
+    var description: String { "AggRecordingSubscription" }
 }
 
 /// An upstream under the test's control: it keeps the operator's subscriber
 /// and sends it a subscription, values and completions only when asked, so
 /// events can come before the subscription, after completion or twice.
-final class ManualUpstream<Output, Failure: Error>: Publisher, @unchecked Sendable {
+final class AggManualUpstream<Output, Failure: Error>: Publisher, @unchecked Sendable {
     // @unchecked Sendable: used from one thread in these tests.
     private(set) var subscriber: AnySubscriber<Output, Failure>?
     /// The operator's subscriber object itself (its inner subscription).
@@ -74,7 +74,7 @@ final class ManualUpstream<Output, Failure: Error>: Publisher, @unchecked Sendab
 /// A subscriber that keeps the subscription it gets, requests
 /// `initialDemand` (unless `nil`) and returns `demandPerValue` per value,
 /// recording what happens as strings.
-final class HoldingSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+final class AggHoldingSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {
     // @unchecked Sendable: used from one thread in these tests.
     private(set) var subscription: (any Subscription)?
     private(set) var history: [String] = []
@@ -113,12 +113,12 @@ final class HoldingSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sen
 }
 
 /// How a lifecycle check ends the subscription.
-enum LifecycleEnd: CaseIterable { case cancel, finish, fail }
+enum AggLifecycleEnd: CaseIterable { case cancel, finish, fail }
 
 /// Checks shared by every aggregating operator, applied to an upstream of
 /// `Int`s failing with `TestError`.
 enum AggregatingChecks {
-    typealias Upstream = ManualUpstream<Int, TestError>
+    typealias Upstream = AggManualUpstream<Int, TestError>
 
     /// §3: on cancel, on finish and on failure the operator's subscription
     /// lets go of its downstream (which still holds the subscription) and
@@ -127,15 +127,15 @@ enum AggregatingChecks {
         sourceLocation: SourceLocation = #_sourceLocation,
         _ make: (Upstream) -> P
     ) {
-        for end in LifecycleEnd.allCases {
+        for end in AggLifecycleEnd.allCases {
             let upstream = Upstream()
-            weak var weakDownstream: HoldingSubscriber<P.Output, P.Failure>?
-            weak var weakUpstreamSubscription: RecordingSubscription?
+            weak var weakDownstream: AggHoldingSubscriber<P.Output, P.Failure>?
+            weak var weakUpstreamSubscription: AggRecordingSubscription?
             do {
-                let downstream = HoldingSubscriber<P.Output, P.Failure>(initialDemand: .unlimited)
+                let downstream = AggHoldingSubscriber<P.Output, P.Failure>(initialDemand: .unlimited)
                 weakDownstream = downstream
                 make(upstream).subscribe(downstream)
-                let subscription = RecordingSubscription()
+                let subscription = AggRecordingSubscription()
                 weakUpstreamSubscription = subscription
                 upstream.send(subscription: subscription)
                 upstream.send(1)
@@ -160,12 +160,12 @@ enum AggregatingChecks {
 
     /// §4: a cancel that comes before the upstream's subscription; then the
     /// subscription arrives. Returns what the upstream subscription saw.
-    static func cancelBeforeSubscription<P: Publisher>(_ make: (Upstream) -> P) -> [UpstreamEvent] {
+    static func cancelBeforeSubscription<P: Publisher>(_ make: (Upstream) -> P) -> [AggUpstreamEvent] {
         let upstream = Upstream()
-        let downstream = HoldingSubscriber<P.Output, P.Failure>()
+        let downstream = AggHoldingSubscriber<P.Output, P.Failure>()
         make(upstream).subscribe(downstream)
         upstream.inner?.cancel()
-        let subscription = RecordingSubscription()
+        let subscription = AggRecordingSubscription()
         upstream.send(subscription: subscription)
         return subscription.events
     }
@@ -176,7 +176,7 @@ enum AggregatingChecks {
         _ make: (Upstream) -> P
     ) -> (demand: Subscribers.Demand, history: [String]) {
         let upstream = Upstream()
-        let downstream = HoldingSubscriber<P.Output, P.Failure>(initialDemand: .unlimited)
+        let downstream = AggHoldingSubscriber<P.Output, P.Failure>(initialDemand: .unlimited)
         make(upstream).subscribe(downstream)
         let demand = upstream.send(7)
         upstream.send(completion: .finished)
@@ -191,11 +191,11 @@ enum AggregatingChecks {
         _ make: (Upstream) -> P
     ) {
         let upstream = Upstream()
-        let downstream = HoldingSubscriber<P.Output, P.Failure>()
+        let downstream = AggHoldingSubscriber<P.Output, P.Failure>()
         make(upstream).subscribe(downstream)
         upstream.inner?.request(.max(1))
-        let first = RecordingSubscription()
-        let second = RecordingSubscription()
+        let first = AggRecordingSubscription()
+        let second = AggRecordingSubscription()
         upstream.send(subscription: first)
         let firstBefore = first.events
         upstream.send(subscription: second)
@@ -216,10 +216,10 @@ enum AggregatingChecks {
         _ make: (Upstream) -> P
     ) {
         let upstream = Upstream()
-        let downstream = HoldingSubscriber<P.Output, P.Failure>()
+        let downstream = AggHoldingSubscriber<P.Output, P.Failure>()
         make(upstream).subscribe(downstream)
         for stage in 0..<2 {
-            if stage == 1 { upstream.send(subscription: RecordingSubscription()) }
+            if stage == 1 { upstream.send(subscription: AggRecordingSubscription()) }
             // Unwrapped: an Optional is itself CustomReflectable.
             let wrapped: Any? = stage == 0 ? upstream.raw : downstream.subscription.map { $0 as Any }
             guard let object = wrapped else {

@@ -7,19 +7,19 @@ import UVCombineTesting
 /// completion rules and what it releases.
 @Suite("buffer behaves as Combine")
 struct BufferCompatibilityTests {
-    typealias Upstream = ManualUpstream<Int, TestError>
+    typealias Upstream = AggManualUpstream<Int, TestError>
 
     /// A buffer of `size` over a manual upstream, subscribed, with its
     /// upstream subscription.
     static func make(size: Int = 5, prefetch: Publishers.PrefetchStrategy,
                      whenFull: Publishers.BufferingStrategy<TestError>,
                      initialDemand: Subscribers.Demand? = nil)
-        -> (Upstream, RecordingSubscription, HoldingSubscriber<Int, TestError>)
+        -> (Upstream, AggRecordingSubscription, AggHoldingSubscriber<Int, TestError>)
     {
         let upstream = Upstream()
-        let downstream = HoldingSubscriber<Int, TestError>(initialDemand: initialDemand)
+        let downstream = AggHoldingSubscriber<Int, TestError>(initialDemand: initialDemand)
         upstream.buffer(size: size, prefetch: prefetch, whenFull: whenFull).subscribe(downstream)
-        let subscription = RecordingSubscription()
+        let subscription = AggRecordingSubscription()
         upstream.send(subscription: subscription)
         return (upstream, subscription, downstream)
     }
@@ -32,9 +32,9 @@ struct BufferCompatibilityTests {
     @Test func prefetchIsRequestedBeforeTheDownstreamGetsTheSubscription() {
         for prefetch in [Publishers.PrefetchStrategy.keepFull, .byRequest] {
             let upstream = Upstream()
-            let downstream = HoldingSubscriber<Int, TestError>()
+            let downstream = AggHoldingSubscriber<Int, TestError>()
             upstream.buffer(size: 42, prefetch: prefetch, whenFull: .dropOldest).subscribe(downstream)
-            let subscription = RecordingSubscription()
+            let subscription = AggRecordingSubscription()
             var historyAtRequest: [String]?
             subscription.onRequest = { _ in historyAtRequest = historyAtRequest ?? downstream.history }
             upstream.send(subscription: subscription)
@@ -87,7 +87,7 @@ struct BufferCompatibilityTests {
             for i in 0..<10 { #expect(upstream.send(i) == .none) }
             downstream.subscription?.request(.max(3))
             downstream.subscription?.request(.max(1))
-            let prefetched: UpstreamEvent = .requested(prefetch == .keepFull ? .max(5) : .unlimited)
+            let prefetched: AggUpstreamEvent = .requested(prefetch == .keepFull ? .max(5) : .unlimited)
             switch (whenFull, prefetch) {
             case (.dropNewest, _):
                 #expect(downstream.history == ["subscription(Buffer)", "value(0)", "value(1)", "value(2)", "value(3)"])
@@ -160,11 +160,11 @@ struct BufferCompatibilityTests {
 
     @Test func cancelBeforeTheSubscriptionIsIgnoredAndARequestThenIsDropped() {
         let upstream = Upstream()
-        let downstream = HoldingSubscriber<Int, TestError>()
+        let downstream = AggHoldingSubscriber<Int, TestError>()
         upstream.buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest).subscribe(downstream)
         upstream.inner?.request(.max(1))
         upstream.inner?.cancel()
-        let subscription = RecordingSubscription()
+        let subscription = AggRecordingSubscription()
         upstream.send(subscription: subscription)
         #expect(subscription.events == [.requested(.unlimited)])
         #expect(downstream.history == ["subscription(Buffer)"])
@@ -180,13 +180,13 @@ struct BufferCompatibilityTests {
         }
         // An overflow failure delivered on request releases too.
         let upstream = Upstream()
-        weak var weakDownstream: HoldingSubscriber<Int, TestError>?
+        weak var weakDownstream: AggHoldingSubscriber<Int, TestError>?
         var subscription: (any Subscription)?
         do {
-            let downstream = HoldingSubscriber<Int, TestError>()
+            let downstream = AggHoldingSubscriber<Int, TestError>()
             weakDownstream = downstream
             upstream.buffer(size: 1, prefetch: .byRequest, whenFull: .customError { .other }).subscribe(downstream)
-            upstream.send(subscription: RecordingSubscription())
+            upstream.send(subscription: AggRecordingSubscription())
             upstream.send(1)
             upstream.send(2)
             subscription = downstream.subscription
