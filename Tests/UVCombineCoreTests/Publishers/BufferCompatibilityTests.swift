@@ -1,6 +1,39 @@
+import Dispatch
+import Synchronization
 import Testing
 import UVCombineCore
 import UVCombineTesting
+
+/// Records values from any thread and counts calls that overlap.
+private final class PacedRecorder: Subscriber, @unchecked Sendable {
+    // @unchecked Sendable: all mutable state is atomic or inside the mutex.
+    typealias Input = Int
+    typealias Failure = Never
+    private let inCall = Atomic<Int>(0)
+    let overlaps = Atomic<Int>(0)
+    private let state = Mutex(LockedBox((subscription: (any Subscription)?.none, values: [Int]())))
+
+    func receive(subscription: any Subscription) {
+        state.withLock { $0.value.subscription = subscription }
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        if inCall.add(1, ordering: .acquiringAndReleasing).newValue != 1 {
+            overlaps.add(1, ordering: .relaxed)
+        }
+        state.withLock { $0.value.values.append(input) }
+        inCall.subtract(1, ordering: .acquiringAndReleasing)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {}
+
+    func request(_ demand: Subscribers.Demand) {
+        state.withLock { LockedBox($0.value.subscription) }.value?.request(demand)
+    }
+
+    var values: [Int] { state.withLock { LockedBox($0.value.values) }.value }
+}
 
 /// Issue 16 §3, §4 for `buffer(size:prefetch:whenFull:)`: Combine's order of
 /// prefetch and subscription, zero and re-entrant requests, finite demand,
@@ -194,5 +227,22 @@ struct BufferCompatibilityTests {
         #expect(weakDownstream != nil)
         subscription?.request(.max(1))
         #expect(weakDownstream == nil)
+    }
+
+    @Test func requestsFromAnotherThreadWhileValuesArrive() {
+        let count = 20_000
+        for prefetch in [Publishers.PrefetchStrategy.byRequest, .keepFull] {
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = PacedRecorder()
+            subject.buffer(size: count, prefetch: prefetch, whenFull: .dropNewest).subscribe(recorder)
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                for i in 0..<count {
+                    if thread == 0 { subject.send(i) } else { recorder.request(.max(1)) }
+                }
+            }
+            // Exactly what was requested, in order, one call at a time.
+            #expect(recorder.values == Array(0..<count))
+            #expect(recorder.overlaps.load(ordering: .relaxed) == 0)
+        }
     }
 }
