@@ -116,14 +116,14 @@ extension Publishers.Scan {
 }
 
 extension Just {
-    /// Applies the accumulator to the single value at once, as Combine does
-    /// for `Just`.
+    /// Applies the accumulator to the single value at once; as in Combine,
+    /// the result is a `Result.Publisher` (not a `Just`).
     ///
     /// ```swift
-    /// Just(2).scan(10) { $0 + $1 } // Just(12)
+    /// let p: Result<Int, Never>.Publisher = Just(2).scan(10) { $0 + $1 } // publishes 12
     /// ```
     @inlinable
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Just<T> {
-        Just<T>(nextPartialResult(initialResult, output))
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Result<T, Never>.Publisher {
+        Result<T, Never>.Publisher(nextPartialResult(initialResult, output))
     }
 }

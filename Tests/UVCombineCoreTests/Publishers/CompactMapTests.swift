@@ -38,7 +38,7 @@ struct CompactMapTests {
 
     @Test func compactMapOneAtATimeGetsExactlyOnePerRequest() {
         let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
-        ["a", "1", "b", "c", "2", "3", "d"].publisher.compactMap { Int($0) }.subscribe(tracker)
+        ["a", "1", "b", "c", "2", "3", "d"].publisher.eraseToAnyPublisher().compactMap { Int($0) }.subscribe(tracker)
         #expect(tracker.values == [1])
         tracker.request(.max(1))
         #expect(tracker.values == [1, 2])

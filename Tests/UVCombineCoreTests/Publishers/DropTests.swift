@@ -6,7 +6,7 @@ import UVCombineTesting
 struct DropTests {
     @Test func dropsTheFirstElements() {
         let tracker = TrackingSubscriber<Int, Never>()
-        (1...6).publisher.dropFirst(4).subscribe(tracker)
+        (1...6).publisher.eraseToAnyPublisher().dropFirst(4).subscribe(tracker)
         #expect(tracker.history == ["subscription(Drop)", "value(5)", "value(6)", "finished"])
         let one = TrackingSubscriber<Int, Never>()
         [1, 2].publisher.dropFirst().subscribe(one)
@@ -63,7 +63,7 @@ struct DropTests {
 
     @Test func oneAtATimeGetsExactlyOnePerRequest() {
         let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
-        (1...5).publisher.dropFirst(2).subscribe(tracker)
+        (1...5).publisher.eraseToAnyPublisher().dropFirst(2).subscribe(tracker)
         #expect(tracker.values == [3])
         tracker.request(.max(1))
         #expect(tracker.values == [3, 4])

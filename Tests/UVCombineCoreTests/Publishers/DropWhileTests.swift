@@ -10,7 +10,7 @@ struct DropWhileTests {
     @Test func dropsUntilThePredicateFailsThenPublishesEverything() {
         let calls = LockedCounter()
         let tracker = TrackingSubscriber<Int, Never>()
-        [-1, -2, 3, -4, 5].publisher.drop { v in
+        [-1, -2, 3, -4, 5].publisher.eraseToAnyPublisher().drop { v in
             calls.increment()
             return v < 0
         }.subscribe(tracker)
@@ -41,7 +41,7 @@ struct DropWhileTests {
 
     @Test func oneAtATimeGetsExactlyOnePerRequest() {
         let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
-        [0, 0, 0, 1, 2, 3].publisher.drop { $0 == 0 }.subscribe(tracker)
+        [0, 0, 0, 1, 2, 3].publisher.eraseToAnyPublisher().drop { $0 == 0 }.subscribe(tracker)
         #expect(tracker.values == [1])
         tracker.request(.max(1))
         #expect(tracker.values == [1, 2])

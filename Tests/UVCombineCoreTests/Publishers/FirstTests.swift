@@ -75,7 +75,7 @@ struct FirstTests {
 
     @Test func firstWhereWithoutMatchFinishesEmpty() {
         let tracker = TrackingSubscriber<Int, Never>()
-        [1, 2].publisher.first { $0 > 5 }.subscribe(tracker)
+        [1, 2].publisher.eraseToAnyPublisher().first { $0 > 5 }.subscribe(tracker)
         #expect(tracker.history == ["subscription(TryFirst)", "finished"])
     }
 

@@ -46,7 +46,7 @@ struct LastTests {
 
     @Test func lastWhereKeepsTheLastMatch() {
         let tracker = TrackingSubscriber<Int, Never>()
-        [2, 4, 5].publisher.last { $0 % 2 == 0 }.subscribe(tracker)
+        [2, 4, 5].publisher.eraseToAnyPublisher().last { $0 % 2 == 0 }.subscribe(tracker)
         #expect(tracker.history == ["subscription(LastWhere)", "value(4)", "finished"])
         let paced = OneByOne<Int, Never>()
         (0..<10).publisher.last { $0 < 3 }.subscribe(paced)

@@ -22,7 +22,7 @@ struct MatchingTests {
 
     @Test func containsPublishesFalseOnFinishWithoutMatch() {
         let tracker = TrackingSubscriber<Bool, Never>()
-        [1, 2].publisher.contains(5).subscribe(tracker)
+        [1, 2].publisher.eraseToAnyPublisher().contains(5).subscribe(tracker)
         #expect(tracker.history == ["subscription(Contains)", "value(false)", "finished"])
     }
 
@@ -47,7 +47,7 @@ struct MatchingTests {
 
     @Test func containsWhere() {
         let tracker = TrackingSubscriber<Bool, Never>()
-        [1, 3, 4, 5].publisher.contains { $0 % 2 == 0 }.subscribe(tracker)
+        [1, 3, 4, 5].publisher.eraseToAnyPublisher().contains { $0 % 2 == 0 }.subscribe(tracker)
         #expect(tracker.history == ["subscription(ContainsWhere)", "value(true)", "finished"])
         let none = OneByOne<Bool, Never>()
         [1, 3].publisher.contains { $0 % 2 == 0 }.subscribe(none)
@@ -57,7 +57,7 @@ struct MatchingTests {
 
     @Test func tryContains() {
         let found = TrackingSubscriber<Bool, any Error>()
-        [1, 2].publisher.tryContains { $0 == 2 }.subscribe(found)
+        [1, 2].publisher.eraseToAnyPublisher().tryContains { $0 == 2 }.subscribe(found)
         #expect(found.history == ["subscription(TryContainsWhere)", "value(true)", "finished"])
         let upstream = TestPublisher<Int, TestError>()
         let thrown = TrackingSubscriber<Bool, any Error>(initialDemand: .none)
@@ -93,7 +93,7 @@ struct MatchingTests {
 
     @Test func allSatisfyIsTrueForAllAndForEmpty() {
         let all = TrackingSubscriber<Bool, Never>()
-        [2, 4].publisher.allSatisfy { $0 % 2 == 0 }.subscribe(all)
+        [2, 4].publisher.eraseToAnyPublisher().allSatisfy { $0 % 2 == 0 }.subscribe(all)
         #expect(all.history == ["subscription(AllSatisfy)", "value(true)", "finished"])
         let empty = OneByOne<Bool, Never>()
         Empty<Int, Never>().allSatisfy { _ in false }.subscribe(empty)
@@ -102,7 +102,7 @@ struct MatchingTests {
 
     @Test func tryAllSatisfy() {
         let ok = TrackingSubscriber<Bool, any Error>()
-        [2, 4].publisher.tryAllSatisfy { $0 % 2 == 0 }.subscribe(ok)
+        [2, 4].publisher.eraseToAnyPublisher().tryAllSatisfy { $0 % 2 == 0 }.subscribe(ok)
         #expect(ok.history == ["subscription(TryAllSatisfy)", "value(true)", "finished"])
         let upstream = TestPublisher<Int, TestError>()
         let thrown = TrackingSubscriber<Bool, any Error>()

@@ -45,13 +45,13 @@ struct OutputTests {
 
     @Test func outputAtPublishesOneElement() {
         let tracker = TrackingSubscriber<String, Never>()
-        ["a", "b", "c"].publisher.output(at: 1).subscribe(tracker)
+        ["a", "b", "c"].publisher.eraseToAnyPublisher().output(at: 1).subscribe(tracker)
         #expect(tracker.history == ["subscription(Output)", "value(b)", "finished"])
     }
 
     @Test func upstreamEndingBeforeTheRangePublishesNothing() {
         let finished = TrackingSubscriber<Int, Never>()
-        [1, 2].publisher.output(at: 5).subscribe(finished)
+        [1, 2].publisher.eraseToAnyPublisher().output(at: 5).subscribe(finished)
         #expect(finished.history == ["subscription(Output)", "finished"])
         let upstream = TestPublisher<Int, TestError>()
         let failed = TrackingSubscriber<Int, TestError>()
@@ -74,7 +74,7 @@ struct OutputTests {
 
     @Test func oneAtATimeGetsExactlyOnePerRequest() {
         let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
-        (0..<10).publisher.output(in: 3..<6).subscribe(tracker)
+        (0..<10).publisher.eraseToAnyPublisher().output(in: 3..<6).subscribe(tracker)
         #expect(tracker.values == [3])
         tracker.request(.max(1))
         #expect(tracker.values == [3, 4])

@@ -27,7 +27,7 @@ struct PrefixWhileTests {
         upstream.send(completion: .failure(.boom))
         #expect(failed.history == ["subscription(PrefixWhile)", "value(1)", "failure(boom)"])
         let finished = TrackingSubscriber<Int, Never>()
-        [1, 2].publisher.prefix { _ in true }.subscribe(finished)
+        [1, 2].publisher.eraseToAnyPublisher().prefix { _ in true }.subscribe(finished)
         #expect(finished.history == ["subscription(PrefixWhile)", "value(1)", "value(2)", "finished"])
     }
 
@@ -38,7 +38,7 @@ struct PrefixWhileTests {
         #expect(upstream.subscription?.requested == [.max(2)])
         #expect(upstream.send(1) == .max(3))
         let stepped = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
-        (0..<10).publisher.prefix { $0 < 3 }.subscribe(stepped)
+        (0..<10).publisher.eraseToAnyPublisher().prefix { $0 < 3 }.subscribe(stepped)
         #expect(stepped.values == [0])
         stepped.request(.max(1))
         #expect(stepped.values == [0, 1])

@@ -33,7 +33,7 @@ struct ReduceTests {
 
     @Test func theResultWaitsForDemand() {
         let tracker = TrackingSubscriber<Int, Never>(initialDemand: .none)
-        (1...4).publisher.reduce(0, +).subscribe(tracker)
+        (1...4).publisher.eraseToAnyPublisher().reduce(0, +).subscribe(tracker)
         #expect(tracker.history == ["subscription(Reduce)"])
         tracker.request(.max(1))
         #expect(tracker.history == ["subscription(Reduce)", "value(10)", "finished"])
@@ -59,7 +59,7 @@ struct ReduceTests {
 
     @Test func tryReduceReduces() {
         let tracker = TrackingSubscriber<Int, any Error>()
-        (1...3).publisher.tryReduce(0) { $0 + $1 }.subscribe(tracker)
+        (1...3).publisher.eraseToAnyPublisher().tryReduce(0) { $0 + $1 }.subscribe(tracker)
         #expect(tracker.history == ["subscription(TryReduce)", "value(6)", "finished"])
     }
 

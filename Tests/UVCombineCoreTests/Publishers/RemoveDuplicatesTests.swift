@@ -6,7 +6,7 @@ import UVCombineTesting
 struct RemoveDuplicatesTests {
     @Test func dropsConsecutiveRepeats() {
         let tracker = TrackingSubscriber<Int, Never>()
-        [1, 1, 2, 2, 2, 1, 3, 3].publisher.removeDuplicates().subscribe(tracker)
+        [1, 1, 2, 2, 2, 1, 3, 3].publisher.eraseToAnyPublisher().removeDuplicates().subscribe(tracker)
         #expect(tracker.history == ["subscription(RemoveDuplicates)", "value(1)", "value(2)", "value(1)", "value(3)",
                                     "finished"])
     }
@@ -31,7 +31,7 @@ struct RemoveDuplicatesTests {
 
     @Test func oneAtATimeGetsExactlyOnePerRequest() {
         let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
-        [1, 1, 1, 2, 2, 3].publisher.removeDuplicates().subscribe(tracker)
+        [1, 1, 1, 2, 2, 3].publisher.eraseToAnyPublisher().removeDuplicates().subscribe(tracker)
         #expect(tracker.values == [1])
         tracker.request(.max(1))
         #expect(tracker.values == [1, 2])
