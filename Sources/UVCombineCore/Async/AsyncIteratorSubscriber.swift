@@ -5,13 +5,17 @@ import Synchronization
 /// (or the completion) to the waiting task.
 ///
 /// Protocol: `next()` parks its continuation under the lock, then requests
-/// one value (outside the lock); the value resumes exactly that
-/// continuation. A completion that arrives while nobody waits is kept for
-/// the next `next()`. A value that arrives while nobody waits was never
-/// requested (the upstream broke the demand contract) and is dropped.
+/// one value (outside the lock); values resume the waiting calls in the
+/// order they started waiting. Several tasks may wait in `next()` on one
+/// iterator at once, as Combine allows: each waiting call has requested
+/// one value. A completion resumes every waiting call (a failure throws
+/// from each of them); a completion that arrives while nobody waits is
+/// kept for the next `next()`. A value that arrives while nobody waits was
+/// never requested (the upstream broke the demand contract) and is dropped.
 ///
-/// Cancellation (of the task, or of the iterator's owner going away)
-/// cancels the subscription and resumes a waiting `next()` with `nil`.
+/// Cancellation (of a task waiting in `next()`, or of the iterator's owner
+/// going away) cancels the subscription and resumes every waiting `next()`
+/// with `nil`, as Combine does.
 ///
 /// Threading: the upstream may deliver on any thread; the continuation is
 /// resumed there. `@unchecked Sendable`: every mutable field is inside the
@@ -22,14 +26,15 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
     /// failure. Boxed unchecked-`Sendable` to cross from the delivering
     /// thread to the task: the value is handed over, never shared.
     @usableFromInline typealias Outcome = UncheckedSendable<Result<Input?, Failure>>
+    @usableFromInline typealias Waiter = CheckedContinuation<Outcome, Never>
 
     @usableFromInline
     internal struct State {
         @usableFromInline var subscription: (any Subscription)?
-        /// A `next()` waiting for its value.
-        @usableFromInline var waiter: CheckedContinuation<Outcome, Never>?
-        /// `next()` asked before the subscription arrived.
-        @usableFromInline var requestOnSubscription = false
+        /// The `next()` calls waiting for a value, oldest first.
+        @usableFromInline var waiters = RingBuffer<Waiter>()
+        /// Values asked for by `next()` before the subscription arrived.
+        @usableFromInline var requestOnSubscription: Subscribers.Demand = .none
         /// A completion no `next()` has seen yet.
         @usableFromInline var completion: Subscribers.Completion<Failure>?
         /// Completed (and the completion reported) or cancelled: every
@@ -37,6 +42,14 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
         @usableFromInline var done = false
 
         @inlinable init() {}
+
+        /// Takes every waiting continuation.
+        @inlinable
+        mutating func takeWaiters() -> RingBuffer<Waiter> {
+            let taken = waiters
+            waiters = RingBuffer()
+            return taken
+        }
     }
 
     /// What `next()` does once its continuation is parked.
@@ -56,43 +69,41 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let request = state.withLock { s -> Bool? in
+        let request = state.withLock { s -> Subscribers.Demand? in
             guard s.value.subscription == nil, !s.value.done else { return nil }
             s.value.subscription = subscription
-            defer { s.value.requestOnSubscription = false }
+            defer { s.value.requestOnSubscription = .none }
             return s.value.requestOnSubscription
         }
-        switch request {
-        case nil: subscription.cancel()
-        case true?: subscription.request(.max(1))
-        case false?: break
+        guard let request else {
+            subscription.cancel()
+            return
         }
+        if request.rawValue > 0 { subscription.request(request) }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let waiter = state.withLock { s -> CheckedContinuation<Outcome, Never>? in
-            defer { s.value.waiter = nil }
-            return s.value.waiter
-        }
+        let waiter = state.withLock { s -> Waiter? in s.value.waiters.popFirst() }
         waiter?.resume(returning: UncheckedSendable(.success(input)))
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let waiter = state.withLock { s -> CheckedContinuation<Outcome, Never>? in
+        let waiters = state.withLock { s -> UncheckedSendable<RingBuffer<Waiter>>? in
             guard !s.value.done, s.value.completion == nil else { return nil }
             s.value.subscription = nil
-            guard let waiter = s.value.waiter else {
+            guard !s.value.waiters.isEmpty else {
                 s.value.completion = completion
                 return nil
             }
-            s.value.waiter = nil
             s.value.done = true
-            return waiter
+            return UncheckedSendable(s.value.takeWaiters())
         }
-        waiter?.resume(returning: Self.outcome(of: completion))
+        guard var waiters = waiters?.value else { return }
+        let outcome = Self.outcome(of: completion)
+        while let waiter = waiters.popFirst() { waiter.resume(returning: outcome) }
     }
 
     @inlinable
@@ -106,11 +117,12 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
     // MARK: Iteration
 
     /// Requests one value and waits for it, the completion, or
-    /// cancellation. One `next()` at a time per iterator.
+    /// cancellation. Several calls may wait at once (from several tasks);
+    /// each requested one value and they are served in order.
     @inlinable
     func next() async -> Result<Input?, Failure> {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (waiter: CheckedContinuation<Outcome, Never>) in
+            await withCheckedContinuation { (waiter: Waiter) in
                 let step = state.withLock { s -> UncheckedSendable<NextStep> in
                     if s.value.done { return UncheckedSendable(.resume(UncheckedSendable(.success(nil)))) }
                     if let completion = s.value.completion {
@@ -118,12 +130,9 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
                         s.value.done = true
                         return UncheckedSendable(.resume(Self.outcome(of: completion)))
                     }
-                    if s.value.waiter != nil {
-                        violation("AsyncPublisher: next() called while another next() on the same iterator is waiting")
-                    }
-                    s.value.waiter = waiter
+                    s.value.waiters.append(waiter)
                     guard let subscription = s.value.subscription else {
-                        s.value.requestOnSubscription = true
+                        s.value.requestOnSubscription += 1
                         return UncheckedSendable(.wait)
                     }
                     return UncheckedSendable(.request(subscription))
@@ -139,21 +148,19 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
         }
     }
 
-    /// Cancels the subscription and ends the iteration: a waiting `next()`
-    /// returns `nil`. Idempotent; callable from any thread.
+    /// Cancels the subscription and ends the iteration: every waiting
+    /// `next()` returns `nil`. Idempotent; callable from any thread.
     @inlinable
     func cancel() {
-        let released = state.withLock { s -> UncheckedSendable<((any Subscription)?, CheckedContinuation<Outcome, Never>?)> in
+        let released = state.withLock { s -> UncheckedSendable<((any Subscription)?, RingBuffer<Waiter>)> in
             s.value.done = true
             s.value.completion = nil
-            defer {
-                s.value.subscription = nil
-                s.value.waiter = nil
-            }
-            return UncheckedSendable((s.value.subscription, s.value.waiter))
+            defer { s.value.subscription = nil }
+            return UncheckedSendable((s.value.subscription, s.value.takeWaiters()))
         }
         released.value.0?.cancel()
-        released.value.1?.resume(returning: UncheckedSendable(.success(nil)))
+        var waiters = released.value.1
+        while let waiter = waiters.popFirst() { waiter.resume(returning: UncheckedSendable(.success(nil))) }
     }
 }
 

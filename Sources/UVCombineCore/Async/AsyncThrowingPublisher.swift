@@ -36,8 +36,11 @@ extension Publisher {
 /// does not throw `CancellationError`).
 ///
 /// Threading: the publisher may deliver on any thread; `next()` resumes on
-/// the iterating task's executor. One `next()` at a time per iterator (a
-/// second concurrent call traps).
+/// the iterating task's executor. Several tasks may wait in `next()` on one
+/// iterator at once, as in Combine: each waiting call requests one value,
+/// values go to the calls in the order they started waiting, a completion
+/// ends every waiting call, and cancelling any waiting task cancels the
+/// subscription and makes every waiting call return `nil`.
 ///
 /// ```swift
 /// let values = PassthroughSubject<Int, any Error>().values

@@ -16,9 +16,13 @@ extension Publisher {
     /// Apple's Combine in compatibility mode, record only the completion in
     /// that case. (Rx's `debounce` flushes the pending value instead.)
     ///
-    /// Cost: while values keep arriving the operator only moves its
-    /// deadline; one cancellable scheduled action is pending at a time and
-    /// re-arms itself when it fires before the current deadline.
+    /// Scheduler calls, as Combine makes them: each value reads `now` and
+    /// `minimumTolerance` and schedules a cancellable action at
+    /// `now + dueTime` (`schedule(after:interval:tolerance:options:)`),
+    /// cancelling the previous value's; the completion is scheduled with
+    /// `schedule(options: nil)`. A pending action holds the operator until
+    /// it runs or is cancelled. A `cancel()` after the upstream completed is
+    /// ignored (the completion is still delivered), as in Combine.
     ///
     /// ```swift
     /// let c = searchText
@@ -76,7 +80,8 @@ extension Publishers {
     }
 }
 
-/// Holds the latest value and its deadline; an ``Alarm`` delivers it.
+/// Holds the latest value; one cancellable scheduled action per value, the
+/// newest one current (`generation`).
 @usableFromInline
 internal final class DebounceInner<Downstream: Subscriber, Context: Scheduler>:
     Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -90,18 +95,18 @@ internal final class DebounceInner<Downstream: Subscriber, Context: Scheduler>:
         @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
         @usableFromInline var demand: Subscribers.Demand = .none
         @usableFromInline var latest: Input?
-        @usableFromInline var deadline: Time?
-        @usableFromInline var alarm = Alarm()
+        /// The generation of the latest value; its action is `pending`.
+        @usableFromInline var generation: UInt64 = 0
+        @usableFromInline var pending: (any Cancellable)?
 
         @inlinable
         init() {}
     }
 
     @usableFromInline
-    internal enum Fired {
+    internal enum Due {
         case ignore
         case deliver(Input, cancel: (any Cancellable)?)
-        case rearm(Time, epoch: UInt64, cancel: (any Cancellable)?)
         case cancelOnly((any Cancellable)?)
     }
 
@@ -110,9 +115,6 @@ internal final class DebounceInner<Downstream: Subscriber, Context: Scheduler>:
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
     @usableFromInline let state = Mutex(UncheckedSendable(State()))
-    /// Formed once in `init`; captures `self` weakly (the alarm is
-    /// cancelled on completion, cancel and deinit). Written only there.
-    @usableFromInline internal private(set) var fireAction: () -> Void = {}
 
     @inlinable
     init(downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
@@ -121,11 +123,6 @@ internal final class DebounceInner<Downstream: Subscriber, Context: Scheduler>:
         self.dueTime = dueTime
         self.scheduler = scheduler
         self.options = options
-        fireAction = { [weak self] in self?.fire() }
-    }
-
-    deinit {
-        state.withLock { UncheckedSendable($0.value.alarm.disarm()) }.value?.cancel()
     }
 
     @inlinable
@@ -145,56 +142,57 @@ internal final class DebounceInner<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
+        guard state.withLock({ $0.value.status.isSubscribed }) else { return .none }
         let deadline = scheduler.now.advanced(by: dueTime)
-        let epoch = state.withLock { s -> UInt64? in
+        let started = state.withLock { s -> UncheckedSendable<(UInt64, (any Cancellable)?)>? in
             guard s.value.status.isSubscribed else { return nil }
+            s.value.generation &+= 1
             s.value.latest = input
-            s.value.deadline = deadline
-            return s.value.alarm.beginArming()
+            let previous = s.value.pending
+            s.value.pending = nil
+            return UncheckedSendable((s.value.generation, previous))
         }
-        if let epoch { arm(at: deadline, epoch: epoch) }
+        guard let (generation, previous) = started?.value else { return .none }
+        // The action holds `self` strongly until it ran or was cancelled,
+        // as Combine's does.
+        let action = scheduler.schedule(after: deadline, interval: dueTime, tolerance: scheduler.minimumTolerance,
+                                        options: options) {
+            self.due(generation)
+        }
+        let stale = state.withLock { s -> Bool in
+            guard s.value.generation == generation, s.value.status.isSubscribed else { return true }
+            s.value.pending = action
+            return false
+        }
+        if stale { action.cancel() }
+        previous?.cancel()
         return .none
     }
 
     @inlinable
-    func arm(at deadline: Time, epoch: UInt64) {
-        let token = scheduler.scheduleAlarm(at: deadline, interval: dueTime, options: options, fireAction)
-        state.withLock { UncheckedSendable($0.value.alarm.armed(token, epoch: epoch)) }.value?.cancel()
-    }
-
-    @inlinable
-    func fire() {
-        let now = scheduler.now
-        let fired = state.withLock { s -> UncheckedSendable<Fired> in
-            guard s.value.status.isSubscribed, s.value.alarm.isActive else { return UncheckedSendable(.ignore) }
-            guard let deadline = s.value.deadline else {
-                return UncheckedSendable(.cancelOnly(s.value.alarm.disarm()))
+    func due(_ generation: UInt64) {
+        let due = state.withLock { s -> UncheckedSendable<Due> in
+            guard s.value.status.isSubscribed, s.value.generation == generation else {
+                return UncheckedSendable(.ignore)
             }
-            let token = s.value.alarm.disarm()
-            guard deadline <= now else {
-                // A newer value moved the deadline: wait for it.
-                let epoch = s.value.alarm.beginArming() ?? 0
-                return UncheckedSendable(.rearm(deadline, epoch: epoch, cancel: token))
-            }
-            s.value.deadline = nil
-            guard let value = s.value.latest else { return UncheckedSendable(.cancelOnly(token)) }
-            s.value.latest = nil
+            let action = s.value.pending
+            s.value.pending = nil
+            // The value stays `currentValue` (Combine's mirror shows it)
+            // until a newer one, the completion or cancel replaces it.
+            guard let value = s.value.latest else { return UncheckedSendable(.cancelOnly(action)) }
             guard s.value.demand.rawValue > 0 else {
-                return UncheckedSendable(.cancelOnly(token)) // no demand: dropped
+                return UncheckedSendable(.cancelOnly(action)) // no demand: dropped
             }
             if !s.value.demand.isUnlimited { s.value.demand -= 1 }
-            return UncheckedSendable(.deliver(value, cancel: token))
+            return UncheckedSendable(.deliver(value, cancel: action))
         }
-        switch fired.value {
+        switch due.value {
         case .ignore:
             return
-        case .cancelOnly(let token):
-            token?.cancel()
-        case .rearm(let deadline, let epoch, let token):
-            token?.cancel()
-            arm(at: deadline, epoch: epoch)
-        case .deliver(let value, let token):
-            token?.cancel()
+        case .cancelOnly(let action):
+            action?.cancel()
+        case .deliver(let value, let action):
+            action?.cancel()
             let more = downstream.receive(value)
             if more.rawValue > 0 {
                 state.withLock { s in
@@ -206,28 +204,27 @@ internal final class DebounceInner<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let token = state.withLock { s -> UncheckedSendable<(any Cancellable)?>? in
+        let action = state.withLock { s -> UncheckedSendable<(any Cancellable)?>? in
             guard case .subscribed(let subscription) = s.value.status else { return nil }
             s.value.status = .pendingTerminal(subscription)
             s.value.latest = nil // a pending value is dropped, as in Combine
-            s.value.deadline = nil
-            return UncheckedSendable(s.value.alarm.disarm())
+            s.value.generation &+= 1
+            let action = s.value.pending
+            s.value.pending = nil
+            return UncheckedSendable(action)
         }
-        guard let token else { return }
-        token.value?.cancel()
-        scheduler.schedule(options: options) {
-            let deliver = self.state.withLock { s -> Bool in
-                guard case .pendingTerminal = s.value.status else { return false }
-                s.value.status = .terminal
-                return true
-            }
-            if deliver { self.downstream.receive(completion: completion) }
+        guard let action else { return }
+        action.value?.cancel()
+        // Combine schedules the completion without the options.
+        scheduler.schedule(options: nil) {
+            self.state.withLock { $0.value.status = .terminal }
+            self.downstream.receive(completion: completion)
         }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        // `.none` is accepted (it adds nothing), as in Combine.
         state.withLock { s in
             if s.value.status.isSubscribed { s.value.demand += demand }
         }
@@ -236,16 +233,15 @@ internal final class DebounceInner<Downstream: Subscriber, Context: Scheduler>:
     @inlinable
     func cancel() {
         let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, (any Cancellable)?)> in
-            let upstream: (any Subscription)?
-            switch s.value.status {
-            case .subscribed(let subscription): upstream = subscription
-            case .pendingTerminal: upstream = nil
-            case .awaitingSubscription, .terminal: return UncheckedSendable((nil, nil))
-            }
+            // After the upstream completed, Combine ignores cancel: the
+            // completion is still delivered.
+            guard case .subscribed(let subscription) = s.value.status else { return UncheckedSendable((nil, nil)) }
             s.value.status = .terminal
             s.value.latest = nil
-            s.value.deadline = nil
-            return UncheckedSendable((upstream, s.value.alarm.disarm()))
+            s.value.generation &+= 1
+            let action = s.value.pending
+            s.value.pending = nil
+            return UncheckedSendable((subscription, action))
         }
         taken.value.1?.cancel()
         taken.value.0?.cancel()

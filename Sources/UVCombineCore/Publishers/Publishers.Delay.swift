@@ -10,11 +10,17 @@ extension Publisher {
     /// through synchronously; demand the subscriber returns when a delayed
     /// value arrives goes upstream then.
     ///
-    /// Cost: pending events wait in a ring buffer with their deadlines; one
-    /// scheduled action is pending at a time (for the oldest event), and
-    /// it delivers every event due when it runs. The scheduler's one-shot
-    /// `schedule(after:)` is used, as in Combine, so cancelling does not
-    /// unschedule that action: it runs at its deadline and finds nothing.
+    /// As in Combine, each value and the completion costs one
+    /// `schedule(after:tolerance:options:)` call (at `now + interval`, so
+    /// equal deadlines are not merged), the pipeline stays alive until
+    /// every scheduled action has run, and a `cancel()` after the upstream
+    /// completed is ignored: the remaining values and the completion still
+    /// arrive. Scheduled actions are not unscheduled by `cancel()`; they run
+    /// at their deadline and deliver nothing.
+    ///
+    /// Cost: pending events wait in a ring buffer and every action is the
+    /// same pre-formed closure, so the operator allocates nothing per value
+    /// once warm beyond what the scheduler's `schedule(after:)` costs.
     ///
     /// ```swift
     /// let c = subject
@@ -86,44 +92,26 @@ extension Publishers {
     }
 }
 
-/// Keeps (deadline, event) pairs in a ring and delivers them when due.
+/// Schedules one action per value and per completion with
+/// `schedule(after:tolerance:options:)`, as Combine does (see
+/// ``ScheduledEvents``).
+///
+/// Combine's rules, kept here: `cancel()` stops the values still on their
+/// way, but once the upstream has completed it is ignored, so the values
+/// queued before the completion and the completion still arrive; the inner
+/// object (and its subscriber) stays alive until every scheduled action has
+/// run; `request` (`.none` included) goes straight upstream. Like
+/// Combine's, this subscription customises neither its description nor its
+/// mirror.
 @usableFromInline
-internal final class DelayInner<Downstream: Subscriber, Context: Scheduler>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
-{
+internal final class DelayInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
-    @usableFromInline typealias Time = Context.SchedulerTimeType
-
-    @usableFromInline
-    internal enum Event {
-        case value(Input)
-        case completion(Subscribers.Completion<Failure>)
-    }
-
-    @usableFromInline
-    internal struct Pending {
-        @usableFromInline let deadline: Time
-        @usableFromInline let event: Event
-
-        @inlinable
-        init(deadline: Time, event: Event) {
-            self.deadline = deadline
-            self.event = event
-        }
-    }
 
     @usableFromInline
     internal struct State {
         @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
-        @usableFromInline var pending = RingBuffer<Pending>()
-        /// A scheduled action is waiting for the oldest event.
-        @usableFromInline var armed = false
-        /// A delivery loop is running (`fire`), on some thread.
-        @usableFromInline var delivering = false
-        /// Holds `self` while events wait, since the scheduled action
-        /// captures it weakly.
-        @usableFromInline var keepAlive: AnyObject?
+        @usableFromInline var pending = ScheduledEvents<Input, Failure>()
 
         @inlinable
         init() {}
@@ -131,9 +119,9 @@ internal final class DelayInner<Downstream: Subscriber, Context: Scheduler>:
 
     @usableFromInline
     internal enum Step {
-        case deliver(Event)
-        case arm(Time)
-        case stop(keepAlive: AnyObject?)
+        case deliver(ScheduledEvent<Input, Failure>)
+        case skip
+        case done(release: AnyObject?)
     }
 
     @usableFromInline let downstream: Downstream
@@ -142,8 +130,10 @@ internal final class DelayInner<Downstream: Subscriber, Context: Scheduler>:
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
     @usableFromInline let state = Mutex(UncheckedSendable(State()))
-    /// Formed once in `init`; captures `self` weakly. Written only there.
-    @usableFromInline internal private(set) var fireAction: () -> Void = {}
+    /// The action scheduled for every event, formed once in `init`;
+    /// captures `self` weakly (``ScheduledEvents`` holds `self` while
+    /// actions are pending). Written only there.
+    @usableFromInline internal private(set) var deliverAction: () -> Void = {}
 
     @inlinable
     init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride,
@@ -154,7 +144,7 @@ internal final class DelayInner<Downstream: Subscriber, Context: Scheduler>:
         self.tolerance = tolerance
         self.scheduler = scheduler
         self.options = options
-        fireAction = { [weak self] in self?.fire() }
+        deliverAction = { [weak self] in self?.runScheduled() }
     }
 
     @inlinable
@@ -173,84 +163,72 @@ internal final class DelayInner<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        enqueue(.value(input), terminal: false)
+        let schedule = state.withLock { s -> Bool in
+            guard s.value.status.isSubscribed else { return false }
+            s.value.pending.push(.value(input), owner: self)
+            return true
+        }
+        if schedule { scheduleDelivery() }
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        enqueue(.completion(completion), terminal: true)
-    }
-
-    @inlinable
-    func enqueue(_ event: Event, terminal: Bool) {
-        let deadline = scheduler.now.advanced(by: interval)
-        let arm = state.withLock { s -> Bool in
+        let schedule = state.withLock { s -> Bool in
             guard case .subscribed(let subscription) = s.value.status else { return false }
-            if terminal { s.value.status = .pendingTerminal(subscription) }
-            s.value.pending.append(Pending(deadline: deadline, event: event))
-            guard !s.value.armed && !s.value.delivering else { return false }
-            s.value.armed = true
-            s.value.keepAlive = self
+            s.value.status = .pendingTerminal(subscription)
+            s.value.pending.push(.completion(completion), owner: self)
             return true
         }
-        if arm { scheduler.schedule(after: deadline, tolerance: tolerance, options: options, fireAction) }
+        if schedule { scheduleDelivery() }
     }
 
-    /// Delivers every event that is due, then re-arms for the next one.
+    /// Combine's calls for each event: `now`, then one
+    /// `schedule(after:tolerance:options:)`.
     @inlinable
-    func fire() {
-        let now = scheduler.now
-        let start = state.withLock { s -> Bool in
-            guard !s.value.delivering else { return false }
-            s.value.delivering = true
-            s.value.armed = false
-            return true
-        }
-        guard start else { return }
+    func scheduleDelivery() {
+        scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance,
+                           options: options, deliverAction)
+    }
+
+    /// One scheduled action: delivers its event, and those of actions that
+    /// ran meanwhile.
+    @inlinable
+    func runScheduled() {
+        guard state.withLock({ $0.value.pending.actionRan() }) else { return }
         while true {
             let step = state.withLock { s -> UncheckedSendable<Step> in
-                guard !s.value.status.isTerminal, let first = s.value.pending.first else {
-                    s.value.delivering = false
-                    let owner = s.value.keepAlive
-                    s.value.keepAlive = nil
-                    return UncheckedSendable(.stop(keepAlive: owner))
+                switch s.value.pending.next() {
+                case .done(let owner):
+                    return UncheckedSendable(.done(release: owner))
+                case .event(.some(.value(let value))):
+                    guard s.value.status.subscription != nil else { return UncheckedSendable(.skip) }
+                    return UncheckedSendable(.deliver(.value(value)))
+                case .event(.some(.completion(let completion))):
+                    s.value.status = .terminal
+                    return UncheckedSendable(.deliver(.completion(completion)))
+                case .event(.none):
+                    return UncheckedSendable(.skip)
                 }
-                guard first.deadline <= now else {
-                    s.value.delivering = false
-                    s.value.armed = true
-                    return UncheckedSendable(.arm(first.deadline))
-                }
-                _ = s.value.pending.popFirst()
-                if case .completion = first.event { s.value.status = .terminal }
-                return UncheckedSendable(.deliver(first.event))
             }
             switch step.value {
             case .deliver(.value(let value)):
                 let more = downstream.receive(value)
-                if more.rawValue > 0 { request(more) }
+                if more.rawValue > 0 {
+                    state.withLock { $0.value.status.subscription }?.request(more)
+                }
             case .deliver(.completion(let completion)):
                 downstream.receive(completion: completion)
-                let owner = state.withLock { s -> AnyObject? in
-                    s.value.delivering = false
-                    let owner = s.value.keepAlive
-                    s.value.keepAlive = nil
-                    return owner
-                }
-                _ = owner // released outside the lock
-                return
-            case .arm(let deadline):
-                scheduler.schedule(after: deadline, tolerance: tolerance, options: options, fireAction)
-                return
-            case .stop:
-                return
+            case .skip:
+                continue
+            case .done:
+                return // the owner, if returned, is released here, outside the lock
             }
         }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
         let subscription = state.withLock { s -> (any Subscription)? in
             guard case .subscribed(let subscription) = s.value.status else { return nil }
             return subscription
@@ -260,23 +238,12 @@ internal final class DelayInner<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func cancel() {
-        let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, AnyObject?)> in
-            let upstream: (any Subscription)?
-            switch s.value.status {
-            case .subscribed(let subscription): upstream = subscription
-            case .pendingTerminal: upstream = nil
-            case .awaitingSubscription, .terminal: return UncheckedSendable((nil, nil))
-            }
+        let subscription = state.withLock { s -> (any Subscription)? in
+            guard case .subscribed(let subscription) = s.value.status else { return nil }
             s.value.status = .terminal
-            s.value.pending.removeAll(keepingCapacity: false)
-            let owner = s.value.delivering ? nil : s.value.keepAlive
-            if !s.value.delivering { s.value.keepAlive = nil }
-            return UncheckedSendable((upstream, owner))
+            s.value.pending.dropPending()
+            return subscription
         }
-        taken.value.0?.cancel()
+        subscription?.cancel()
     }
-
-    @usableFromInline var description: String { "Delay" }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-    @usableFromInline var playgroundDescription: Any { description }
 }

@@ -7,7 +7,9 @@ extension Publisher {
     /// The first value is measured from the moment of subscription; each
     /// later one from the previous value. Intervals are read from
     /// `scheduler.now`, on the thread the upstream delivers on; values are
-    /// not moved to the scheduler. Demand passes straight through.
+    /// not moved to the scheduler. Demand passes straight through; demand
+    /// the subscriber returns for a value is requested from the upstream
+    /// (as Combine does), not returned to it.
     ///
     /// ```swift
     /// let scheduler = DispatchQueue.test
@@ -107,13 +109,19 @@ internal final class MeasureIntervalInner<Input, Downstream: Subscriber, Context
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         let now = scheduler.now
-        let previous = state.withLock { s -> UncheckedSendable<Context.SchedulerTimeType?> in
-            guard s.value.status.isSubscribed, let last = s.value.last else { return UncheckedSendable(nil) }
+        let taken = state.withLock { s -> UncheckedSendable<(Context.SchedulerTimeType, any Subscription)?> in
+            guard case .subscribed(let subscription) = s.value.status, let last = s.value.last else {
+                return UncheckedSendable(nil)
+            }
             s.value.last = now
-            return UncheckedSendable(last)
+            return UncheckedSendable((last, subscription))
         }
-        guard let previous = previous.value else { return .none }
-        return downstream.receive(previous.distance(to: now))
+        guard let (previous, subscription) = taken.value else { return .none }
+        // Combine asks the upstream for the subscriber's new demand with
+        // `request` and returns `.none`.
+        let more = downstream.receive(previous.distance(to: now))
+        if more.rawValue > 0 { subscription.request(more) }
+        return .none
     }
 
     @inlinable
@@ -129,7 +137,7 @@ internal final class MeasureIntervalInner<Input, Downstream: Subscriber, Context
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        // `.none` is forwarded too, as Combine does.
         state.withLock { $0.value.status.subscription }?.request(demand)
     }
 

@@ -12,12 +12,18 @@ extension Publisher {
     /// and demand goes upstream on the thread that requests it. After
     /// `cancel()`, values already on their way to the scheduler are dropped.
     ///
-    /// Cost: pending values wait in a ring buffer; the first value that
-    /// finds no drain pending schedules one, and that drain delivers every
-    /// value pending when it starts (a batch). Steady state allocates
-    /// nothing per value; a batch costs what one `schedule(options:_:)` of
-    /// the scheduler costs (nothing for `ImmediateScheduler` or a
-    /// warmed-up `TestScheduler`; one work item for a `DispatchQueue`).
+    /// As in Combine, each value and the completion costs one
+    /// `schedule(options:_:)` call on the scheduler, and the pipeline stays
+    /// alive until every scheduled action has run. A `cancel()` drops the
+    /// values still on their way, unless the upstream has already
+    /// completed: then the remaining values and the completion still
+    /// arrive (Combine ignores that cancel).
+    ///
+    /// Cost: pending values wait in a ring buffer and every action is the
+    /// same pre-formed closure, so the operator allocates nothing per value
+    /// once warm; each value costs what one `schedule(options:_:)` of the
+    /// scheduler costs (nothing for `ImmediateScheduler`, a warmed-up
+    /// `TestScheduler` or a `UVLoop`; one work item for a `DispatchQueue`).
     ///
     /// ```swift
     /// let c = subject
@@ -71,8 +77,14 @@ extension Publishers {
     }
 }
 
-/// Queues values and the completion in a ``DeliveryQueue`` and drains it
-/// on the scheduler.
+/// Schedules one action per value and per completion, as Combine does
+/// (see ``ScheduledEvents``).
+///
+/// Combine's rules, kept here: `cancel()` stops the values still on their
+/// way, but once the upstream has completed it is ignored, so the values
+/// queued before the completion and the completion itself still arrive;
+/// the inner object (and its subscriber) stays alive until every scheduled
+/// action has run; `request` (`.none` included) goes straight upstream.
 @usableFromInline
 internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
     Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -83,29 +95,35 @@ internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
     @usableFromInline
     internal struct State {
         @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
-        @usableFromInline var queue = DeliveryQueue<Input, Failure>()
+        @usableFromInline var pending = ScheduledEvents<Input, Failure>()
 
         @inlinable
         init() {}
+    }
+
+    @usableFromInline
+    internal enum Step {
+        case deliver(ScheduledEvent<Input, Failure>)
+        case skip
+        case done(release: AnyObject?)
     }
 
     @usableFromInline let downstream: Downstream
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
     @usableFromInline let state = Mutex(UncheckedSendable(State()))
-    /// The drain, formed once in the initialiser (where it is
-    /// specialised) and handed to the scheduler for every batch, so a
-    /// batch allocates no closure. It captures `self` weakly; the
-    /// queue's `keepAlive` holds `self` while a drain is pending.
-    /// Written only in `init`.
-    @usableFromInline internal private(set) var drainAction: () -> Void = {}
+    /// The action scheduled for every event, formed once in the
+    /// initialiser (where it is specialised), so scheduling allocates no
+    /// closure. It captures `self` weakly; ``ScheduledEvents`` holds `self`
+    /// while actions are pending. Written only in `init`.
+    @usableFromInline internal private(set) var deliverAction: () -> Void = {}
 
     @inlinable
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
         self.downstream = downstream
         self.scheduler = scheduler
         self.options = options
-        drainAction = { [weak self] in self?.drain() }
+        deliverAction = { [weak self] in self?.runScheduled() }
     }
 
     @inlinable
@@ -126,9 +144,10 @@ internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
     func receive(_ input: Input) -> Subscribers.Demand {
         let schedule = state.withLock { s -> Bool in
             guard s.value.status.isSubscribed else { return false }
-            return s.value.queue.enqueue(input, owner: self)
+            s.value.pending.push(.value(input), owner: self)
+            return true
         }
-        if schedule { scheduler.schedule(options: options, drainAction) }
+        if schedule { scheduler.schedule(options: options, deliverAction) }
         return .none
     }
 
@@ -137,14 +156,52 @@ internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
         let schedule = state.withLock { s -> Bool in
             guard case .subscribed(let subscription) = s.value.status else { return false }
             s.value.status = .pendingTerminal(subscription)
-            return s.value.queue.enqueue(completion: completion, owner: self)
+            s.value.pending.push(.completion(completion), owner: self)
+            return true
         }
-        if schedule { scheduler.schedule(options: options, drainAction) }
+        if schedule { scheduler.schedule(options: options, deliverAction) }
+    }
+
+    /// One scheduled action: delivers its event, and those of actions that
+    /// ran meanwhile.
+    @inlinable
+    func runScheduled() {
+        guard state.withLock({ $0.value.pending.actionRan() }) else { return }
+        while true {
+            let step = state.withLock { s -> UncheckedSendable<Step> in
+                switch s.value.pending.next() {
+                case .done(let owner):
+                    return UncheckedSendable(.done(release: owner))
+                case .event(.some(.value(let value))):
+                    // Values still pending when the subscriber cancelled
+                    // are dropped; after the upstream completed they are not.
+                    guard s.value.status.subscription != nil else { return UncheckedSendable(.skip) }
+                    return UncheckedSendable(.deliver(.value(value)))
+                case .event(.some(.completion(let completion))):
+                    s.value.status = .terminal
+                    return UncheckedSendable(.deliver(.completion(completion)))
+                case .event(.none):
+                    return UncheckedSendable(.skip)
+                }
+            }
+            switch step.value {
+            case .deliver(.value(let value)):
+                let more = downstream.receive(value)
+                if more.rawValue > 0 {
+                    state.withLock { $0.value.status.subscription }?.request(more)
+                }
+            case .deliver(.completion(let completion)):
+                downstream.receive(completion: completion)
+            case .skip:
+                continue
+            case .done:
+                return // the owner, if returned, is released here, outside the lock
+            }
+        }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
         let subscription = state.withLock { s -> (any Subscription)? in
             guard case .subscribed(let subscription) = s.value.status else { return nil }
             return subscription
@@ -154,53 +211,13 @@ internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func cancel() {
-        let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, AnyObject?)> in
-            let upstream: (any Subscription)?
-            switch s.value.status {
-            case .subscribed(let subscription): upstream = subscription
-            case .pendingTerminal: upstream = nil // upstream already finished
-            case .awaitingSubscription, .terminal: return UncheckedSendable((nil, nil))
-            }
-            s.value.status = .terminal
-            return UncheckedSendable((upstream, s.value.queue.close()))
-        }
-        taken.value.0?.cancel()
-        // taken.value.1 (this object, kept alive for a pending drain) is
-        // released here, outside the lock.
-    }
-
-    /// Delivers batches until the queue is idle; see ``DeliveryQueue``.
-    @inlinable
-    func drain() {
-        guard var budget = state.withLock({ $0.value.queue.beginDrain() }) else { return }
-        while true {
-            let step = state.withLock { s in UncheckedSendable(s.value.queue.next(budget: &budget)) }
-            switch step.value {
-            case .value(let value):
-                let more = downstream.receive(value)
-                if more.rawValue > 0 { requestMore(more) }
-            case .completion(let completion, _):
-                state.withLock { $0.value.status = .terminal }
-                downstream.receive(completion: completion)
-                return
-            case .yield:
-                scheduler.schedule(options: options, drainAction)
-                let next = state.withLock { s in UncheckedSendable(s.value.queue.afterYield()) }
-                guard case .resume(let newBudget) = next.value else { return }
-                budget = newBudget
-            case .idle:
-                return
-            }
-        }
-    }
-
-    @inlinable
-    func requestMore(_ demand: Subscribers.Demand) {
         let subscription = state.withLock { s -> (any Subscription)? in
             guard case .subscribed(let subscription) = s.value.status else { return nil }
+            s.value.status = .terminal
+            s.value.pending.dropPending()
             return subscription
         }
-        subscription?.request(demand)
+        subscription?.cancel()
     }
 
     @usableFromInline var description: String { "ReceiveOn" }

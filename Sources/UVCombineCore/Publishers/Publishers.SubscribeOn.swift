@@ -117,7 +117,7 @@ internal final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        // `.none` is forwarded too, as Combine does.
         guard let subscription = state.withLock({ $0.value.subscription }) else { return }
         scheduler.schedule(options: options) { subscription.request(demand) }
     }

@@ -16,6 +16,12 @@ extension Publisher {
     ///   delivery is scheduled). The upstream is asked for `.unlimited`.
     /// - A completion waits for a scheduled delivery and follows it;
     ///   otherwise it is delivered at the scheduler's next opportunity.
+    /// - Scheduler calls are Combine's: `now` when the operator subscribes,
+    ///   receives its subscription, a value or a completion, and when it
+    ///   delivers a value; `schedule(options:)` for a delivery due at once,
+    ///   `schedule(after:)` (with `minimumTolerance`) otherwise. A scheduled
+    ///   delivery holds the operator weakly, and `cancel()` releases the
+    ///   subscriber and the upstream subscription at once.
     ///
     /// ```swift
     /// let c = scrollOffsets
@@ -85,56 +91,64 @@ internal final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>:
     @usableFromInline
     internal struct State {
         @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
+        /// Released when the operator terminates (completion delivered, or
+        /// cancel), as Combine's throttle does.
+        @usableFromInline var downstream: Downstream?
         @usableFromInline var demand: Subscribers.Demand = .none
         @usableFromInline var pendingValue: Input?
         @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
         @usableFromInline var lastEmission: Time?
-        /// Holds `self` while a delivery is scheduled (the action
-        /// captures it weakly).
-        @usableFromInline var keepAlive: AnyObject?
 
         @inlinable
-        init() {}
+        init(downstream: Downstream) {
+            self.downstream = downstream
+        }
 
         @inlinable
         var hasScheduledOutput: Bool { pendingValue != nil || pendingCompletion != nil }
     }
 
-    @usableFromInline let downstream: Downstream
     @usableFromInline let interval: Context.SchedulerTimeType.Stride
     @usableFromInline let scheduler: Context
     @usableFromInline let latest: Bool
-    @usableFromInline let state = Mutex(UncheckedSendable(State()))
-    /// Formed once in `init`; captures `self` weakly. Written only there.
+    @usableFromInline let state: Mutex<UncheckedSendable<State>>
+    /// Formed once in `init`; captures `self` weakly, as Combine's
+    /// scheduled emission does. Written only there.
     @usableFromInline internal private(set) var emitAction: () -> Void = {}
 
     @inlinable
     init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
          latest: Bool) {
-        self.downstream = downstream
+        state = Mutex(UncheckedSendable(State(downstream: downstream)))
         self.interval = interval
         self.scheduler = scheduler
         self.latest = latest
+        // Combine reads the clock when it creates the subscriber.
+        _ = scheduler.now
         emitAction = { [weak self] in self?.emit() }
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = state.withLock { s -> Bool in
-            guard case .awaitingSubscription = s.value.status else { return false }
+        let downstream = state.withLock { s -> UncheckedSendable<Downstream?> in
+            guard case .awaitingSubscription = s.value.status, let downstream = s.value.downstream else {
+                return UncheckedSendable(nil)
+            }
             s.value.status = .subscribed(subscription)
-            return true
+            return UncheckedSendable(downstream)
         }
-        guard accepted else {
+        guard let downstream = downstream.value else {
             subscription.cancel()
             return
         }
+        _ = scheduler.now // as Combine, which records the time here
         subscription.request(.unlimited)
         downstream.receive(subscription: self)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
+        guard state.withLock({ $0.value.status.isSubscribed }) else { return .none }
         let now = scheduler.now
         let emission = state.withLock { s -> UncheckedSendable<Time?> in
             guard s.value.status.isSubscribed, s.value.demand.rawValue > 0 else { return UncheckedSendable(nil) }
@@ -145,11 +159,10 @@ internal final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>:
             let earliest = s.value.lastEmission.map { Swift.max(now, $0.advanced(by: interval)) } ?? now
             if !s.value.demand.isUnlimited { s.value.demand -= 1 }
             s.value.pendingValue = input
-            s.value.keepAlive = self
             return UncheckedSendable(earliest)
         }
         if let at = emission.value {
-            if at <= now {
+            if at == now {
                 scheduler.schedule(emitAction)
             } else {
                 scheduler.schedule(after: at, emitAction)
@@ -160,13 +173,16 @@ internal final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
+        guard state.withLock({ $0.value.status.isSubscribed }) else { return }
+        _ = scheduler.now // as Combine, which records the time here
         let scheduleNow = state.withLock { s -> Bool in
             guard case .subscribed(let subscription) = s.value.status else { return false }
             s.value.status = .pendingTerminal(subscription)
-            let waiting = s.value.hasScheduledOutput
+            if s.value.hasScheduledOutput {
+                if s.value.pendingCompletion == nil { s.value.pendingCompletion = completion }
+                return false // follows the scheduled value
+            }
             s.value.pendingCompletion = completion
-            if waiting { return false } // follows the scheduled value
-            s.value.keepAlive = self
             return true
         }
         if scheduleNow { scheduler.schedule(emitAction) }
@@ -174,36 +190,38 @@ internal final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func emit() {
-        let now = scheduler.now
-        let taken = state.withLock { s -> UncheckedSendable<(Input?, Subscribers.Completion<Failure>?, AnyObject?)> in
-            guard !s.value.status.isTerminal else {
-                let owner = s.value.keepAlive
-                s.value.keepAlive = nil
-                return UncheckedSendable((nil, nil, owner))
+        // Combine reads the clock only when it emits a value without a
+        // completion (the time of the last emission).
+        let readsClock = state.withLock { s -> Bool in
+            s.value.pendingValue != nil && s.value.pendingCompletion == nil
+        }
+        let now: Time? = readsClock ? scheduler.now : nil
+        let taken = state.withLock { s -> UncheckedSendable<(Downstream, Input?, Subscribers.Completion<Failure>?)?> in
+            guard s.value.status.subscription != nil, let downstream = s.value.downstream else {
+                return UncheckedSendable(nil)
             }
             let value = s.value.pendingValue
             let completion = s.value.pendingCompletion
             s.value.pendingValue = nil
             s.value.pendingCompletion = nil
-            if value != nil { s.value.lastEmission = now }
-            if completion != nil { s.value.status = .terminal }
-            let owner = s.value.keepAlive
-            s.value.keepAlive = nil
-            return UncheckedSendable((value, completion, owner))
-        }
-        let more = taken.value.0.map { downstream.receive($0) } ?? .none
-        if let completion = taken.value.1 {
-            downstream.receive(completion: completion)
-        } else if more.rawValue > 0 {
-            state.withLock { s in
-                if s.value.status.isSubscribed { s.value.demand += more }
+            if value != nil, completion == nil, let now { s.value.lastEmission = now }
+            if completion != nil {
+                s.value.status = .terminal
+                s.value.downstream = nil
             }
+            return UncheckedSendable((downstream, value, completion))
+        }
+        guard let (downstream, value, completion) = taken.value else { return }
+        let more = value.map { downstream.receive($0) } ?? .none
+        if let completion { downstream.receive(completion: completion) }
+        if more.rawValue > 0 {
+            state.withLock { $0.value.demand += more }
         }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        guard demand.rawValue > 0 else { return } // `.none` is accepted and ignored, as in Combine
         state.withLock { s in
             if s.value.status.isSubscribed { s.value.demand += demand }
         }
@@ -211,18 +229,17 @@ internal final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func cancel() {
-        let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, AnyObject?)> in
+        let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, Downstream?)> in
             let upstream = s.value.status.subscription
-            if s.value.status.isTerminal { return UncheckedSendable((nil, nil)) }
-            let upstreamToCancel: (any Subscription)? = s.value.status.isSubscribed ? upstream : nil
+            let downstream = s.value.downstream
             s.value.status = .terminal
+            s.value.downstream = nil
             s.value.pendingValue = nil
             s.value.pendingCompletion = nil
-            let owner = s.value.keepAlive
-            s.value.keepAlive = nil
-            return UncheckedSendable((upstreamToCancel, owner))
+            return UncheckedSendable((upstream, downstream))
         }
         taken.value.0?.cancel()
+        // taken.value.1 (the subscriber) is released here, outside the lock.
     }
 
     @usableFromInline var description: String { "Throttle" }

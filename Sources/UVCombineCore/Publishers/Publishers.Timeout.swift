@@ -13,11 +13,14 @@ extension Publisher {
     /// order) restarts the clock.
     ///
     /// As in Combine, values and the completion are delivered on
-    /// `scheduler`, in order; the timeout's completion follows any value
-    /// already received. Delivery uses the same ring buffer and batched
-    /// drain as ``Publisher/receive(on:options:)``, and the clock is one
-    /// cancellable scheduled action whose deadline moves with each value,
-    /// so steady traffic schedules nothing per value beyond the drain.
+    /// `scheduler`, in order, one `schedule(options:_:)` call each; every
+    /// (re)start of the clock reads `now` and `minimumTolerance` and
+    /// schedules a fresh cancellable action (`schedule(after:interval:
+    /// tolerance:options:)`), cancelling the previous one. When the clock
+    /// fires, the upstream is cancelled and the completion is delivered
+    /// right away from the clock's action; values received but not yet
+    /// delivered are dropped. The pipeline stays alive until its scheduled
+    /// actions have run or the clock was cancelled.
     ///
     /// ```swift
     /// let c = session.dataTaskPublisher(for: url)
@@ -84,8 +87,9 @@ extension Publishers {
     }
 }
 
-/// A ``DeliveryQueue`` for values and completion, and an ``Alarm`` for
-/// the deadline.
+/// Values and completion go through ``ScheduledEvents`` (one scheduled
+/// action each); the clock is a cancellable repeating action, replaced at
+/// every restart, as in Combine.
 @usableFromInline
 internal final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>:
     Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -96,21 +100,35 @@ internal final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>:
 
     @usableFromInline
     internal struct State {
+        /// `pendingTerminal` once the upstream completed and its
+        /// completion waits for its scheduled delivery.
         @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
-        @usableFromInline var queue = DeliveryQueue<Input, Failure>()
-        @usableFromInline var deadline: Time?
-        @usableFromInline var alarm = Alarm()
+        @usableFromInline var pending = ScheduledEvents<Input, Failure>()
+        @usableFromInline var didTimeout = false
         @usableFromInline var requestedOnce = false
+        /// The clock's current action; `generation` tells a clock armed
+        /// outside the lock whether it is still the current one.
+        @usableFromInline var clock: (any Cancellable)?
+        @usableFromInline var generation: UInt64 = 0
 
         @inlinable
         init() {}
+
+        /// Starts a new clock generation; returns the clock to cancel.
+        @inlinable
+        mutating func restart() -> (UInt64, (any Cancellable)?) {
+            generation &+= 1
+            let old = clock
+            clock = nil
+            return (generation, old)
+        }
     }
 
     @usableFromInline
-    internal enum Fired {
-        case ignore
-        case rearm(Time, epoch: UInt64, cancel: (any Cancellable)?)
-        case timedOut(upstream: (any Subscription)?, cancel: (any Cancellable)?, scheduleDrain: Bool)
+    internal enum Step {
+        case deliver(ScheduledEvent<Input, Failure>)
+        case skip
+        case done(release: AnyObject?)
     }
 
     @usableFromInline let downstream: Downstream
@@ -119,9 +137,10 @@ internal final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>:
     @usableFromInline let options: Context.SchedulerOptions?
     @usableFromInline let customError: (() -> Failure)?
     @usableFromInline let state = Mutex(UncheckedSendable(State()))
-    /// Both formed once in `init`, capturing `self` weakly; written only there.
-    @usableFromInline internal private(set) var drainAction: () -> Void = {}
-    @usableFromInline internal private(set) var fireAction: () -> Void = {}
+    /// The action scheduled for every event, formed once in `init`;
+    /// captures `self` weakly (``ScheduledEvents`` holds `self` while
+    /// actions are pending). Written only there.
+    @usableFromInline internal private(set) var deliverAction: () -> Void = {}
 
     @inlinable
     init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
@@ -131,174 +150,155 @@ internal final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>:
         self.scheduler = scheduler
         self.options = options
         self.customError = customError
-        drainAction = { [weak self] in self?.drain() }
-        fireAction = { [weak self] in self?.fire() }
-    }
-
-    deinit {
-        state.withLock { UncheckedSendable($0.value.alarm.disarm()) }.value?.cancel()
+        deliverAction = { [weak self] in self?.runScheduled() }
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let deadline = scheduler.now.advanced(by: interval)
         let accepted = state.withLock { s -> Bool in
             guard case .awaitingSubscription = s.value.status else { return false }
             s.value.status = .subscribed(subscription)
-            s.value.deadline = deadline
             return true
         }
         guard accepted else {
             subscription.cancel()
             return
         }
-        // The subscriber gets its subscription before the clock can fire
-        // (an immediate scheduler would fire it at once).
+        // Combine starts the clock before handing the subscription down;
+        // here it starts right after, so that a scheduler that runs the
+        // clock at once (`ImmediateScheduler`) cannot complete the
+        // subscriber before it has its subscription. The calls the
+        // scheduler sees are the same.
         downstream.receive(subscription: self)
-        let armAt = state.withLock { s -> UncheckedSendable<(Time, UInt64)?> in
-            guard s.value.status.isSubscribed, let deadline = s.value.deadline,
-                  let epoch = s.value.alarm.beginArming() else { return UncheckedSendable(nil) }
-            return UncheckedSendable((deadline, epoch))
-        }
-        if let (deadline, epoch) = armAt.value { arm(at: deadline, epoch: epoch) }
+        restartClock { _ in true }
     }
 
-    @inlinable
-    func arm(at deadline: Time, epoch: UInt64) {
-        let token = scheduler.scheduleAlarm(at: deadline, interval: interval, options: options, fireAction)
-        state.withLock { UncheckedSendable($0.value.alarm.armed(token, epoch: epoch)) }.value?.cancel()
-    }
-
-    /// Moves the deadline to `interval` from now; arms the alarm if idle.
+    /// Cancels the current clock and starts a new one, when `update` agrees
+    /// (under the lock) and the subscription is active. The clock captures
+    /// `self` strongly, as Combine's does, until it is cancelled.
     @inlinable
     func restartClock(_ update: (inout State) -> Bool) {
-        let deadline = scheduler.now.advanced(by: interval)
-        let epoch = state.withLock { s -> UInt64? in
-            guard s.value.status.isSubscribed, update(&s.value) else { return nil }
-            s.value.deadline = deadline
-            return s.value.alarm.beginArming()
+        let restart = state.withLock { s -> UncheckedSendable<(UInt64, (any Cancellable)?)>? in
+            guard s.value.status.isSubscribed, !s.value.didTimeout, update(&s.value) else { return nil }
+            return UncheckedSendable(s.value.restart())
         }
-        if let epoch { arm(at: deadline, epoch: epoch) }
+        guard let (generation, old) = restart?.value else { return }
+        old?.cancel()
+        let clock = scheduler.schedule(after: scheduler.now.advanced(by: interval), interval: interval,
+                                       tolerance: scheduler.minimumTolerance, options: options) {
+            self.timedOut(generation)
+        }
+        let stale = state.withLock { s -> Bool in
+            guard s.value.generation == generation, s.value.status.isSubscribed, !s.value.didTimeout else {
+                return true
+            }
+            s.value.clock = clock
+            return false
+        }
+        if stale { clock.cancel() }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let deadline = scheduler.now.advanced(by: interval)
-        let (epoch, drain) = state.withLock { s -> (UInt64?, Bool) in
-            guard s.value.status.isSubscribed else { return (nil, false) }
-            s.value.deadline = deadline
-            let drain = s.value.queue.enqueue(input, owner: self)
-            return (s.value.alarm.beginArming(), drain)
+        restartClock { _ in true }
+        let schedule = state.withLock { s -> Bool in
+            guard s.value.status.isSubscribed, !s.value.didTimeout else { return false }
+            s.value.pending.push(.value(input), owner: self)
+            return true
         }
-        if let epoch { arm(at: deadline, epoch: epoch) }
-        if drain { scheduler.schedule(options: options, drainAction) }
+        if schedule { scheduler.schedule(options: options, deliverAction) }
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let taken = state.withLock { s -> UncheckedSendable<((any Cancellable)?, Bool)>? in
+        let clock = state.withLock { s -> UncheckedSendable<(any Cancellable)?>? in
             guard case .subscribed(let subscription) = s.value.status else { return nil }
             s.value.status = .pendingTerminal(subscription)
-            s.value.deadline = nil
-            let drain = s.value.queue.enqueue(completion: completion, owner: self)
-            return UncheckedSendable((s.value.alarm.disarm(), drain))
+            s.value.pending.push(.completion(completion), owner: self)
+            return UncheckedSendable(s.value.restart().1)
         }
-        guard let taken else { return }
-        taken.value.0?.cancel()
-        if taken.value.1 { scheduler.schedule(options: options, drainAction) }
+        guard let clock else { return }
+        clock.value?.cancel()
+        scheduler.schedule(options: options, deliverAction)
     }
 
     @inlinable
-    func fire() {
-        let now = scheduler.now
-        let fired = state.withLock { s -> UncheckedSendable<Fired> in
-            guard case .subscribed(let subscription) = s.value.status, s.value.alarm.isActive,
-                  let deadline = s.value.deadline
-            else { return UncheckedSendable(.ignore) }
-            let token = s.value.alarm.disarm()
-            guard deadline <= now else {
-                let epoch = s.value.alarm.beginArming() ?? 0
-                return UncheckedSendable(.rearm(deadline, epoch: epoch, cancel: token))
-            }
-            s.value.status = .pendingTerminal(subscription)
-            s.value.deadline = nil
-            let completion: Subscribers.Completion<Failure> = customError.map { .failure($0()) } ?? .finished
-            let drain = s.value.queue.enqueue(completion: completion, owner: self)
-            return UncheckedSendable(.timedOut(upstream: subscription, cancel: token, scheduleDrain: drain))
+    func timedOut(_ generation: UInt64) {
+        let taken = state.withLock { s -> UncheckedSendable<(any Subscription, (any Cancellable)?)>? in
+            guard !s.value.didTimeout, s.value.generation == generation,
+                  case .subscribed(let subscription) = s.value.status else { return nil }
+            s.value.didTimeout = true
+            s.value.status = .terminal
+            s.value.pending.dropPending()
+            return UncheckedSendable((subscription, s.value.restart().1))
         }
-        switch fired.value {
-        case .ignore:
-            return
-        case .rearm(let deadline, let epoch, let token):
-            token?.cancel()
-            arm(at: deadline, epoch: epoch)
-        case .timedOut(let upstream, let token, let scheduleDrain):
-            token?.cancel()
-            upstream?.cancel()
-            if scheduleDrain { scheduler.schedule(options: options, drainAction) }
-        }
+        guard let (subscription, clock) = taken?.value else { return }
+        clock?.cancel()
+        subscription.cancel()
+        downstream.receive(completion: customError.map { .failure($0()) } ?? .finished)
     }
 
-    /// Delivers batches until the queue is idle; see ``DeliveryQueue``.
+    /// One scheduled action: delivers its event, and those of actions that
+    /// ran meanwhile.
     @inlinable
-    func drain() {
-        guard var budget = state.withLock({ $0.value.queue.beginDrain() }) else { return }
+    func runScheduled() {
+        guard state.withLock({ $0.value.pending.actionRan() }) else { return }
         while true {
-            let step = state.withLock { s in UncheckedSendable(s.value.queue.next(budget: &budget)) }
+            let step = state.withLock { s -> UncheckedSendable<Step> in
+                switch s.value.pending.next() {
+                case .done(let owner):
+                    return UncheckedSendable(.done(release: owner))
+                case .event(.some(.value(let value))):
+                    guard !s.value.didTimeout, s.value.status.subscription != nil else {
+                        return UncheckedSendable(.skip)
+                    }
+                    return UncheckedSendable(.deliver(.value(value)))
+                case .event(.some(.completion(let completion))):
+                    guard case .pendingTerminal = s.value.status else { return UncheckedSendable(.skip) }
+                    s.value.status = .terminal
+                    return UncheckedSendable(.deliver(.completion(completion)))
+                case .event(.none):
+                    return UncheckedSendable(.skip)
+                }
+            }
             switch step.value {
-            case .value(let value):
+            case .deliver(.value(let value)):
                 let more = downstream.receive(value)
-                if more.rawValue > 0 { requestUpstream(more) }
-            case .completion(let completion, _):
-                state.withLock { $0.value.status = .terminal }
+                if more.rawValue > 0 {
+                    state.withLock { $0.value.status.subscription }?.request(more)
+                }
+            case .deliver(.completion(let completion)):
                 downstream.receive(completion: completion)
-                return
-            case .yield:
-                scheduler.schedule(options: options, drainAction)
-                let next = state.withLock { s in UncheckedSendable(s.value.queue.afterYield()) }
-                guard case .resume(let newBudget) = next.value else { return }
-                budget = newBudget
-            case .idle:
-                return
+            case .skip:
+                continue
+            case .done:
+                return // the owner, if returned, is released here, outside the lock
             }
         }
-    }
-
-    @inlinable
-    func requestUpstream(_ demand: Subscribers.Demand) {
-        let subscription = state.withLock { s -> (any Subscription)? in
-            guard case .subscribed(let subscription) = s.value.status else { return nil }
-            return subscription
-        }
-        subscription?.request(demand)
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
-        // Combine restarts the clock at the first request.
+        // Combine restarts the clock at the first request and forwards
+        // every request, `.none` included.
         restartClock { state in
             if state.requestedOnce { return false }
             state.requestedOnce = true
             return true
         }
-        requestUpstream(demand)
+        state.withLock { $0.value.status.subscription }?.request(demand)
     }
 
     @inlinable
     func cancel() {
-        let taken = state.withLock {
-            s -> UncheckedSendable<((any Subscription)?, (any Cancellable)?, AnyObject?)> in
-            let upstream: (any Subscription)?
-            switch s.value.status {
-            case .subscribed(let subscription): upstream = subscription
-            case .pendingTerminal: upstream = nil
-            case .awaitingSubscription, .terminal: return UncheckedSendable((nil, nil, nil))
-            }
+        let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, (any Cancellable)?)> in
+            // A completion waiting for delivery is dropped too: Combine's
+            // operator counts as subscribed until it delivers it.
+            guard let subscription = s.value.status.subscription else { return UncheckedSendable((nil, nil)) }
             s.value.status = .terminal
-            s.value.deadline = nil
-            return UncheckedSendable((upstream, s.value.alarm.disarm(), s.value.queue.close()))
+            s.value.pending.dropPending()
+            return UncheckedSendable((subscription, s.value.restart().1))
         }
         taken.value.1?.cancel()
         taken.value.0?.cancel()

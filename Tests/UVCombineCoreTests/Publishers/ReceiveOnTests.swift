@@ -33,23 +33,23 @@ struct ReceiveOnTests {
         #expect(tracker.history == ["subscription(ReceiveOn)", "value(1)", "failure(boom)"])
     }
 
-    @Test func oneDrainPerBatch() {
+    @Test func oneScheduledActionPerValueAsCombine() {
         let scheduler = DispatchQueue.test
         let subject = PassthroughSubject<Int, Never>()
         let tracker = TrackingSubscriber<Int, Never>()
         subject.receive(on: scheduler).subscribe(tracker)
         for i in 0..<1_000 { subject.send(i) }
-        #expect(scheduler.pendingActionCount == 1)
+        #expect(scheduler.pendingActionCount == 1_000)
         scheduler.advance()
         #expect(tracker.values == Array(0..<1_000))
-        #expect(scheduler.executedActionCount == 1)
+        #expect(scheduler.executedActionCount == 1_000)
         subject.send(1_000)
         scheduler.advance()
-        #expect(scheduler.executedActionCount == 2)
+        #expect(scheduler.executedActionCount == 1_001)
         #expect(tracker.values.last == 1_000)
     }
 
-    @Test func valuesArrivingDuringADrainFormTheNextBatch() {
+    @Test func valuesArrivingDuringADeliveryAreScheduledToo() {
         let scheduler = DispatchQueue.test
         let subject = PassthroughSubject<Int, Never>()
         let tracker = TrackingSubscriber<Int, Never>(onValue: { value in
@@ -59,10 +59,10 @@ struct ReceiveOnTests {
         subject.send(1)
         subject.send(2)
         scheduler.advance()
-        // 1 and 2 are the first batch; 11 and 12 arrived during it and went
-        // out in a follow-up drain at the same instant.
+        // 11 and 12 arrived during deliveries and got their own actions at
+        // the same instant.
         #expect(tracker.values == [1, 2, 11, 12])
-        #expect(scheduler.executedActionCount == 2)
+        #expect(scheduler.executedActionCount == 4)
     }
 
     @Test func demandIsPassedUpstreamSynchronously() {
@@ -110,7 +110,7 @@ struct ReceiveOnTests {
         #expect(tracker.history == ["subscription(ReceiveOn)"])
     }
 
-    @Test func cancelAfterUpstreamFinishedDropsThePendingCompletion() {
+    @Test func cancelAfterUpstreamFinishedIsIgnoredAsInCombine() {
         let scheduler = DispatchQueue.test
         let upstream = TestPublisher<Int, Never>()
         let tracker = TrackingSubscriber<Int, Never>()
@@ -119,10 +119,11 @@ struct ReceiveOnTests {
         upstream.send(completion: .finished)
         tracker.cancel()
         scheduler.advance()
-        #expect(tracker.history == ["subscription(ReceiveOn)"])
+        #expect(tracker.history == ["subscription(ReceiveOn)", "value(1)", "finished"])
+        #expect(upstream.subscription?.isCancelled == false)
     }
 
-    @Test func cancelFromInsideADrainStopsTheBatch() {
+    @Test func cancelFromInsideADeliveryStopsTheRest() {
         let scheduler = DispatchQueue.test
         let subject = PassthroughSubject<Int, Never>()
         let box = CancelBox()
@@ -134,17 +135,18 @@ struct ReceiveOnTests {
         #expect(tracker.values == [1, 2])
     }
 
-    @Test func innerIsReleasedAfterCancelEvenWithAPendingDrain() {
+    @Test func innerIsReleasedOnceThePendingActionRan() {
         // (TestPublisher keeps its subscribers; a subject releases them.)
         let scheduler = DispatchQueue.test
         let subject = PassthroughSubject<Int, Never>()
         let probe = SubscriptionProbe<Int, Never>()
         subject.receive(on: scheduler).subscribe(probe)
-        subject.send(1) // a drain is now pending; the inner holds itself for it
+        subject.send(1) // an action is now pending; it holds the inner, as in Combine
         #expect(probe.weakSubscription != nil)
         probe.cancelAndRelease()
+        #expect(probe.weakSubscription != nil)
+        scheduler.advance() // the pending action delivers nothing and lets go
         #expect(probe.weakSubscription == nil)
-        scheduler.advance() // the pending drain finds nothing to do
         #expect(probe.values.isEmpty)
     }
 

@@ -128,7 +128,11 @@ struct TimeoutTests {
         subject.timeout(.seconds(1), scheduler: scheduler).subscribe(probe)
         subject.send(1)
         probe.cancelAndRelease()
+        // The value's scheduled action holds it until it ran, as in Combine.
+        #expect(probe.weakSubscription != nil)
+        scheduler.advance()
         #expect(probe.weakSubscription == nil)
+        #expect(probe.values.isEmpty)
     }
 
     @Test func immediateSchedulerTimesOutRightAfterTheSubscription() {
