@@ -25,18 +25,29 @@ extension DispatchQueue: Scheduler {
             dispatchTime = time
         }
 
-        /// The distance to `other`, in nanoseconds. Any distance involving an
-        /// instant at or beyond `Int.max` nanoseconds (such as
-        /// `.distantFuture`) is `.nanoseconds(.max)`, as in Combine.
+        /// The distance to `other`, in nanoseconds, computed exactly as
+        /// Combine does (through `DispatchTime`'s distance): a difference
+        /// that fits in an `Int` is returned as is, in either direction, even
+        /// between instants beyond `Int.max` nanoseconds; one that does not
+        /// fit (such as any distance to or from `.distantFuture`) is
+        /// `.nanoseconds(.max)`, whatever its sign.
+        ///
+        /// ```swift
+        /// let a = DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: 10_000))
+        /// let b = DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: UInt64(Int.max)))
+        /// a.distance(to: b) // .nanoseconds(.max - 10_000)
+        /// ```
         @inlinable
         public func distance(to other: DispatchQueue.SchedulerTimeType) -> Stride {
             let start = dispatchTime.uptimeNanoseconds
             let end = other.dispatchTime.uptimeNanoseconds
             let limit = UInt64(Int.max)
-            if start >= limit || end >= limit {
-                return start == end ? .nanoseconds(0) : .nanoseconds(.max)
+            if end >= start {
+                let forward = end &- start
+                return forward > limit ? .nanoseconds(.max) : .nanoseconds(Int(forward))
             }
-            return .nanoseconds(Int(end) - Int(start))
+            let backward = start &- end
+            return backward > limit ? .nanoseconds(.max) : .nanoseconds(-Int(backward))
         }
 
         /// The instant `n` later (or earlier, for a negative stride),

@@ -32,6 +32,32 @@ struct DispatchQueueSchedulerTests {
         #expect(early.advanced(by: .nanoseconds(-1_000)).dispatchTime.uptimeNanoseconds == 1)
     }
 
+    @Test func distanceIsExactWhereverItFitsInAnInt() {
+        // Combine computes the distance through DispatchTime: no clamping
+        // for instants at or beyond Int.max nanoseconds as long as the
+        // difference fits; a difference that does not fit is .max, in
+        // either direction.
+        let t1 = Time(DispatchTime(uptimeNanoseconds: 10_000))
+        let t2 = Time(DispatchTime(uptimeNanoseconds: 10_431))
+        let intMax = Time(DispatchTime(uptimeNanoseconds: UInt64(Int.max)))
+        let nearlyDistant = Time(DispatchTime(uptimeNanoseconds: DispatchTime.distantFuture.uptimeNanoseconds - 1_024))
+        #expect(t1.distance(to: intMax) == .nanoseconds(.max - 10_000))
+        #expect(intMax.distance(to: t1) == .nanoseconds(-(.max - 10_000)))
+        #expect(t2.distance(to: intMax) == .nanoseconds(.max - 10_431))
+        #expect(intMax.distance(to: t2) == .nanoseconds(-(.max - 10_431)))
+        #expect(t1.distance(to: nearlyDistant) == .nanoseconds(.max))
+        #expect(nearlyDistant.distance(to: t1) == .nanoseconds(.max))
+        #expect(nearlyDistant.distance(to: nearlyDistant) == .nanoseconds(0))
+        #expect(intMax.distance(to: intMax) == .nanoseconds(0))
+    }
+
+    @Test func strideMultiplicationScalesAsCombine() {
+        // Combine (iOS 14 and later) multiplies strides as durations in
+        // seconds: 1 s * 10 s is 10 s.
+        #expect((Stride.seconds(1) * .seconds(10)).magnitude == 10_000_000_000)
+        #expect((Stride.milliseconds(500) * .seconds(4)).magnitude == 2_000_000_000)
+    }
+
     @Test func timeIsCodableAsUptimeNanoseconds() throws {
         let time = Time(DispatchTime(uptimeNanoseconds: 42))
         let data = try JSONEncoder().encode(["value": time])
