@@ -21,6 +21,10 @@ let package = Package(
         .library(name: "UVCombine", targets: ["UVCombine"]),
         .executable(name: "uvcombine", targets: ["uvcombine"]),
         .library(name: "UVCombineTesting", targets: ["UVCombineTesting"]),
+        // Opt-in: link it into a test target to make UVCombineTesting's
+        // AllocationCounter count. It interposes malloc for the whole
+        // process, so nothing links it unless asked.
+        .library(name: "UVCombineAllocationCounting", targets: ["CUVCombineMallocCounter"]),
         // The C API as `libuvcombine-c.so` for C hosts (`uvcombine` names the
         // executable): header Sources/CUVCombine/include/uvcombine.h,
         // pkg-config name `uvcombine`; `make c-host`, `make install`.
@@ -86,29 +90,33 @@ let package = Package(
             name: "uvcombine",
             dependencies: ["UVCombine", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
-        // Counts allocations per thread by interposing malloc; linked only
-        // through the test support module.
+        // Counts allocations per thread by interposing malloc: the opt-in
+        // product UVCombineAllocationCounting, and a dependency of our own
+        // test targets (which pin the zero-allocation paths with it).
         .target(name: "CUVCombineMallocCounter"),
+        // Reaches that counter through weak references, so that linking the
+        // test support module alone interposes nothing.
+        .target(name: "CUVCombineAllocationHooks"),
         .target(
             name: "UVCombineTesting",
             dependencies: [
                 "UVCombineCore",
                 "UVCombineLoop",
-                "CUVCombineMallocCounter",
+                "CUVCombineAllocationHooks",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .testTarget(
             name: "UVCombineCoreTests",
-            dependencies: ["UVCombineCore", "UVCombineTesting"]
+            dependencies: ["UVCombineCore", "UVCombineTesting", "CUVCombineMallocCounter"]
         ),
         .testTarget(
             name: "UVCombineLoopTests",
-            dependencies: ["UVCombineLoop", "UVCombineTesting"]
+            dependencies: ["UVCombineLoop", "UVCombineTesting", "CUVCombineMallocCounter"]
         ),
         .testTarget(
             name: "UVCombineHTTPTests",
-            dependencies: ["UVCombineHTTP", "UVCombineLoop", "UVCombineCore", "UVCombineTesting"]
+            dependencies: ["UVCombineHTTP", "UVCombineLoop", "UVCombineCore", "UVCombineTesting", "CUVCombineMallocCounter"]
         ),
         // Builds libuvcombine-c.so and C programs with gcc (`make c-build`)
         // and runs them: every header function, bad input, AddressSanitizer.
@@ -134,6 +142,7 @@ let package = Package(
                 "UVCombineLoop",
                 "UVCombineHTTP",
                 "UVCombineTesting",
+                "CUVCombineMallocCounter",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

@@ -53,6 +53,10 @@ var fired = false
 scheduler.schedule(after: scheduler.now.advanced(by: .seconds(5))) { fired = true }
 scheduler.advance(by: .seconds(5))
 precondition(fired)
+
+// Linking the test support module does not interpose malloc: the counter is
+// the opt-in product UVCombineAllocationCounting, not linked here.
+precondition(!AllocationCounter.isCounting, "the malloc counter was linked without being asked for")
 print("SwiftUser: ok")
 SWIFT
 

@@ -1,6 +1,8 @@
 // Counts heap allocations made by the calling thread.
 //
-// The test support module links this into test binaries: it defines malloc,
+// Linked only on request (the product UVCombineAllocationCounting, and our
+// own test targets), never through the test support module, which reaches
+// it by weak references (CUVCombineAllocationHooks). It defines malloc,
 // calloc, realloc and the aligned allocators, forwarding each to glibc's
 // internal entry points and counting calls in a thread-local counter, so a
 // test measures only its own thread while other tests run in parallel.
