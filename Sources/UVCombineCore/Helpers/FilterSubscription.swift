@@ -17,6 +17,27 @@ internal enum FilterStep<Failure: Error> {
     case fail(Failure)
 }
 
+/// How a ``FilterSubscription`` treats events that come before its
+/// upstream subscription, after completion or after a cancel. Combine is not
+/// uniform here; each operator follows the rule Combine's does.
+@usableFromInline
+internal enum FilterRules {
+    /// `removeDuplicates`, `prefix(while:)` and their `try` forms: a value,
+    /// completion or request before the subscription is a contract violation
+    /// (trap), as is `request(.none)`; a cancel before the subscription
+    /// cancels the subscription when it arrives.
+    case strict
+    /// `drop(while:)`, `tryDrop(while:)`: values and completion count only
+    /// while subscribed; a request or cancel before the subscription is
+    /// ignored (the subscription that arrives later is kept); `request(.none)`
+    /// traps.
+    case gated
+    /// `output(in:)`, `prefix(_:)`: values go through the selection also
+    /// before the subscription and after completion; completion, requests
+    /// and cancel count only while subscribed; `request(.none)` is accepted.
+    case forwarding
+}
+
 /// The operator-specific part of an operator that republishes some of its
 /// upstream's values unchanged (`prefix(while:)`, `drop(while:)`,
 /// `removeDuplicates`, `output(in:)`): the decision per value and the small
@@ -32,6 +53,12 @@ internal protocol FilterLogic {
     /// What the subscription calls itself (Combine's name).
     static var name: String { get }
 
+    /// The operator's rules for events out of order (Combine's).
+    static var rules: FilterRules { get }
+
+    /// The subscription's `customMirror` children, as Combine's.
+    func mirrorChildren(downstream: Any, state: State) -> [Mirror.Child]
+
     /// Decides about one value. Runs outside the lock, one value at a time.
     func step(_ state: inout State, _ input: Input) -> FilterStep<Failure>
 
@@ -43,8 +70,8 @@ internal protocol FilterLogic {
 ///
 /// Requests are forwarded to the upstream while subscribed; dropped values
 /// are answered with `.max(1)`. Finishing early cancels the upstream first,
-/// then completes the downstream; after that, and after `cancel()`, nothing
-/// is delivered.
+/// then completes the downstream. The upstream subscription is released on
+/// completion and cancel. Events out of order follow `Logic.rules`.
 ///
 /// Threading: values arrive one at a time (the Subscriber contract); the
 /// operator's state is read under the lock, the closure runs outside it and
@@ -59,10 +86,16 @@ internal final class FilterSubscription<Logic: FilterLogic, Downstream: Subscrib
     @usableFromInline typealias Failure = Logic.UpstreamFailure
 
     @usableFromInline
+    internal enum Phase {
+        case awaitingSubscription
+        case subscribed
+        case terminal
+    }
+
+    @usableFromInline
     internal struct State {
-        /// Checked per value instead of the existential beside it.
-        @usableFromInline var subscribed = false
-        @usableFromInline var done = false
+        @usableFromInline var phase = Phase.awaitingSubscription
+        /// Set while `phase == .subscribed`.
         @usableFromInline var upstream: (any Subscription)?
         @usableFromInline var logic: Logic.State
 
@@ -88,8 +121,8 @@ internal final class FilterSubscription<Logic: FilterLogic, Downstream: Subscrib
     @inlinable
     func receive(subscription: any Subscription) {
         let accepted = state.withLock { s -> Bool in
-            guard !s.value.subscribed, !s.value.done else { return false }
-            s.value.subscribed = true
+            guard case .awaitingSubscription = s.value.phase else { return false }
+            s.value.phase = .subscribed
             s.value.upstream = subscription
             return true
         }
@@ -102,10 +135,18 @@ internal final class FilterSubscription<Logic: FilterLogic, Downstream: Subscrib
 
     @inlinable
     func receive(_ input: Logic.Input) -> Subscribers.Demand {
-        let current = state.withLock { s -> UncheckedSendable<Logic.State?> in
-            UncheckedSendable(s.value.subscribed && !s.value.done ? s.value.logic : nil)
+        let current = state.withLock { s -> UncheckedSendable<(Phase, Logic.State)> in
+            UncheckedSendable((s.value.phase, s.value.logic))
         }
-        guard var logicState = current.value else { return .none }
+        var logicState = current.value.1
+        switch (Logic.rules, current.value.0) {
+        case (.strict, .awaitingSubscription):
+            violation("\(Logic.name) received a value before its subscription")
+        case (.strict, .terminal), (.gated, .awaitingSubscription), (.gated, .terminal):
+            return .none
+        case (_, .subscribed), (.forwarding, _):
+            break
+        }
         let step = logic.step(&logicState, input)
         // A stateless operator has nothing to write back.
         if MemoryLayout<Logic.State>.size != 0 {
@@ -117,8 +158,10 @@ internal final class FilterSubscription<Logic: FilterLogic, Downstream: Subscrib
         case .drop:
             return .max(1)
         case .publishAndFinish:
-            _ = downstream.receive(input)
-            finish(with: nil)
+            let demand = downstream.receive(input)
+            // Outside a live subscription (Output's forwarding rule) the
+            // value is all there is to do; the downstream's answer stands.
+            if !finish(with: nil) { return demand }
         case .finish:
             finish(with: nil)
         case .fail(let error):
@@ -127,34 +170,48 @@ internal final class FilterSubscription<Logic: FilterLogic, Downstream: Subscrib
         return .none
     }
 
-    /// Ends the stream from inside: cancel upstream, then complete.
-    @inlinable
-    func finish(with error: Logic.Failure?) {
+    /// Ends the stream from inside: cancel upstream, then complete. Only
+    /// while subscribed; returns whether it did.
+    @inlinable @discardableResult
+    func finish(with error: Logic.Failure?) -> Bool {
         let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-            guard s.value.subscribed, !s.value.done else { return UncheckedSendable(nil) }
-            s.value.done = true
+            guard case .subscribed = s.value.phase else { return UncheckedSendable(nil) }
+            s.value.phase = .terminal
             let upstream = s.value.upstream
             s.value.upstream = nil
             return UncheckedSendable(upstream)
         }
-        guard let upstream = upstream.value else { return }
+        guard let upstream = upstream.value else { return false }
         upstream.cancel()
         if let error {
             downstream.receive(completion: .failure(error))
         } else {
             downstream.receive(completion: .finished)
         }
+        return true
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Logic.UpstreamFailure>) {
-        let active = state.withLock { s -> Bool in
-            guard s.value.subscribed, !s.value.done else { return false }
-            s.value.done = true
-            s.value.upstream = nil
-            return true
+        let phase = state.withLock { s -> Phase in
+            let phase = s.value.phase
+            if case .subscribed = phase {
+                s.value.phase = .terminal
+                s.value.upstream = nil
+            }
+            return phase
         }
-        guard active else { return }
+        switch phase {
+        case .subscribed:
+            break
+        case .awaitingSubscription:
+            if case .strict = Logic.rules {
+                violation("\(Logic.name) received completion before its subscription")
+            }
+            return
+        case .terminal:
+            return
+        }
         switch completion {
         case .finished:
             downstream.receive(completion: .finished)
@@ -167,23 +224,46 @@ internal final class FilterSubscription<Logic: FilterLogic, Downstream: Subscrib
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
-        let upstream = state.withLock { UncheckedSendable($0.value.upstream) }
-        upstream.value?.request(demand)
+        let current = state.withLock { UncheckedSendable(($0.value.phase, $0.value.upstream)) }
+        switch Logic.rules {
+        case .strict:
+            demand.assertNonZero()
+            if case .awaitingSubscription = current.value.0 {
+                violation("\(Logic.name) received a request before sending its subscription")
+            }
+        case .gated:
+            demand.assertNonZero()
+        case .forwarding:
+            break
+        }
+        current.value.1?.request(demand)
     }
 
     @inlinable
     func cancel() {
         let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-            s.value.done = true
-            let upstream = s.value.upstream
-            s.value.upstream = nil
-            return UncheckedSendable(upstream)
+            switch s.value.phase {
+            case .subscribed:
+                s.value.phase = .terminal
+                let upstream = s.value.upstream
+                s.value.upstream = nil
+                return UncheckedSendable(upstream)
+            case .awaitingSubscription:
+                // Only the strict operators remember such a cancel (and
+                // cancel the subscription when it arrives), as in Combine.
+                if case .strict = Logic.rules { s.value.phase = .terminal }
+                return UncheckedSendable(nil)
+            case .terminal:
+                return UncheckedSendable(nil)
+            }
         }
         upstream.value?.cancel()
     }
 
     @usableFromInline var description: String { Logic.name }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    @usableFromInline var customMirror: Mirror {
+        let logicState = state.withLock { UncheckedSendable($0.value.logic) }.value
+        return Mirror(self, children: logic.mirrorChildren(downstream: downstream, state: logicState))
+    }
     @usableFromInline var playgroundDescription: Any { description }
 }

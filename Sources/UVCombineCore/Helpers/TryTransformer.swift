@@ -1,5 +1,28 @@
 import Synchronization
 
+/// How a ``TryTransformer`` treats events that come before its upstream
+/// subscription, after its completion or after a cancel. Combine is not
+/// uniform here; each operator follows the rule Combine's does.
+@usableFromInline
+internal enum TryTransformerRules {
+    /// `tryMap`: values always go through the closure and on downstream
+    /// (also before the subscription and after completion or cancel);
+    /// completion, requests and cancel count only while subscribed, so a
+    /// cancel before the subscription neither requests nor cancels anything.
+    /// `request(.none)` is accepted. Reflects no children.
+    case forwarding
+    /// `encode`, `decode`: values and completion go through until the
+    /// stream finished (also before the subscription); a cancel before the
+    /// subscription is ignored. Reflects `downstream`, `finished`,
+    /// `upstreamSubscription`.
+    case untilFinished
+    /// `tryFilter`, `tryCompactMap`: a value, completion or request before
+    /// the subscription is a contract violation (trap); `request(.none)`
+    /// traps; a cancel before the subscription cancels the subscription
+    /// when it arrives. Reflects `downstream`.
+    case strict
+}
+
 /// The subscription behind every operator whose closure may throw and which
 /// keeps no other state: `tryMap`, `tryFilter`, `tryCompactMap`, `decode`
 /// and `encode`. It describes itself by the operator's name.
@@ -7,8 +30,8 @@ import Synchronization
 /// `transform` returns the element to publish, or `nil` to drop the element
 /// (answered with `.max(1)` upstream, so downstream demand counts delivered
 /// elements only). When it throws, the upstream is cancelled and the
-/// downstream fails with the error; nothing is delivered afterwards, even if
-/// the upstream keeps sending. Requests are forwarded while subscribed.
+/// downstream fails with the error. The upstream subscription is released
+/// on completion, failure and cancel. Everything else follows ``rules``.
 ///
 /// Threading: the closure runs on the thread the upstream delivers on,
 /// outside the lock; `request` and `cancel` may come from any thread.
@@ -22,12 +45,15 @@ internal final class TryTransformer<Input, UpstreamFailure: Error, Downstream: S
     @usableFromInline let downstream: Downstream
     @usableFromInline let transform: (Input) throws -> Downstream.Input?
     @usableFromInline let name: StaticString
+    @usableFromInline let rules: TryTransformerRules
     @usableFromInline let status: Mutex<UncheckedSendable<SubscriptionStatus>>
 
     @inlinable
-    init(downstream: Downstream, name: StaticString, transform: @escaping (Input) throws -> Downstream.Input?) {
+    init(downstream: Downstream, name: StaticString, rules: TryTransformerRules,
+         transform: @escaping (Input) throws -> Downstream.Input?) {
         self.downstream = downstream
         self.name = name
+        self.rules = rules
         self.transform = transform
         status = Mutex(UncheckedSendable(.awaitingSubscription))
     }
@@ -48,7 +74,22 @@ internal final class TryTransformer<Input, UpstreamFailure: Error, Downstream: S
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard status.withLock({ $0.value.isSubscribed }) else { return .none }
+        switch rules {
+        case .forwarding:
+            break
+        case .untilFinished:
+            guard !status.withLock({ $0.value.isTerminal }) else { return .none }
+        case .strict:
+            let phase = status.withLock { s -> Int in
+                switch s.value {
+                case .awaitingSubscription: return 0
+                case .subscribed, .pendingTerminal: return 1
+                case .terminal: return 2
+                }
+            }
+            if phase == 0 { violation("\(name) received a value before its subscription") }
+            if phase == 2 { return .none }
+        }
         let output: Downstream.Input?
         do {
             output = try transform(input)
@@ -61,46 +102,97 @@ internal final class TryTransformer<Input, UpstreamFailure: Error, Downstream: S
     }
 
     /// Ends the stream after a thrown error: cancel upstream, then fail.
+    /// Only the first terminal event reaches the downstream.
     @inlinable
     func fail(_ error: any Error) {
-        let upstream = status.withLock { s -> UncheckedSendable<(any Subscription)?> in
-            guard case .subscribed(let upstream) = s.value else { return UncheckedSendable(nil) }
+        let outcome = status.withLock { s -> UncheckedSendable<(deliver: Bool, upstream: (any Subscription)?)> in
+            guard !s.value.isTerminal else { return UncheckedSendable((false, nil)) }
+            let upstream = s.value.subscription
             s.value = .terminal
-            return UncheckedSendable(upstream)
+            return UncheckedSendable((true, upstream))
         }
-        guard let upstream = upstream.value else { return }
-        upstream.cancel()
+        guard outcome.value.deliver else { return }
+        outcome.value.upstream?.cancel()
         downstream.receive(completion: .failure(error))
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        let wasSubscribed = status.withLock { s -> Bool in
-            guard s.value.isSubscribed else { return false }
+        let rules = self.rules
+        // 0: ignore, 1: deliver, 2: contract violation.
+        let action = status.withLock { s -> Int in
+            switch s.value {
+            case .awaitingSubscription:
+                switch rules {
+                case .forwarding: return 0
+                case .untilFinished: break
+                case .strict: return 2
+                }
+            case .subscribed, .pendingTerminal:
+                break
+            case .terminal:
+                return 0
+            }
             s.value = .terminal
-            return true
+            return 1
         }
-        if wasSubscribed { downstream.receive(completion: completion.eraseError) }
+        if action == 2 { violation("\(name) received completion before its subscription") }
+        if action == 1 { downstream.receive(completion: completion.eraseError) }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        if case .strict = rules {
+            demand.assertNonZero()
+            let waiting = status.withLock { s -> Bool in
+                if case .awaitingSubscription = s.value { return true }
+                return false
+            }
+            if waiting { violation("\(name) received a request before sending its subscription") }
+        }
         let upstream = status.withLock { UncheckedSendable($0.value.subscription) }
         upstream.value?.request(demand)
     }
 
     @inlinable
     func cancel() {
+        let rules = self.rules
         let upstream = status.withLock { s -> UncheckedSendable<(any Subscription)?> in
-            let upstream = s.value.subscription
-            s.value = .terminal
-            return UncheckedSendable(upstream)
+            switch s.value {
+            case .awaitingSubscription:
+                // Combine's tryMap, encode and decode ignore such a cancel
+                // (the subscription arriving later is kept); tryFilter and
+                // tryCompactMap remember it and cancel that subscription.
+                if case .strict = rules { s.value = .terminal }
+                return UncheckedSendable(nil)
+            case .subscribed(let upstream), .pendingTerminal(let upstream):
+                s.value = .terminal
+                return UncheckedSendable(upstream)
+            case .terminal:
+                return UncheckedSendable(nil)
+            }
         }
         upstream.value?.cancel()
     }
 
     @usableFromInline var description: String { name.description }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    @usableFromInline var customMirror: Mirror {
+        switch rules {
+        case .forwarding:
+            return Mirror(self, children: [:])
+        case .untilFinished:
+            let status = self.status.withLock { UncheckedSendable($0.value) }.value
+            let children: [Mirror.Child] = [
+                ("downstream", downstream),
+                ("finished", status.isTerminal),
+                ("upstreamSubscription", status.subscription as Any),
+            ]
+            return Mirror(self, children: children)
+        case .strict:
+            return Mirror(self, children: ["downstream": downstream])
+        }
+    }
+
     @usableFromInline var playgroundDescription: Any { description }
 }

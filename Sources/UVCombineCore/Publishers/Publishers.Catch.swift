@@ -113,6 +113,14 @@ extension Publishers.Catch {
         @inlinable var upstreamSide: UpstreamSide { UpstreamSide(inner: self) }
 
         // MARK: Upstream side
+        //
+        // Combine's rules, which this follows: the upstream's values are
+        // forwarded in every phase but must be within the demand requested
+        // (a value beyond it traps, also before the subscription); a
+        // failure from an upstream that already failed (or has not sent its
+        // subscription) traps; `.finished` out of turn is ignored. A cancel
+        // while the replacement is being subscribed is ignored: the
+        // replacement still gets the demand and its completion is forwarded.
 
         @inlinable
         func receiveUpstream(subscription: any Subscription) {
@@ -131,16 +139,15 @@ extension Publishers.Catch {
 
         @inlinable
         func receiveUpstream(_ input: Output) -> Subscribers.Demand {
-            let deliver = state.withLock { s -> Bool in
-                guard s.value.phase == .upstream else { return false }
-                if !s.value.demand.isUnlimited, s.value.demand.rawValue > 0 {
-                    s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue - 1)
-                }
+            let withinDemand = state.withLock { s -> Bool in
+                if s.value.demand.isUnlimited { return true }
+                guard s.value.demand.rawValue > 0 else { return false }
+                s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue - 1)
                 return true
             }
-            guard deliver else { return .none }
+            if !withinDemand { violation("Catch received a value beyond the demand requested") }
             let more = downstream.receive(input)
-            if more.rawValue > 0 {
+            if more != .none {
                 state.withLock { $0.value.demand += more }
             }
             return more
@@ -148,16 +155,23 @@ extension Publishers.Catch {
 
         @inlinable
         func receiveUpstream(completion: Subscribers.Completion<Upstream.Failure>) {
-            let wasActive = state.withLock { s -> Bool in
-                guard s.value.phase == .upstream else { return false }
-                switch completion {
-                case .finished: s.value.phase = .terminal
-                case .failure: s.value.phase = .awaitingReplacement
+            // 0: ignore, 1: deliver or recover, 2: contract violation.
+            let action = state.withLock { s -> Int in
+                switch (s.value.phase, completion) {
+                case (.upstream, .finished):
+                    s.value.phase = .terminal
+                case (.upstream, .failure):
+                    s.value.phase = .awaitingReplacement
+                case (.terminal, _), (_, .finished):
+                    return 0
+                case (.awaitingUpstream, .failure), (.awaitingReplacement, .failure), (.replacement, .failure):
+                    return 2
                 }
                 s.value.subscription = nil
-                return true
+                return 1
             }
-            guard wasActive else { return }
+            if action == 2 { violation("Catch's upstream failed twice, or before sending its subscription") }
+            guard action == 1 else { return }
             switch completion {
             case .finished:
                 downstream.receive(completion: .finished)
@@ -177,17 +191,16 @@ extension Publishers.Catch {
                 return s.value.demand
             }
             guard let demand else {
-                // Cancelled while the replacement was being subscribed.
                 subscription.cancel()
                 return
             }
-            if demand.rawValue > 0 { subscription.request(demand) }
+            if demand != .none { subscription.request(demand) }
         }
 
+        /// Forwarded whatever the phase, as Combine does.
         @inlinable
         func receiveReplacement(_ input: Output) -> Subscribers.Demand {
-            let deliver = state.withLock { $0.value.phase == .replacement }
-            return deliver ? downstream.receive(input) : .none
+            downstream.receive(input)
         }
 
         @inlinable
@@ -198,7 +211,8 @@ extension Publishers.Catch {
                 s.value.subscription = nil
                 return true
             }
-            if wasActive { downstream.receive(completion: completion) }
+            guard wasActive else { return }
+            downstream.receive(completion: completion)
         }
 
         // MARK: Subscription
@@ -208,12 +222,16 @@ extension Publishers.Catch {
             demand.assertNonZero()
             let target = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
                 switch s.value.phase {
-                case .awaitingUpstream, .awaitingReplacement:
-                    s.value.demand += demand
+                case .awaitingUpstream:
+                    // Unreachable: the downstream gets this subscription
+                    // only once the upstream's has arrived.
                     return UncheckedSendable(nil)
                 case .upstream:
                     s.value.demand += demand
                     return UncheckedSendable(s.value.subscription)
+                case .awaitingReplacement:
+                    s.value.demand += demand
+                    return UncheckedSendable(nil)
                 case .replacement:
                     return UncheckedSendable(s.value.subscription)
                 case .terminal:
@@ -226,10 +244,15 @@ extension Publishers.Catch {
         @usableFromInline
         func cancel() {
             let target = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                let target = s.value.subscription
-                s.value.phase = .terminal
-                s.value.subscription = nil
-                return UncheckedSendable(target)
+                switch s.value.phase {
+                case .upstream, .replacement:
+                    let target = s.value.subscription
+                    s.value.phase = .terminal
+                    s.value.subscription = nil
+                    return UncheckedSendable(target)
+                case .awaitingUpstream, .awaitingReplacement, .terminal:
+                    return UncheckedSendable(nil)
+                }
             }
             target.value?.cancel()
         }
@@ -242,7 +265,9 @@ extension Publishers.Catch {
 
         /// The subscriber given to the upstream.
         @usableFromInline
-        internal struct UpstreamSide: Subscriber, CustomStringConvertible {
+        internal struct UpstreamSide: Subscriber, CustomStringConvertible, CustomReflectable,
+            CustomPlaygroundDisplayConvertible
+        {
             @usableFromInline typealias Input = Output
             @usableFromInline typealias Failure = Upstream.Failure
             @usableFromInline let inner: Inner
@@ -255,11 +280,15 @@ extension Publishers.Catch {
                 inner.receiveUpstream(completion: completion)
             }
             @usableFromInline var description: String { "Catch" }
+            @usableFromInline var customMirror: Mirror { inner.customMirror }
+            @usableFromInline var playgroundDescription: Any { description }
         }
 
         /// The subscriber given to the handler's publisher.
         @usableFromInline
-        internal struct ReplacementSide: Subscriber, CustomStringConvertible {
+        internal struct ReplacementSide: Subscriber, CustomStringConvertible, CustomReflectable,
+            CustomPlaygroundDisplayConvertible
+        {
             @usableFromInline typealias Input = Output
             @usableFromInline typealias Failure = NewPublisher.Failure
             @usableFromInline let inner: Inner
@@ -272,6 +301,8 @@ extension Publishers.Catch {
                 inner.receiveReplacement(completion: completion)
             }
             @usableFromInline var description: String { "Catch" }
+            @usableFromInline var customMirror: Mirror { inner.customMirror }
+            @usableFromInline var playgroundDescription: Any { description }
         }
     }
 }

@@ -111,7 +111,7 @@ extension Publishers.CompactMap {
         }
 
         @usableFromInline var description: String { "CompactMap" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
         @usableFromInline var playgroundDescription: Any { description }
     }
 }

@@ -52,7 +52,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let decoder = self.decoder
             upstream.receive(subscriber: TryTransformer<Upstream.Output, Upstream.Failure, S>(
-                downstream: subscriber, name: "Decode",
+                downstream: subscriber, name: "Decode", rules: .untilFinished,
                 transform: { try decoder.decode(Output.self, from: $0) }))
         }
     }

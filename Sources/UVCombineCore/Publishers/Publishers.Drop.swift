@@ -83,7 +83,11 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             if count < 0 { violation("dropFirst(_:): count must not be negative") }
-            upstream.receive(subscriber: Inner(downstream: subscriber, count: count))
+            // As Combine: the downstream gets the subscription first, and
+            // its requests wait for the upstream subscription.
+            let inner = Inner(downstream: subscriber, count: count)
+            subscriber.receive(subscription: inner)
+            upstream.receive(subscriber: inner)
         }
     }
 }
@@ -91,7 +95,15 @@ extension Publishers {
 extension Publishers.Drop: Equatable where Upstream: Equatable {}
 
 extension Publishers.Drop {
-    /// Counts down the elements to drop; asks the upstream for them once.
+    /// Counts down the elements to drop; asks the upstream for them together
+    /// with the downstream's first demand.
+    ///
+    /// Combine's rules for events out of order: values and completions are
+    /// forwarded whenever they come (before the upstream subscription, after
+    /// completion); requests made before the upstream subscription are added
+    /// up and requested with the elements to drop when it arrives; a cancel
+    /// before it means that subscription is neither requested from nor
+    /// cancelled. `request(.none)` traps.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -102,14 +114,13 @@ extension Publishers.Drop {
 
         @usableFromInline
         internal struct State {
-            /// Checked per value instead of the existential beside it.
-            @usableFromInline var subscribed = false
-            @usableFromInline var done = false
-            @usableFromInline var upstream: (any Subscription)?
+            @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
             /// Elements still to drop.
             @usableFromInline var remaining: Int
-            /// The elements to drop have been requested upstream.
-            @usableFromInline var requestedDropped = false
+            /// Demand requested before the upstream subscription arrived.
+            @usableFromInline var pending: Subscribers.Demand = .none
+            /// Cancelled while awaiting the upstream subscription.
+            @usableFromInline var cancelledBeforeSubscription = false
 
             @inlinable
             init(remaining: Int) {
@@ -128,73 +139,72 @@ extension Publishers.Drop {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = state.withLock { s -> Bool in
-                guard !s.value.subscribed, !s.value.done else { return false }
-                s.value.subscribed = true
-                s.value.upstream = subscription
-                return true
+            // nil: refuse (cancel it); .some(nil): keep it silently (cancelled
+            // before it came); .some(demand): request that.
+            let action = state.withLock { s -> Subscribers.Demand?? in
+                switch s.value.status {
+                case .awaitingSubscription:
+                    s.value.status = .subscribed(subscription)
+                    let demand = s.value.pending + s.value.remaining
+                    s.value.pending = .none
+                    return .some(demand)
+                case .terminal where s.value.cancelledBeforeSubscription:
+                    s.value.cancelledBeforeSubscription = false
+                    return .some(nil)
+                default:
+                    return nil
+                }
             }
-            guard accepted else {
+            guard let demand = action else {
                 subscription.cancel()
                 return
             }
-            downstream.receive(subscription: self)
-            // Nothing requested yet: fetch the elements to drop anyway, as
-            // Combine does, so they are gone before the first request.
-            let toDrop = state.withLock { s -> Int in
-                guard s.value.subscribed, !s.value.done, !s.value.requestedDropped else { return 0 }
-                s.value.requestedDropped = true
-                return s.value.remaining
-            }
-            if toDrop > 0 { subscription.request(.max(toDrop)) }
+            if let demand, demand != .none { subscription.request(demand) }
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let forward = state.withLock { s -> Bool? in
-                guard s.value.subscribed, !s.value.done else { return nil }
-                guard s.value.remaining > 0 else { return true }
+            let dropped = state.withLock { s -> Bool in
+                guard s.value.remaining > 0 else { return false }
                 s.value.remaining -= 1
-                return false
+                return true
             }
             // A dropped element was requested on top of the demand.
-            guard forward == true else { return .none }
+            if dropped { return .none }
             return downstream.receive(input)
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let active = state.withLock { s -> Bool in
-                guard s.value.subscribed, !s.value.done else { return false }
-                s.value.done = true
-                s.value.upstream = nil
-                return true
+            state.withLock { s in
+                if case .subscribed = s.value.status { s.value.status = .terminal }
             }
-            if active { downstream.receive(completion: completion) }
+            downstream.receive(completion: completion)
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero()
-            let forward = state.withLock { s -> UncheckedSendable<((any Subscription)?, Subscribers.Demand)> in
-                guard let upstream = s.value.upstream else { return UncheckedSendable((nil, .none)) }
-                var total = demand
-                if !s.value.requestedDropped {
-                    s.value.requestedDropped = true
-                    total += s.value.remaining
+            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+                switch s.value.status {
+                case .awaitingSubscription:
+                    s.value.pending += demand
+                    return UncheckedSendable(nil)
+                case .subscribed(let upstream), .pendingTerminal(let upstream):
+                    return UncheckedSendable(upstream)
+                case .terminal:
+                    return UncheckedSendable(nil)
                 }
-                return UncheckedSendable((upstream, total))
             }
-            let (upstream, total) = forward.value
-            upstream?.request(total)
+            upstream.value?.request(demand)
         }
 
         @inlinable
         func cancel() {
             let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                s.value.done = true
-                let upstream = s.value.upstream
-                s.value.upstream = nil
+                if case .awaitingSubscription = s.value.status { s.value.cancelledBeforeSubscription = true }
+                let upstream = s.value.status.subscription
+                s.value.status = .terminal
                 return UncheckedSendable(upstream)
             }
             upstream.value?.cancel()

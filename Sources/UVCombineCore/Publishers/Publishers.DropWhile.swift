@@ -101,6 +101,14 @@ extension Publishers.DropWhile {
         static var name: String { "DropWhile" }
 
         @inlinable
+        static var rules: FilterRules { .gated }
+
+        @inlinable
+        func mirrorChildren(downstream: Any, state _: State) -> [Mirror.Child] {
+            []
+        }
+
+        @inlinable
         func step(_ dropping: inout Bool, _ input: Upstream.Output) -> FilterStep<Upstream.Failure> {
             guard dropping else { return .publish }
             if predicate(input) { return .drop }

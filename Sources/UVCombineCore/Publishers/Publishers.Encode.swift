@@ -52,7 +52,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let encoder = self.encoder
             upstream.receive(subscriber: TryTransformer<Upstream.Output, Upstream.Failure, S>(
-                downstream: subscriber, name: "Encode",
+                downstream: subscriber, name: "Encode", rules: .untilFinished,
                 transform: { try encoder.encode($0) }))
         }
     }

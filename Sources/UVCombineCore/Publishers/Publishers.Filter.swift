@@ -97,6 +97,6 @@ internal struct FilterInner<Downstream: Subscriber>: Subscriber, CustomStringCon
     }
 
     @usableFromInline var description: String { "Filter" }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
     @usableFromInline var playgroundDescription: Any { description }
 }

@@ -130,6 +130,14 @@ extension Publishers.HandleEvents {
     }
 
     /// Runs the closures around each event and forwards it.
+    ///
+    /// Combine's rules for events out of order: values and completions are
+    /// forwarded whenever they come (before the subscription, after
+    /// completion or cancel); the closures run until the stream completes
+    /// or is cancelled, then they are released. Requests (`.none` included)
+    /// and cancels reach their closures also before the subscription, but
+    /// the upstream only while subscribed; a cancel before the subscription
+    /// leaves the subscription that arrives later untouched.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -177,50 +185,50 @@ extension Publishers.HandleEvents {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let handlers = state.withLock { s in
-                UncheckedSendable(s.value.status.isSubscribed ? s.value.handlers : nil)
-            }
-            guard let handlers = handlers.value else { return .none }
-            handlers.output?(input)
+            let handlers = state.withLock { UncheckedSendable($0.value.handlers) }
+            handlers.value?.output?(input)
             let more = downstream.receive(input)
-            if more.rawValue > 0 { handlers.request?(more) }
+            if more != .none {
+                // Read again: the downstream may have cancelled meanwhile.
+                let handlers = state.withLock { UncheckedSendable($0.value.handlers) }
+                handlers.value?.request?(more)
+            }
             return more
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let taken = state.withLock { s -> UncheckedSendable<Handlers?> in
-                guard s.value.status.isSubscribed else { return UncheckedSendable(nil) }
+            let handlers = state.withLock { UncheckedSendable($0.value.handlers) }
+            handlers.value?.completion?(completion)
+            state.withLock { s in
                 s.value.status = .terminal
-                let handlers = s.value.handlers
                 s.value.handlers = nil
-                return UncheckedSendable(handlers)
             }
-            guard let handlers = taken.value else { return }
-            handlers.completion?(completion)
             downstream.receive(completion: completion)
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
-            let link = state.withLock { s in
-                UncheckedSendable((s.value.handlers, s.value.status.subscription))
+            let handlers = state.withLock { UncheckedSendable($0.value.handlers) }
+            handlers.value?.request?(demand)
+            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+                guard case .subscribed(let upstream) = s.value.status else { return UncheckedSendable(nil) }
+                return UncheckedSendable(upstream)
             }
-            link.value.0?.request?(demand)
-            link.value.1?.request(demand)
+            upstream.value?.request(demand)
         }
 
         @inlinable
         func cancel() {
-            let taken = state.withLock { s -> UncheckedSendable<(Handlers?, (any Subscription)?)> in
-                let taken = (s.value.handlers, s.value.status.subscription)
+            let handlers = state.withLock { UncheckedSendable($0.value.handlers) }
+            handlers.value?.cancel?()
+            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+                guard case .subscribed(let upstream) = s.value.status else { return UncheckedSendable(nil) }
                 s.value.status = .terminal
                 s.value.handlers = nil
-                return UncheckedSendable(taken)
+                return UncheckedSendable(upstream)
             }
-            taken.value.0?.cancel?()
-            taken.value.1?.cancel()
+            upstream.value?.cancel()
         }
 
         @usableFromInline var description: String { "HandleEvents" }

@@ -100,6 +100,6 @@ internal struct MapInner<Input, Downstream: Subscriber>: Subscriber, CustomStrin
     }
 
     @usableFromInline var description: String { "Map" }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
     @usableFromInline var playgroundDescription: Any { description }
 }

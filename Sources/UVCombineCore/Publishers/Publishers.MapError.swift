@@ -99,7 +99,7 @@ extension Publishers.MapError {
         }
 
         @usableFromInline var description: String { "MapError" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
         @usableFromInline var playgroundDescription: Any { description }
     }
 }

@@ -73,7 +73,9 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath = self.keyPath
-            upstream.receive(subscriber: KeyPathInner<Upstream.Output, S>(downstream: subscriber, name: "ValueForKey") {
+            upstream.receive(subscriber: KeyPathInner<Upstream.Output, S>(
+                downstream: subscriber, name: "ValueForKey", keyPaths: (keyPath, nil, nil)
+            ) {
                 $0[keyPath: keyPath]
             })
         }
@@ -118,7 +120,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath0 = self.keyPath0
             let keyPath1 = self.keyPath1
-            upstream.receive(subscriber: KeyPathInner<Upstream.Output, S>(downstream: subscriber, name: "ValueForKeys") {
+            upstream.receive(subscriber: KeyPathInner<Upstream.Output, S>(
+                downstream: subscriber, name: "ValueForKeys", keyPaths: (keyPath0, keyPath1, nil)
+            ) {
                 ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
             })
         }
@@ -168,7 +172,9 @@ extension Publishers {
             let keyPath0 = self.keyPath0
             let keyPath1 = self.keyPath1
             let keyPath2 = self.keyPath2
-            upstream.receive(subscriber: KeyPathInner<Upstream.Output, S>(downstream: subscriber, name: "ValueForKeys") {
+            upstream.receive(subscriber: KeyPathInner<Upstream.Output, S>(
+                downstream: subscriber, name: "ValueForKeys", keyPaths: (keyPath0, keyPath1, keyPath2)
+            ) {
                 ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
             })
         }
@@ -187,12 +193,18 @@ internal struct KeyPathInner<Input, Downstream: Subscriber>: Subscriber, CustomS
     @usableFromInline let downstream: Downstream
     @usableFromInline let read: (Input) -> Downstream.Input
     @usableFromInline let name: StaticString
+    /// Only for `customMirror` (Combine reflects the key paths): the first,
+    /// and the second and third when there are that many. Inline, so
+    /// subscribing allocates nothing for them.
+    @usableFromInline let keyPaths: (AnyKeyPath, AnyKeyPath?, AnyKeyPath?)
     @usableFromInline let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    init(downstream: Downstream, name: StaticString, read: @escaping (Input) -> Downstream.Input) {
+    init(downstream: Downstream, name: StaticString, keyPaths: (AnyKeyPath, AnyKeyPath?, AnyKeyPath?),
+         read: @escaping (Input) -> Downstream.Input) {
         self.downstream = downstream
         self.name = name
+        self.keyPaths = keyPaths
         self.read = read
     }
 
@@ -212,6 +224,15 @@ internal struct KeyPathInner<Input, Downstream: Subscriber>: Subscriber, CustomS
     }
 
     @usableFromInline var description: String { name.description }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    /// Combine's children: `keyPath` for one key path, `keyPath0`... for
+    /// several.
+    @usableFromInline var customMirror: Mirror {
+        guard let second = keyPaths.1 else {
+            return Mirror(self, children: ["keyPath": keyPaths.0])
+        }
+        var children: [Mirror.Child] = [("keyPath0", keyPaths.0), ("keyPath1", second)]
+        if let third = keyPaths.2 { children.append(("keyPath2", third)) }
+        return Mirror(self, children: children)
+    }
     @usableFromInline var playgroundDescription: Any { description }
 }

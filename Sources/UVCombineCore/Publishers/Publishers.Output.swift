@@ -183,6 +183,14 @@ extension Publishers.Output {
         static var name: String { "Output" }
 
         @inlinable
+        static var rules: FilterRules { .forwarding }
+
+        @inlinable
+        func mirrorChildren(downstream: Any, state _: State) -> [Mirror.Child] {
+            []
+        }
+
+        @inlinable
         func step(_ index: inout Int, _ input: Upstream.Output) -> FilterStep<Upstream.Failure> {
             let current = index
             index &+= 1

@@ -99,6 +99,14 @@ extension Publishers.PrefixWhile {
         static var name: String { "PrefixWhile" }
 
         @inlinable
+        static var rules: FilterRules { .strict }
+
+        @inlinable
+        func mirrorChildren(downstream: Any, state _: State) -> [Mirror.Child] {
+            [("downstream", downstream)]
+        }
+
+        @inlinable
         func step(_ state: inout Void, _ input: Upstream.Output) -> FilterStep<Upstream.Failure> {
             predicate(input) ? .publish : .finish
         }

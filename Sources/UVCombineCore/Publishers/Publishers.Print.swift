@@ -30,11 +30,14 @@ extension Publishers {
     /// optionally prefixed with a given string.
     ///
     /// It logs subscription, values, normal completion, failure, requests
-    /// and cancellation, and forwards every event unchanged. Each
-    /// subscription writes to its own copy of `stream` (a class-based stream
-    /// is shared). Threading: writes are serialised per subscription and
-    /// happen on the thread of the event, outside the subscription's state
-    /// lock; the stream must not call back into the same pipeline.
+    /// and cancellation, and forwards every event unchanged (also values and
+    /// completions that arrive before the subscription or after completion,
+    /// as Combine does). Each subscription writes to its own copy of
+    /// `stream` (a class-based stream is shared). Threading: the lines of all
+    /// `print` subscriptions are serialised by one lock, so concurrent events
+    /// produce whole lines; they are written on the thread of the event,
+    /// outside the subscription's state lock. The stream must not call back
+    /// into a `print` pipeline.
     ///
     /// ```swift
     /// final class Log: TextOutputStream { var text = ""; func write(_ s: String) { text += s } }
@@ -74,6 +77,9 @@ extension Publishers {
         }
     }
 }
+
+/// Serialises the lines of every `print` subscription (see `Inner.log`).
+internal let printOperatorLines = Mutex(())
 
 extension Publishers.Print {
     /// Gives `Swift.print(_:to:)` a concrete stream type to write through.
@@ -119,13 +125,19 @@ extension Publishers.Print {
             target = Mutex(UncheckedSendable(copy))
         }
 
+        /// Writes one line. All `print` subscriptions write under one lock,
+        /// so lines from events on different threads (and from different
+        /// subscriptions sharing a class-based stream or standard output)
+        /// never interleave: each line is whole.
         @usableFromInline
         func log(_ line: String) {
-            target.withLock { t in
-                if t.value == nil {
-                    Swift.print(prefix + line)
-                } else {
-                    Swift.print(prefix + line, to: &t.value!)
+            printOperatorLines.withLock { _ in
+                target.withLock { t in
+                    if t.value == nil {
+                        Swift.print(prefix + line)
+                    } else {
+                        Swift.print(prefix + line, to: &t.value!)
+                    }
                 }
             }
         }
@@ -175,7 +187,7 @@ extension Publishers.Print {
 
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
+            // `.none` is logged and forwarded, as Combine does.
             logDemand(demand, synchronous: false)
             let upstream = status.withLock { s in
                 UncheckedSendable(s.value.isSubscribed ? s.value.subscription : nil)

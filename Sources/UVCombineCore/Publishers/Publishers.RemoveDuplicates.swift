@@ -144,6 +144,14 @@ extension Publishers.RemoveDuplicates {
         static var name: String { "RemoveDuplicates" }
 
         @inlinable
+        static var rules: FilterRules { .strict }
+
+        @inlinable
+        func mirrorChildren(downstream: Any, state: State) -> [Mirror.Child] {
+            [("downstream", downstream), ("last", state as Any)]
+        }
+
+        @inlinable
         func step(_ previous: inout Upstream.Output?, _ input: Upstream.Output) -> FilterStep<Upstream.Failure> {
             defer { previous = input }
             guard let last = previous else { return .publish }

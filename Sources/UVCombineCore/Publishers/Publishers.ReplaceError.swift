@@ -122,12 +122,16 @@ extension Publishers.ReplaceError {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let active = state.withLock { s -> Bool in
-                guard s.value.status.isSubscribed else { return false }
-                s.value.demand -= 1
-                return true
+            // 0: ignore (not subscribed, as Combine), 1: deliver, 2: beyond demand.
+            let action = state.withLock { s -> Int in
+                guard s.value.status.isSubscribed else { return 0 }
+                if s.value.demand.isUnlimited { return 1 }
+                guard s.value.demand.rawValue > 0 else { return 2 }
+                s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue - 1)
+                return 1
             }
-            guard active else { return .none }
+            if action == 2 { violation("ReplaceError received a value beyond the demand requested") }
+            guard action == 1 else { return .none }
             let more = downstream.receive(input)
             if more.rawValue > 0 {
                 state.withLock { $0.value.demand += more }
@@ -191,18 +195,18 @@ extension Publishers.ReplaceError {
         @inlinable
         func cancel() {
             let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                let upstream = s.value.status.subscription
-                s.value.status = .terminal
                 s.value.owesReplacement = false
+                // A cancel before the subscription is ignored, as in Combine:
+                // the subscription that arrives later is kept untouched.
+                guard case .subscribed(let upstream) = s.value.status else { return UncheckedSendable(nil) }
+                s.value.status = .terminal
                 return UncheckedSendable(upstream)
             }
             upstream.value?.cancel()
         }
 
         @usableFromInline var description: String { "ReplaceError" }
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream, "output": output])
-        }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
         @usableFromInline var playgroundDescription: Any { description }
     }
 }

@@ -76,6 +76,15 @@ extension Publishers.Retry: Equatable where Upstream: Equatable {}
 extension Publishers.Retry {
     /// Subscriber to each upstream attempt in turn, and the one subscription
     /// the downstream sees.
+    ///
+    /// Combine's rules, which this follows: a value beyond the demand
+    /// requested traps (also one before any subscription); a completion is
+    /// handled also before the first subscription (`.finished` is forwarded,
+    /// a failure retries); requests (`.none` included) made before the
+    /// subscription are kept for it; a cancel before it cancels the
+    /// subscription when it arrives; after completion or cancel every event
+    /// is ignored. Completion and cancel release the downstream, the upstream
+    /// publisher and the current subscription.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -85,8 +94,9 @@ extension Publishers.Retry {
 
         @usableFromInline
         internal struct State {
-            /// The current attempt; `.awaitingSubscription` between attempts.
-            @usableFromInline var phase: Phase = .awaitingSubscription
+            /// The publisher to subscribe again and the downstream; `nil`
+            /// once completed or cancelled.
+            @usableFromInline var ready: (upstream: Upstream, downstream: Downstream)?
             /// The current attempt's subscription.
             @usableFromInline var subscription: (any Subscription)?
             /// Requested by the downstream and not yet delivered; carried
@@ -101,69 +111,61 @@ extension Publishers.Retry {
             @usableFromInline var resubscribeRequested = false
 
             @inlinable
-            init(remaining: Int?) {
+            init(upstream: Upstream, downstream: Downstream, remaining: Int?) {
+                self.ready = (upstream, downstream)
                 self.remaining = remaining
             }
-        }
-
-        /// The life cycle of one attempt. A trivial enum (the subscription
-        /// is kept apart): checking it per value copies nothing.
-        @usableFromInline
-        internal enum Phase: UInt8 {
-            case awaitingSubscription, subscribed, terminal
         }
 
         /// What a completion leads to, decided under the lock.
         @usableFromInline
         internal enum CompletionStep {
-            case ignore, complete, resubscribe, deferToRunningLoop
+            case ignore, complete(Downstream), resubscribe(Upstream), deferToRunningLoop
         }
 
-        @usableFromInline let upstream: Upstream
-        @usableFromInline let downstream: Downstream
         @usableFromInline let state: Mutex<UncheckedSendable<State>>
 
         @inlinable
         init(upstream: Upstream, remaining: Int?, downstream: Downstream) {
-            self.upstream = upstream
-            self.downstream = downstream
-            state = Mutex(UncheckedSendable(State(remaining: remaining)))
+            state = Mutex(UncheckedSendable(State(upstream: upstream, downstream: downstream, remaining: remaining)))
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let decision = state.withLock { s -> (accepted: Bool, first: Bool, demand: Subscribers.Demand) in
-                guard s.value.phase == .awaitingSubscription else { return (false, false, .none) }
-                s.value.phase = .subscribed
+            let decision = state.withLock { s -> UncheckedSendable<(downstream: Downstream?, demand: Subscribers.Demand)?> in
+                guard let ready = s.value.ready, s.value.subscription == nil else { return UncheckedSendable(nil) }
                 s.value.subscription = subscription
                 let first = !s.value.downstreamHasSubscription
                 s.value.downstreamHasSubscription = true
-                return (true, first, s.value.demand)
+                return UncheckedSendable((first ? ready.downstream : nil, s.value.demand))
             }
-            guard decision.accepted else {
+            guard let decision = decision.value else {
                 subscription.cancel()
                 return
             }
-            if decision.first { downstream.receive(subscription: self) }
-            if decision.demand.rawValue > 0 { subscription.request(decision.demand) }
+            decision.downstream?.receive(subscription: self)
+            if decision.demand != .none { subscription.request(decision.demand) }
         }
 
         @inlinable
         func receive(_ input: Output) -> Subscribers.Demand {
-            let deliver = state.withLock { s -> Bool in
-                guard s.value.phase == .subscribed else { return false }
-                if !s.value.demand.isUnlimited, s.value.demand.rawValue > 0 {
+            // nil: ignore; .some(nil): beyond demand.
+            let target = state.withLock { s -> UncheckedSendable<Downstream??> in
+                guard let ready = s.value.ready else { return UncheckedSendable(nil) }
+                if !s.value.demand.isUnlimited {
+                    guard s.value.demand.rawValue > 0 else { return UncheckedSendable(.some(nil)) }
                     s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue - 1)
                 }
-                return true
+                return UncheckedSendable(.some(ready.downstream))
             }
-            guard deliver else { return .none }
+            guard let target = target.value else { return .none }
+            guard let downstream = target else { violation("Retry received a value beyond the demand requested") }
             let more = downstream.receive(input)
-            guard more.rawValue > 0 else { return .none }
+            guard more != .none else { return .none }
             // As in Combine: more demand is recorded (for a later attempt)
             // and requested from the current one.
             let current = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                guard s.value.phase != .terminal else { return UncheckedSendable(nil) }
+                guard s.value.ready != nil else { return UncheckedSendable(nil) }
                 s.value.demand += more
                 return UncheckedSendable(s.value.subscription)
             }
@@ -173,47 +175,48 @@ extension Publishers.Retry {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
-            let step = state.withLock { s -> CompletionStep in
-                guard s.value.phase == .subscribed else { return .ignore }
+            let step = state.withLock { s -> UncheckedSendable<CompletionStep> in
+                guard let ready = s.value.ready else { return UncheckedSendable(.ignore) }
                 s.value.subscription = nil
                 if case .failure = completion {
+                    var retry = true
                     if let remaining = s.value.remaining {
                         if remaining > 0 {
                             s.value.remaining = remaining - 1
                         } else {
-                            s.value.phase = .terminal
-                            return .complete
+                            retry = false
                         }
                     }
-                    s.value.phase = .awaitingSubscription
-                    if s.value.subscribing {
-                        s.value.resubscribeRequested = true
-                        return .deferToRunningLoop
+                    if retry {
+                        if s.value.subscribing {
+                            s.value.resubscribeRequested = true
+                            return UncheckedSendable(.deferToRunningLoop)
+                        }
+                        s.value.subscribing = true
+                        return UncheckedSendable(.resubscribe(ready.upstream))
                     }
-                    s.value.subscribing = true
-                    return .resubscribe
                 }
-                s.value.phase = .terminal
-                return .complete
+                s.value.ready = nil
+                return UncheckedSendable(.complete(ready.downstream))
             }
-            switch step {
+            switch step.value {
             case .ignore, .deferToRunningLoop:
                 return
-            case .complete:
+            case .complete(let downstream):
                 downstream.receive(completion: completion)
-            case .resubscribe:
-                resubscribeLoop()
+            case .resubscribe(let upstream):
+                resubscribeLoop(upstream)
             }
         }
 
         /// Subscribes again until an attempt does not fail synchronously.
         @inlinable
-        func resubscribeLoop() {
+        func resubscribeLoop(_ upstream: Upstream) {
             var again = true
             while again {
                 upstream.receive(subscriber: self)
                 again = state.withLock { s -> Bool in
-                    if s.value.resubscribeRequested, s.value.phase != .terminal {
+                    if s.value.resubscribeRequested, s.value.ready != nil {
                         s.value.resubscribeRequested = false
                         return true
                     }
@@ -224,11 +227,12 @@ extension Publishers.Retry {
             }
         }
 
+        /// Recorded (`.none` included, as Combine accepts it) and forwarded
+        /// to the current attempt.
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
             let current = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                guard s.value.phase != .terminal else { return UncheckedSendable(nil) }
+                guard s.value.ready != nil else { return UncheckedSendable(nil) }
                 s.value.demand += demand
                 return UncheckedSendable(s.value.subscription)
             }
@@ -238,8 +242,9 @@ extension Publishers.Retry {
         @usableFromInline
         func cancel() {
             let current = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+                guard s.value.ready != nil else { return UncheckedSendable(nil) }
                 let current = s.value.subscription
-                s.value.phase = .terminal
+                s.value.ready = nil
                 s.value.subscription = nil
                 return UncheckedSendable(current)
             }

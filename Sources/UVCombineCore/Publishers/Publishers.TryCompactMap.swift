@@ -55,7 +55,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.receive(subscriber: TryTransformer<Upstream.Output, Upstream.Failure, S>(
-                downstream: subscriber, name: "TryCompactMap", transform: transform))
+                downstream: subscriber, name: "TryCompactMap", rules: .strict, transform: transform))
         }
 
         /// Fuses a further (throwing) `compactMap` into one `TryCompactMap`.

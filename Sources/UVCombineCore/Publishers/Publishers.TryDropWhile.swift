@@ -80,6 +80,14 @@ extension Publishers.TryDropWhile {
         static var name: String { "TryDropWhile" }
 
         @inlinable
+        static var rules: FilterRules { .gated }
+
+        @inlinable
+        func mirrorChildren(downstream: Any, state _: State) -> [Mirror.Child] {
+            []
+        }
+
+        @inlinable
         func step(_ dropping: inout Bool, _ input: Upstream.Output) -> FilterStep<any Error> {
             guard dropping else { return .publish }
             do {

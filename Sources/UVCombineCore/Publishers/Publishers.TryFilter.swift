@@ -54,7 +54,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let isIncluded = self.isIncluded
             upstream.receive(subscriber: TryTransformer<Upstream.Output, Upstream.Failure, S>(
-                downstream: subscriber, name: "TryFilter", transform: { try isIncluded($0) ? $0 : nil }))
+                downstream: subscriber, name: "TryFilter", rules: .strict, transform: { try isIncluded($0) ? $0 : nil }))
         }
 
         /// Fuses `filter` after `tryFilter` into one `TryFilter`.

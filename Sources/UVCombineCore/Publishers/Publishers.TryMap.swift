@@ -51,7 +51,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let transform = self.transform
             upstream.receive(subscriber: TryTransformer<Upstream.Output, Upstream.Failure, S>(
-                downstream: subscriber, name: "TryMap", transform: { try transform($0) }))
+                downstream: subscriber, name: "TryMap", rules: .forwarding, transform: { try transform($0) }))
         }
 
         /// Fuses `map` after `tryMap` into one `TryMap`.

@@ -80,6 +80,14 @@ extension Publishers.TryPrefixWhile {
         static var name: String { "TryPrefixWhile" }
 
         @inlinable
+        static var rules: FilterRules { .strict }
+
+        @inlinable
+        func mirrorChildren(downstream: Any, state _: State) -> [Mirror.Child] {
+            [("downstream", downstream)]
+        }
+
+        @inlinable
         func step(_ state: inout Void, _ input: Upstream.Output) -> FilterStep<any Error> {
             do {
                 return try predicate(input) ? .publish : .finish

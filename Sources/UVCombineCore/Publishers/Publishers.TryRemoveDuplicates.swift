@@ -96,6 +96,14 @@ extension Publishers.TryRemoveDuplicates {
         static var name: String { "TryRemoveDuplicates" }
 
         @inlinable
+        static var rules: FilterRules { .strict }
+
+        @inlinable
+        func mirrorChildren(downstream: Any, state: State) -> [Mirror.Child] {
+            [("downstream", downstream), ("last", state as Any)]
+        }
+
+        @inlinable
         func step(_ previous: inout Upstream.Output?, _ input: Upstream.Output) -> FilterStep<any Error> {
             defer { previous = input }
             guard let last = previous else { return .publish }

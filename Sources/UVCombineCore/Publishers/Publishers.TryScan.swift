@@ -112,15 +112,15 @@ extension Publishers.TryScan {
             }
         }
 
+        /// As Combine's: every value goes through the closure and on to the
+        /// downstream, also one that arrives before the subscription or after
+        /// completion (a misbehaving upstream is not gated).
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let previous = state.withLock { s in
-                UncheckedSendable(s.value.status.isSubscribed ? s.value.result : nil)
-            }
-            guard let previous = previous.value else { return .none }
+            let previous = state.withLock { UncheckedSendable($0.value.result) }
             let next: Output
             do {
-                next = try nextPartialResult(previous, input)
+                next = try nextPartialResult(previous.value, input)
             } catch {
                 fail(error)
                 return .none
@@ -130,6 +130,7 @@ extension Publishers.TryScan {
         }
 
         /// Ends the stream after a thrown error: cancel upstream, then fail.
+        /// Only while subscribed, as in Combine.
         @inlinable
         func fail(_ error: any Error) {
             let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
@@ -142,6 +143,8 @@ extension Publishers.TryScan {
             downstream.receive(completion: .failure(error))
         }
 
+        /// Forwarded only while subscribed; the upstream subscription is
+        /// released.
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             let wasSubscribed = state.withLock { s -> Bool in
@@ -152,17 +155,21 @@ extension Publishers.TryScan {
             if wasSubscribed { downstream.receive(completion: completion.eraseError) }
         }
 
+        /// Forwarded while subscribed (`.none` included, as Combine does);
+        /// ignored otherwise.
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
             let upstream = state.withLock { UncheckedSendable($0.value.status.subscription) }
             upstream.value?.request(demand)
         }
 
+        /// Cancels the upstream while subscribed. A cancel before the
+        /// subscription does nothing: the subscription that arrives later is
+        /// kept, neither requested from nor cancelled (Combine's rule).
         @inlinable
         func cancel() {
             let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                let upstream = s.value.status.subscription
+                guard case .subscribed(let upstream) = s.value.status else { return UncheckedSendable(nil) }
                 s.value.status = .terminal
                 return UncheckedSendable(upstream)
             }
@@ -171,7 +178,9 @@ extension Publishers.TryScan {
 
         @usableFromInline var description: String { "TryScan" }
         @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream, "result": state.withLock { UncheckedSendable($0.value.result) }.value])
+            let state = self.state.withLock { UncheckedSendable(($0.value.status, $0.value.result)) }.value
+            let children: [Mirror.Child] = [("downstream", downstream), ("status", state.0), ("result", state.1)]
+            return Mirror(self, children: children)
         }
         @usableFromInline var playgroundDescription: Any { description }
     }

@@ -135,11 +135,14 @@ struct CatchTests {
         tracker.cancel()
         #expect(replacement.subscription?.isCancelled == true)
         #expect(upstream.subscription?.isCancelled == false)
+        // Combine's catch forwards what the replacement still sends.
         replacement.send(2)
-        #expect(tracker.history == ["subscription(Catch)", "value(1)"])
+        #expect(tracker.history == ["subscription(Catch)", "value(1)", "value(2)"])
     }
 
-    @Test func cancelWhileTheReplacementIsBeingSubscribedCancelsIt() {
+    /// Combine's catch ignores a cancel that comes while the replacement is
+    /// being subscribed: the replacement gets the demand and is forwarded.
+    @Test func cancelWhileTheReplacementIsBeingSubscribedIsIgnored() {
         let upstream = TestPublisher<Int, TestError>()
         let tracker = TrackingSubscriber<Int, Never>()
         let replacement = TestPublisher<Int, Never>()
@@ -148,11 +151,11 @@ struct CatchTests {
             return replacement
         }.subscribe(tracker)
         upstream.send(completion: .failure(.boom))
-        #expect(replacement.subscription?.isCancelled == true)
-        #expect(replacement.subscription?.requested == [])
+        #expect(replacement.subscription?.isCancelled == false)
+        #expect(replacement.subscription?.requested == [.unlimited])
         replacement.send(1)
         replacement.send(completion: .finished)
-        #expect(tracker.history == ["subscription(Catch)"])
+        #expect(tracker.history == ["subscription(Catch)", "value(1)", "finished"])
     }
 
     @Test func requestWhileTheReplacementIsBeingSubscribedIsPassedOn() {

@@ -69,8 +69,9 @@ struct HandleEventsTests {
         #expect(upstream.subscription?.cancelCount == 1)
         subscriber.subscription?.request(.max(1))
         #expect(upstream.subscription?.requested == [])
+        // Combine's handleEvents still forwards what the upstream sends.
         upstream.send(1)
-        #expect(subscriber.values == [])
+        #expect(subscriber.values == [1])
     }
 
     @Test func cancelReleasesTheChain() {
@@ -87,7 +88,9 @@ struct HandleEventsTests {
         #expect(weakTracker == nil)
     }
 
-    @Test func nothingAfterCompletion() {
+    /// After completion the closures are gone, but events the upstream
+    /// still sends are forwarded, as Combine's handleEvents does.
+    @Test func closuresStopAfterCompletion() {
         let upstream = TestPublisher<Int, Never>()
         let log = Log()
         let tracker = TrackingSubscriber<Int, Never>()
@@ -96,7 +99,7 @@ struct HandleEventsTests {
         upstream.send(1)
         upstream.send(completion: .finished)
         #expect(log.all == ["subscription(TestSubscription)", "request(unlimited)", "completion(finished)"])
-        #expect(tracker.history == ["subscription(HandleEvents)", "finished"])
+        #expect(tracker.history == ["subscription(HandleEvents)", "finished", "value(1)", "finished"])
     }
 
     @Test func closuresAreMutableProperties() {
