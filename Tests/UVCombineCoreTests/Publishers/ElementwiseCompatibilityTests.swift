@@ -17,37 +17,37 @@ struct ElementwiseReflectionTests {
     /// The description, mirror labels and playground description of the
     /// subscriber the operator hands its upstream.
     private func reflect<Input, Failure: Error, P: Publisher>(
-        _ probe: ProbePublisher<Input, Failure>, _ publisher: P
-    ) -> Reflection {
+        _ probe: ElementwiseProbe<Input, Failure>, _ publisher: P
+    ) -> ElementwiseReflection {
         publisher.subscribe(TrackingSubscriber<P.Output, P.Failure>(initialDemand: .none))
-        return Reflection(of: probe.subscriber! as Any)
+        return ElementwiseReflection(of: probe.subscriber! as Any)
     }
 
-    private func ints() -> ProbePublisher<Int, TestError> { ProbePublisher() }
+    private func ints() -> ElementwiseProbe<Int, TestError> { ElementwiseProbe() }
 
     @Test func passThroughOperatorsReflectNoChildren() {
         var p = ints()
-        #expect(reflect(p, p.map { $0 }) == Reflection("Map", []))
+        #expect(reflect(p, p.map { $0 }) == ElementwiseReflection("Map", []))
         p = ints()
-        #expect(reflect(p, p.mapError { $0 }) == Reflection("MapError", []))
+        #expect(reflect(p, p.mapError { $0 }) == ElementwiseReflection("MapError", []))
         p = ints()
-        #expect(reflect(p, p.filter { _ in true }) == Reflection("Filter", []))
+        #expect(reflect(p, p.filter { _ in true }) == ElementwiseReflection("Filter", []))
         p = ints()
-        #expect(reflect(p, p.compactMap { $0 }) == Reflection("CompactMap", []))
+        #expect(reflect(p, p.compactMap { $0 }) == ElementwiseReflection("CompactMap", []))
         p = ints()
-        #expect(reflect(p, p.breakpointOnError()) == Reflection("Breakpoint", []))
-        let optionals = ProbePublisher<Int?, Never>()
-        #expect(reflect(optionals, optionals.replaceNil(with: 0)) == Reflection("Map", []))
-        let never = ProbePublisher<Int, Never>()
-        #expect(reflect(never, never.setFailureType(to: TestError.self)) == Reflection("SetFailureType", []))
+        #expect(reflect(p, p.breakpointOnError()) == ElementwiseReflection("Breakpoint", []))
+        let optionals = ElementwiseProbe<Int?, Never>()
+        #expect(reflect(optionals, optionals.replaceNil(with: 0)) == ElementwiseReflection("Map", []))
+        let never = ElementwiseProbe<Int, Never>()
+        #expect(reflect(never, never.setFailureType(to: TestError.self)) == ElementwiseReflection("SetFailureType", []))
     }
 
     @Test func keyPathMapsReflectTheirKeyPaths() {
-        let points = ProbePublisher<Point, Never>()
-        #expect(reflect(points, points.map(\.x)) == Reflection("ValueForKey", ["keyPath"]))
-        #expect(reflect(points, points.map(\.x, \.y)) == Reflection("ValueForKeys", ["keyPath0", "keyPath1"]))
+        let points = ElementwiseProbe<Point, Never>()
+        #expect(reflect(points, points.map(\.x)) == ElementwiseReflection("ValueForKey", ["keyPath"]))
+        #expect(reflect(points, points.map(\.x, \.y)) == ElementwiseReflection("ValueForKeys", ["keyPath0", "keyPath1"]))
         #expect(reflect(points, points.map(\.x, \.y, \.z))
-            == Reflection("ValueForKeys", ["keyPath0", "keyPath1", "keyPath2"]))
+            == ElementwiseReflection("ValueForKeys", ["keyPath0", "keyPath1", "keyPath2"]))
         _ = points.map(\.x, \.y).subscribe(TrackingSubscriber<(Int, Int), Never>(initialDemand: .none))
         let mirror = (points.subscriber! as? any CustomReflectable)?.customMirror
         let keyPaths = mirror?.children.compactMap { $0.value as? AnyKeyPath }
@@ -56,63 +56,63 @@ struct ElementwiseReflectionTests {
 
     @Test func statefulOperatorsReflectCombinesChildren() {
         var p = ints()
-        #expect(reflect(p, p.scan(0, +)) == Reflection("Scan", ["downstream", "result"]))
-        #expect(Reflection.values(of: p.subscriber! as Any).last == "0")
+        #expect(reflect(p, p.scan(0, +)) == ElementwiseReflection("Scan", ["downstream", "result"]))
+        #expect(ElementwiseReflection.values(of: p.subscriber! as Any).last == "0")
         p = ints()
-        #expect(reflect(p, p.tryScan(0, +)) == Reflection("TryScan", ["downstream", "status", "result"]))
+        #expect(reflect(p, p.tryScan(0, +)) == ElementwiseReflection("TryScan", ["downstream", "status", "result"]))
         p = ints()
-        #expect(reflect(p, p.removeDuplicates()) == Reflection("RemoveDuplicates", ["downstream", "last"]))
-        #expect(Reflection.values(of: p.subscriber! as Any).last == "nil")
+        #expect(reflect(p, p.removeDuplicates()) == ElementwiseReflection("RemoveDuplicates", ["downstream", "last"]))
+        #expect(ElementwiseReflection.values(of: p.subscriber! as Any).last == "nil")
         p = ints()
         #expect(reflect(p, p.tryRemoveDuplicates { $0 == $1 })
-            == Reflection("TryRemoveDuplicates", ["downstream", "last"]))
+            == ElementwiseReflection("TryRemoveDuplicates", ["downstream", "last"]))
         p = ints()
-        #expect(reflect(p, p.prefix { _ in true }) == Reflection("PrefixWhile", ["downstream"]))
+        #expect(reflect(p, p.prefix { _ in true }) == ElementwiseReflection("PrefixWhile", ["downstream"]))
         p = ints()
-        #expect(reflect(p, p.tryPrefix { _ in true }) == Reflection("TryPrefixWhile", ["downstream"]))
+        #expect(reflect(p, p.tryPrefix { _ in true }) == ElementwiseReflection("TryPrefixWhile", ["downstream"]))
         p = ints()
-        #expect(reflect(p, p.tryFilter { _ in true }) == Reflection("TryFilter", ["downstream"]))
+        #expect(reflect(p, p.tryFilter { _ in true }) == ElementwiseReflection("TryFilter", ["downstream"]))
         p = ints()
-        #expect(reflect(p, p.tryCompactMap { $0 }) == Reflection("TryCompactMap", ["downstream"]))
+        #expect(reflect(p, p.tryCompactMap { $0 }) == ElementwiseReflection("TryCompactMap", ["downstream"]))
         p = ints()
         #expect(reflect(p, p.encode(encoder: JSONEncoder()))
-            == Reflection("Encode", ["downstream", "finished", "upstreamSubscription"]))
-        #expect(Reflection.values(of: p.subscriber! as Any)[1] == "false")
-        let data = ProbePublisher<Data, TestError>()
+            == ElementwiseReflection("Encode", ["downstream", "finished", "upstreamSubscription"]))
+        #expect(ElementwiseReflection.values(of: p.subscriber! as Any)[1] == "false")
+        let data = ElementwiseProbe<Data, TestError>()
         #expect(reflect(data, data.decode(type: Int.self, decoder: JSONDecoder()))
-            == Reflection("Decode", ["downstream", "finished", "upstreamSubscription"]))
+            == ElementwiseReflection("Decode", ["downstream", "finished", "upstreamSubscription"]))
         p = ints()
-        #expect(reflect(p, p.catch { _ in Just(0) }) == Reflection("Catch", ["downstream", "demand"]))
-        #expect(Reflection.values(of: p.subscriber! as Any).last == "max(0)")
+        #expect(reflect(p, p.catch { _ in Just(0) }) == ElementwiseReflection("Catch", ["downstream", "demand"]))
+        #expect(ElementwiseReflection.values(of: p.subscriber! as Any).last == "max(0)")
         p = ints()
-        #expect(reflect(p, p.tryCatch { _ in Just(0) }) == Reflection("TryCatch", ["downstream", "demand"]))
+        #expect(reflect(p, p.tryCatch { _ in Just(0) }) == ElementwiseReflection("TryCatch", ["downstream", "demand"]))
         p = ints()
         #expect(reflect(p, p.assertNoFailure("PREFIX", file: "SomeFile.swift", line: 1987))
-            == Reflection("AssertNoFailure", ["file", "line", "prefix"]))
-        #expect(Reflection.values(of: p.subscriber! as Any) == ["SomeFile.swift", "1987", "PREFIX"])
+            == ElementwiseReflection("AssertNoFailure", ["file", "line", "prefix"]))
+        #expect(ElementwiseReflection.values(of: p.subscriber! as Any) == ["SomeFile.swift", "1987", "PREFIX"])
     }
 
     @Test func subscriptionsWithoutChildren() {
         var p = ints()
-        #expect(reflect(p, p.tryMap { $0 }) == Reflection("TryMap", []))
+        #expect(reflect(p, p.tryMap { $0 }) == ElementwiseReflection("TryMap", []))
         p = ints()
-        #expect(reflect(p, p.dropFirst()) == Reflection("Drop", []))
+        #expect(reflect(p, p.dropFirst()) == ElementwiseReflection("Drop", []))
         p = ints()
-        #expect(reflect(p, p.drop { _ in true }) == Reflection("DropWhile", []))
+        #expect(reflect(p, p.drop { _ in true }) == ElementwiseReflection("DropWhile", []))
         p = ints()
-        #expect(reflect(p, p.tryDrop { _ in true }) == Reflection("TryDropWhile", []))
+        #expect(reflect(p, p.tryDrop { _ in true }) == ElementwiseReflection("TryDropWhile", []))
         p = ints()
-        #expect(reflect(p, p.output(in: 1..<3)) == Reflection("Output", []))
+        #expect(reflect(p, p.output(in: 1..<3)) == ElementwiseReflection("Output", []))
         p = ints()
-        #expect(reflect(p, p.prefix(2)) == Reflection("Output", []))
+        #expect(reflect(p, p.prefix(2)) == ElementwiseReflection("Output", []))
         p = ints()
-        #expect(reflect(p, p.handleEvents()) == Reflection("HandleEvents", []))
+        #expect(reflect(p, p.handleEvents()) == ElementwiseReflection("HandleEvents", []))
         p = ints()
-        #expect(reflect(p, p.print(to: RecordingStream())) == Reflection("Print", []))
+        #expect(reflect(p, p.print(to: RecordingStream())) == ElementwiseReflection("Print", []))
         p = ints()
-        #expect(reflect(p, p.retry(1)) == Reflection("Retry", []))
+        #expect(reflect(p, p.retry(1)) == ElementwiseReflection("Retry", []))
         p = ints()
-        #expect(reflect(p, p.replaceError(with: 0)) == Reflection("ReplaceError", []))
+        #expect(reflect(p, p.replaceError(with: 0)) == ElementwiseReflection("ReplaceError", []))
     }
 
     /// The subscription the downstream gets reports the same as the
@@ -121,9 +121,9 @@ struct ElementwiseReflectionTests {
         let p = ints()
         let subscriber = ManualSubscriber<Int, any Error>()
         p.tryFilter { _ in true }.subscribe(subscriber)
-        p.send(subscription: ProbeSubscription())
+        p.send(subscription: ElementwiseProbeSubscription())
         let subscription = subscriber.subscription! as Any
-        #expect(Reflection(of: subscription) == Reflection("TryFilter", ["downstream"]))
+        #expect(ElementwiseReflection(of: subscription) == ElementwiseReflection("TryFilter", ["downstream"]))
     }
 }
 
@@ -132,140 +132,140 @@ struct ElementwiseOutOfOrderTests {
     @Test func valueBeforeSubscriptionIsForwardedOrIgnored() {
         // Forwarded, with the downstream's demand.
         let forwarded = ["value(1)"]
-        #expect(OutOfOrder.valueBeforeSubscription { $0.map { $0 } } == (.max(42), forwarded))
-        #expect(OutOfOrder.valueBeforeSubscription { $0.filter { _ in true } } == (.max(42), forwarded))
-        #expect(OutOfOrder.valueBeforeSubscription { $0.scan(0, +) } == (.max(42), forwarded))
-        #expect(OutOfOrder.valueBeforeSubscription { $0.tryMap { $0 } } == (.max(42), forwarded))
-        #expect(OutOfOrder.valueBeforeSubscription { $0.tryScan(0, +) } == (.max(42), forwarded))
-        #expect(OutOfOrder.valueBeforeSubscription { $0.handleEvents() } == (.max(42), forwarded))
-        #expect(OutOfOrder.valueBeforeSubscription { $0.print(to: RecordingStream()) } == (.max(42), forwarded))
-        #expect(OutOfOrder.valueBeforeSubscription { $0.output(in: 0..<3) } == (.max(42), forwarded))
+        #expect(ElementwiseOutOfOrder.valueBeforeSubscription { $0.map { $0 } } == (.max(42), forwarded))
+        #expect(ElementwiseOutOfOrder.valueBeforeSubscription { $0.filter { _ in true } } == (.max(42), forwarded))
+        #expect(ElementwiseOutOfOrder.valueBeforeSubscription { $0.scan(0, +) } == (.max(42), forwarded))
+        #expect(ElementwiseOutOfOrder.valueBeforeSubscription { $0.tryMap { $0 } } == (.max(42), forwarded))
+        #expect(ElementwiseOutOfOrder.valueBeforeSubscription { $0.tryScan(0, +) } == (.max(42), forwarded))
+        #expect(ElementwiseOutOfOrder.valueBeforeSubscription { $0.handleEvents() } == (.max(42), forwarded))
+        #expect(ElementwiseOutOfOrder.valueBeforeSubscription { $0.print(to: RecordingStream()) } == (.max(42), forwarded))
+        #expect(ElementwiseOutOfOrder.valueBeforeSubscription { $0.output(in: 0..<3) } == (.max(42), forwarded))
         // dropFirst hands the downstream its subscription at once.
-        #expect(OutOfOrder.valueBeforeSubscription { $0.dropFirst(0) }
+        #expect(ElementwiseOutOfOrder.valueBeforeSubscription { $0.dropFirst(0) }
             == (.max(42), ["subscription(Drop)", "value(1)"]))
-        let encoded = OutOfOrder.valueBeforeSubscription { $0.encode(encoder: JSONEncoder()) }
+        let encoded = ElementwiseOutOfOrder.valueBeforeSubscription { $0.encode(encoder: JSONEncoder()) }
         #expect(encoded.demand == .max(42))
         #expect(encoded.history.count == 1)
         // A value decode cannot read fails the stream, also before the
         // subscription.
-        let decoded = OutOfOrder.valueBeforeSubscription(Data("x".utf8)) {
+        let decoded = ElementwiseOutOfOrder.valueBeforeSubscription(Data("x".utf8)) {
             $0.decode(type: Int.self, decoder: JSONDecoder())
         }
         #expect(decoded.demand == .none)
         #expect(decoded.history.count == 1 && decoded.history[0].hasPrefix("failure("))
         // Ignored.
-        #expect(OutOfOrder.valueBeforeSubscription { $0.drop { _ in true } } == (.none, []))
-        #expect(OutOfOrder.valueBeforeSubscription { $0.tryDrop { _ in true } } == (.none, []))
-        #expect(OutOfOrder.valueBeforeSubscription { $0.replaceError(with: 0) } == (.none, []))
+        #expect(ElementwiseOutOfOrder.valueBeforeSubscription { $0.drop { _ in true } } == (.none, []))
+        #expect(ElementwiseOutOfOrder.valueBeforeSubscription { $0.tryDrop { _ in true } } == (.none, []))
+        #expect(ElementwiseOutOfOrder.valueBeforeSubscription { $0.replaceError(with: 0) } == (.none, []))
     }
 
     @Test func completionBeforeSubscriptionIsForwardedOrIgnored() {
-        #expect(OutOfOrder.completionBeforeSubscription { $0.map { $0 } } == ["finished"])
-        #expect(OutOfOrder.completionBeforeSubscription { $0.mapError { $0 } } == ["finished"])
-        #expect(OutOfOrder.completionBeforeSubscription { $0.scan(0, +) } == ["finished"])
-        #expect(OutOfOrder.completionBeforeSubscription { $0.encode(encoder: JSONEncoder()) } == ["finished"])
-        #expect(OutOfOrder.completionBeforeSubscription(of: Data.self) {
+        #expect(ElementwiseOutOfOrder.completionBeforeSubscription { $0.map { $0 } } == ["finished"])
+        #expect(ElementwiseOutOfOrder.completionBeforeSubscription { $0.mapError { $0 } } == ["finished"])
+        #expect(ElementwiseOutOfOrder.completionBeforeSubscription { $0.scan(0, +) } == ["finished"])
+        #expect(ElementwiseOutOfOrder.completionBeforeSubscription { $0.encode(encoder: JSONEncoder()) } == ["finished"])
+        #expect(ElementwiseOutOfOrder.completionBeforeSubscription(of: Data.self) {
             $0.decode(type: Int.self, decoder: JSONDecoder())
         } == ["finished"])
-        #expect(OutOfOrder.completionBeforeSubscription { $0.handleEvents() } == ["finished"])
-        #expect(OutOfOrder.completionBeforeSubscription { $0.print(to: RecordingStream()) } == ["finished"])
-        #expect(OutOfOrder.completionBeforeSubscription { $0.retry(2) } == ["finished"])
-        #expect(OutOfOrder.completionBeforeSubscription { $0.dropFirst(0) } == ["subscription(Drop)", "finished"])
-        #expect(OutOfOrder.completionBeforeSubscription { $0.tryMap { $0 } } == [])
-        #expect(OutOfOrder.completionBeforeSubscription { $0.tryScan(0, +) } == [])
-        #expect(OutOfOrder.completionBeforeSubscription { $0.output(in: 0..<3) } == [])
-        #expect(OutOfOrder.completionBeforeSubscription { $0.drop { _ in true } } == [])
-        #expect(OutOfOrder.completionBeforeSubscription { $0.replaceError(with: 0) } == [])
-        #expect(OutOfOrder.completionBeforeSubscription { $0.catch { _ in Just(0) } } == [])
+        #expect(ElementwiseOutOfOrder.completionBeforeSubscription { $0.handleEvents() } == ["finished"])
+        #expect(ElementwiseOutOfOrder.completionBeforeSubscription { $0.print(to: RecordingStream()) } == ["finished"])
+        #expect(ElementwiseOutOfOrder.completionBeforeSubscription { $0.retry(2) } == ["finished"])
+        #expect(ElementwiseOutOfOrder.completionBeforeSubscription { $0.dropFirst(0) } == ["subscription(Drop)", "finished"])
+        #expect(ElementwiseOutOfOrder.completionBeforeSubscription { $0.tryMap { $0 } } == [])
+        #expect(ElementwiseOutOfOrder.completionBeforeSubscription { $0.tryScan(0, +) } == [])
+        #expect(ElementwiseOutOfOrder.completionBeforeSubscription { $0.output(in: 0..<3) } == [])
+        #expect(ElementwiseOutOfOrder.completionBeforeSubscription { $0.drop { _ in true } } == [])
+        #expect(ElementwiseOutOfOrder.completionBeforeSubscription { $0.replaceError(with: 0) } == [])
+        #expect(ElementwiseOutOfOrder.completionBeforeSubscription { $0.catch { _ in Just(0) } } == [])
     }
 
     /// Element-wise operators neither request nor cancel when cancelled
     /// before their upstream subscription; the strict ones (and retry)
     /// cancel the subscription when it comes.
     @Test func cancelBeforeSubscription() {
-        #expect(OutOfOrder.cancelBeforeSubscription { $0.tryMap { $0 } } == [])
-        #expect(OutOfOrder.cancelBeforeSubscription { $0.tryScan(0, +) } == [])
-        #expect(OutOfOrder.cancelBeforeSubscription { $0.encode(encoder: JSONEncoder()) } == [])
-        #expect(OutOfOrder.cancelBeforeSubscription(of: Data.self) {
+        #expect(ElementwiseOutOfOrder.cancelBeforeSubscription { $0.tryMap { $0 } } == [])
+        #expect(ElementwiseOutOfOrder.cancelBeforeSubscription { $0.tryScan(0, +) } == [])
+        #expect(ElementwiseOutOfOrder.cancelBeforeSubscription { $0.encode(encoder: JSONEncoder()) } == [])
+        #expect(ElementwiseOutOfOrder.cancelBeforeSubscription(of: Data.self) {
             $0.decode(type: Int.self, decoder: JSONDecoder())
         } == [])
-        #expect(OutOfOrder.cancelBeforeSubscription { $0.handleEvents() } == [])
-        #expect(OutOfOrder.cancelBeforeSubscription { $0.print(to: RecordingStream()) } == [])
-        #expect(OutOfOrder.cancelBeforeSubscription { $0.dropFirst(0) } == [])
-        #expect(OutOfOrder.cancelBeforeSubscription { $0.dropFirst(3) } == [])
-        #expect(OutOfOrder.cancelBeforeSubscription { $0.drop { _ in true } } == [])
-        #expect(OutOfOrder.cancelBeforeSubscription { $0.output(in: 0..<3) } == [])
-        #expect(OutOfOrder.cancelBeforeSubscription { $0.replaceError(with: 0) } == [])
+        #expect(ElementwiseOutOfOrder.cancelBeforeSubscription { $0.handleEvents() } == [])
+        #expect(ElementwiseOutOfOrder.cancelBeforeSubscription { $0.print(to: RecordingStream()) } == [])
+        #expect(ElementwiseOutOfOrder.cancelBeforeSubscription { $0.dropFirst(0) } == [])
+        #expect(ElementwiseOutOfOrder.cancelBeforeSubscription { $0.dropFirst(3) } == [])
+        #expect(ElementwiseOutOfOrder.cancelBeforeSubscription { $0.drop { _ in true } } == [])
+        #expect(ElementwiseOutOfOrder.cancelBeforeSubscription { $0.output(in: 0..<3) } == [])
+        #expect(ElementwiseOutOfOrder.cancelBeforeSubscription { $0.replaceError(with: 0) } == [])
 
-        #expect(OutOfOrder.cancelBeforeSubscription { $0.tryFilter { _ in true } } == ["cancel"])
-        #expect(OutOfOrder.cancelBeforeSubscription { $0.tryCompactMap { $0 } } == ["cancel"])
-        #expect(OutOfOrder.cancelBeforeSubscription { $0.prefix { _ in true } } == ["cancel"])
-        #expect(OutOfOrder.cancelBeforeSubscription { $0.tryPrefix { _ in true } } == ["cancel"])
-        #expect(OutOfOrder.cancelBeforeSubscription { $0.removeDuplicates() } == ["cancel"])
-        #expect(OutOfOrder.cancelBeforeSubscription { $0.tryRemoveDuplicates { $0 == $1 } } == ["cancel"])
-        #expect(OutOfOrder.cancelBeforeSubscription { $0.retry(1) } == ["cancel"])
+        #expect(ElementwiseOutOfOrder.cancelBeforeSubscription { $0.tryFilter { _ in true } } == ["cancel"])
+        #expect(ElementwiseOutOfOrder.cancelBeforeSubscription { $0.tryCompactMap { $0 } } == ["cancel"])
+        #expect(ElementwiseOutOfOrder.cancelBeforeSubscription { $0.prefix { _ in true } } == ["cancel"])
+        #expect(ElementwiseOutOfOrder.cancelBeforeSubscription { $0.tryPrefix { _ in true } } == ["cancel"])
+        #expect(ElementwiseOutOfOrder.cancelBeforeSubscription { $0.removeDuplicates() } == ["cancel"])
+        #expect(ElementwiseOutOfOrder.cancelBeforeSubscription { $0.tryRemoveDuplicates { $0 == $1 } } == ["cancel"])
+        #expect(ElementwiseOutOfOrder.cancelBeforeSubscription { $0.retry(1) } == ["cancel"])
     }
 
     @Test func requestBeforeSubscription() {
-        #expect(OutOfOrder.requestBeforeSubscription { $0.tryMap { $0 } } == [])
-        #expect(OutOfOrder.requestBeforeSubscription { $0.tryScan(0, +) } == [])
-        #expect(OutOfOrder.requestBeforeSubscription { $0.encode(encoder: JSONEncoder()) } == [])
-        #expect(OutOfOrder.requestBeforeSubscription { $0.handleEvents() } == [])
-        #expect(OutOfOrder.requestBeforeSubscription { $0.print(to: RecordingStream()) } == [])
-        #expect(OutOfOrder.requestBeforeSubscription { $0.drop { _ in true } } == [])
-        #expect(OutOfOrder.requestBeforeSubscription { $0.output(in: 0..<3) } == [])
-        #expect(OutOfOrder.requestBeforeSubscription { $0.replaceError(with: 0) } == [])
+        #expect(ElementwiseOutOfOrder.requestBeforeSubscription { $0.tryMap { $0 } } == [])
+        #expect(ElementwiseOutOfOrder.requestBeforeSubscription { $0.tryScan(0, +) } == [])
+        #expect(ElementwiseOutOfOrder.requestBeforeSubscription { $0.encode(encoder: JSONEncoder()) } == [])
+        #expect(ElementwiseOutOfOrder.requestBeforeSubscription { $0.handleEvents() } == [])
+        #expect(ElementwiseOutOfOrder.requestBeforeSubscription { $0.print(to: RecordingStream()) } == [])
+        #expect(ElementwiseOutOfOrder.requestBeforeSubscription { $0.drop { _ in true } } == [])
+        #expect(ElementwiseOutOfOrder.requestBeforeSubscription { $0.output(in: 0..<3) } == [])
+        #expect(ElementwiseOutOfOrder.requestBeforeSubscription { $0.replaceError(with: 0) } == [])
         // Kept and requested together with the elements to drop, or for
         // the attempt.
-        #expect(OutOfOrder.requestBeforeSubscription { $0.dropFirst(2) } == ["request(max(3))"])
-        #expect(OutOfOrder.requestBeforeSubscription { $0.retry(1) } == ["request(max(1))"])
+        #expect(ElementwiseOutOfOrder.requestBeforeSubscription { $0.dropFirst(2) } == ["request(max(3))"])
+        #expect(ElementwiseOutOfOrder.requestBeforeSubscription { $0.retry(1) } == ["request(max(1))"])
     }
 
     @Test func eventsAfterCompletion() {
         // Forwarded by the operators that do not gate (Combine's rule).
-        #expect(OutOfOrder.eventsAfterCompletion { $0.tryMap { $0 } } == ["finished", "value(7)"])
-        #expect(OutOfOrder.eventsAfterCompletion { $0.tryScan(0, +) } == ["finished", "value(7)"])
-        #expect(OutOfOrder.eventsAfterCompletion { $0.output(in: 0..<10) } == ["finished", "value(7)"])
-        #expect(OutOfOrder.eventsAfterCompletion { $0.catch { _ in Just(0) } } == ["finished", "value(7)"])
-        #expect(OutOfOrder.eventsAfterCompletion { $0.handleEvents() } == ["finished", "value(7)", "failure(boom)"])
-        #expect(OutOfOrder.eventsAfterCompletion { $0.print(to: RecordingStream()) }
+        #expect(ElementwiseOutOfOrder.eventsAfterCompletion { $0.tryMap { $0 } } == ["finished", "value(7)"])
+        #expect(ElementwiseOutOfOrder.eventsAfterCompletion { $0.tryScan(0, +) } == ["finished", "value(7)"])
+        #expect(ElementwiseOutOfOrder.eventsAfterCompletion { $0.output(in: 0..<10) } == ["finished", "value(7)"])
+        #expect(ElementwiseOutOfOrder.eventsAfterCompletion { $0.catch { _ in Just(0) } } == ["finished", "value(7)"])
+        #expect(ElementwiseOutOfOrder.eventsAfterCompletion { $0.handleEvents() } == ["finished", "value(7)", "failure(boom)"])
+        #expect(ElementwiseOutOfOrder.eventsAfterCompletion { $0.print(to: RecordingStream()) }
             == ["finished", "value(7)", "failure(boom)"])
-        #expect(OutOfOrder.eventsAfterCompletion { $0.dropFirst(0) } == ["finished", "value(7)", "failure(boom)"])
+        #expect(ElementwiseOutOfOrder.eventsAfterCompletion { $0.dropFirst(0) } == ["finished", "value(7)", "failure(boom)"])
         // Ignored by the others.
-        #expect(OutOfOrder.eventsAfterCompletion { $0.encode(encoder: JSONEncoder()).map { _ in 0 } } == ["finished"])
-        #expect(OutOfOrder.eventsAfterCompletion { $0.tryFilter { _ in true } } == ["finished"])
-        #expect(OutOfOrder.eventsAfterCompletion { $0.prefix { _ in true } } == ["finished"])
-        #expect(OutOfOrder.eventsAfterCompletion { $0.removeDuplicates() } == ["finished"])
-        #expect(OutOfOrder.eventsAfterCompletion { $0.drop { _ in false } } == ["finished"])
-        #expect(OutOfOrder.eventsAfterCompletion { $0.replaceError(with: 0) } == ["finished"])
-        #expect(OutOfOrder.eventsAfterCompletion { $0.retry(1) } == ["finished"])
+        #expect(ElementwiseOutOfOrder.eventsAfterCompletion { $0.encode(encoder: JSONEncoder()).map { _ in 0 } } == ["finished"])
+        #expect(ElementwiseOutOfOrder.eventsAfterCompletion { $0.tryFilter { _ in true } } == ["finished"])
+        #expect(ElementwiseOutOfOrder.eventsAfterCompletion { $0.prefix { _ in true } } == ["finished"])
+        #expect(ElementwiseOutOfOrder.eventsAfterCompletion { $0.removeDuplicates() } == ["finished"])
+        #expect(ElementwiseOutOfOrder.eventsAfterCompletion { $0.drop { _ in false } } == ["finished"])
+        #expect(ElementwiseOutOfOrder.eventsAfterCompletion { $0.replaceError(with: 0) } == ["finished"])
+        #expect(ElementwiseOutOfOrder.eventsAfterCompletion { $0.retry(1) } == ["finished"])
     }
 
     @Test func eventsAfterCancel() {
         let cancelledOnce = ["request(max(5))", "cancel"]
-        var result = OutOfOrder.eventsAfterCancel { $0.tryMap { $0 } }
+        var result = ElementwiseOutOfOrder.eventsAfterCancel { $0.tryMap { $0 } }
         #expect(result.downstream == ["value(7)"] && result.upstream == cancelledOnce)
-        result = OutOfOrder.eventsAfterCancel { $0.tryScan(0, +) }
+        result = ElementwiseOutOfOrder.eventsAfterCancel { $0.tryScan(0, +) }
         #expect(result.downstream == ["value(7)"] && result.upstream == cancelledOnce)
-        result = OutOfOrder.eventsAfterCancel { $0.output(in: 0..<10) }
+        result = ElementwiseOutOfOrder.eventsAfterCancel { $0.output(in: 0..<10) }
         #expect(result.downstream == ["value(7)"] && result.upstream == cancelledOnce)
-        result = OutOfOrder.eventsAfterCancel { $0.catch { _ in Just(0) } }
+        result = ElementwiseOutOfOrder.eventsAfterCancel { $0.catch { _ in Just(0) } }
         #expect(result.downstream == ["value(7)"] && result.upstream == cancelledOnce)
-        result = OutOfOrder.eventsAfterCancel { $0.handleEvents() }
+        result = ElementwiseOutOfOrder.eventsAfterCancel { $0.handleEvents() }
         #expect(result.downstream == ["value(7)", "finished"] && result.upstream == cancelledOnce)
-        result = OutOfOrder.eventsAfterCancel { $0.print(to: RecordingStream()) }
+        result = ElementwiseOutOfOrder.eventsAfterCancel { $0.print(to: RecordingStream()) }
         #expect(result.downstream == ["value(7)", "finished"] && result.upstream == cancelledOnce)
-        result = OutOfOrder.eventsAfterCancel { $0.dropFirst(0) }
+        result = ElementwiseOutOfOrder.eventsAfterCancel { $0.dropFirst(0) }
         #expect(result.downstream == ["value(7)", "finished"] && result.upstream == cancelledOnce)
         for make in gatingOperators {
-            let result = OutOfOrder.eventsAfterCancel(make)
+            let result = ElementwiseOutOfOrder.eventsAfterCancel(make)
             #expect(result.downstream == [] && result.upstream == cancelledOnce)
         }
     }
 
     /// Operators that deliver nothing once cancelled, as `AnyPublisher`s of
     /// `Int` with `any Error`.
-    private var gatingOperators: [(ProbePublisher<Int, TestError>) -> AnyPublisher<Int, any Error>] {
+    private var gatingOperators: [(ElementwiseProbe<Int, TestError>) -> AnyPublisher<Int, any Error>] {
         [
             { $0.encode(encoder: JSONEncoder()).map { _ in 0 }.eraseToAnyPublisher() },
             { $0.tryFilter { _ in true }.eraseToAnyPublisher() },
@@ -280,12 +280,12 @@ struct ElementwiseOutOfOrderTests {
 
     /// Combine accepts `request(.none)` from these and passes it on.
     @Test func requestNoneIsAccepted() {
-        func check<P: Publisher>(_ make: (ProbePublisher<Int, TestError>) -> P,
+        func check<P: Publisher>(_ make: (ElementwiseProbe<Int, TestError>) -> P,
                                  sourceLocation: SourceLocation = #_sourceLocation) {
-            let probe = ProbePublisher<Int, TestError>()
+            let probe = ElementwiseProbe<Int, TestError>()
             let subscriber = ManualSubscriber<P.Output, P.Failure>()
             make(probe).subscribe(subscriber)
-            let upstream = ProbeSubscription()
+            let upstream = ElementwiseProbeSubscription()
             probe.send(subscription: upstream)
             subscriber.subscription?.request(.none)
             #expect(upstream.history == ["request(max(0))"], sourceLocation: sourceLocation)
@@ -300,8 +300,8 @@ struct ElementwiseOutOfOrderTests {
     }
 
     @Test func handleEventsRunsItsClosuresAsCombine() {
-        let log = LockedLog()
-        let probe = ProbePublisher<Int, TestError>()
+        let log = ElementwiseLog()
+        let probe = ElementwiseProbe<Int, TestError>()
         let subscriber = ManualSubscriber<Int, TestError>()
         probe.handleEvents(receiveSubscription: { _ in log.add("subscription") },
                            receiveOutput: { log.add("output(\($0))") },
@@ -312,7 +312,7 @@ struct ElementwiseOutOfOrderTests {
         // Before the subscription: the closures run; nothing reaches upstream.
         probe.subscriberAsSubscription?.request(.max(1))
         probe.subscriberAsSubscription?.cancel()
-        let upstream = ProbeSubscription()
+        let upstream = ElementwiseProbeSubscription()
         probe.send(subscription: upstream)
         #expect(upstream.history == [])
         subscriber.subscription?.request(.max(2))
@@ -326,15 +326,15 @@ struct ElementwiseOutOfOrderTests {
     }
 
     @Test func catchCancelledWhileSubscribingTheReplacementStillForwardsIt() {
-        let probe = ProbePublisher<Int, TestError>()
-        let replacement = ProbePublisher<Int, Never>()
+        let probe = ElementwiseProbe<Int, TestError>()
+        let replacement = ElementwiseProbe<Int, Never>()
         let subscriber = ManualSubscriber<Int, Never>()
         probe.catch { _ in replacement }.subscribe(subscriber)
-        probe.send(subscription: ProbeSubscription())
+        probe.send(subscription: ElementwiseProbeSubscription())
         subscriber.subscription?.request(.max(3))
         probe.send(completion: .failure(.boom))
         subscriber.subscription?.cancel() // while awaiting the replacement's subscription
-        let second = ProbeSubscription()
+        let second = ElementwiseProbeSubscription()
         replacement.send(subscription: second)
         replacement.send(completion: .finished)
         #expect(second.history == ["request(max(3))"])
@@ -345,7 +345,7 @@ struct ElementwiseOutOfOrderTests {
 @Suite("Element-wise operators: what they release")
 struct ElementwiseLifecycleTests {
     /// Every operator in the family, as `AnyPublisher`s over a probe.
-    private var operators: [(String, (ProbePublisher<Int, TestError>) -> AnyPublisher<Int, any Error>)] {
+    private var operators: [(String, (ElementwiseProbe<Int, TestError>) -> AnyPublisher<Int, any Error>)] {
         func erase<P: Publisher>(_ p: P) -> AnyPublisher<Int, any Error> where P.Output == Int {
             p.mapError { $0 as any Error }.eraseToAnyPublisher()
         }
@@ -387,12 +387,12 @@ struct ElementwiseLifecycleTests {
     /// publisher may), yet completion lets go of the upstream subscription.
     @Test func completionReleasesTheUpstreamSubscription() {
         for (name, make) in operators {
-            let probe = ProbePublisher<Int, TestError>()
-            weak var weakUpstream: ProbeSubscription?
+            let probe = ElementwiseProbe<Int, TestError>()
+            weak var weakUpstream: ElementwiseProbeSubscription?
             let tracker = TrackingSubscriber<Int, any Error>()
             make(probe).subscribe(tracker)
             do {
-                let upstream = ProbeSubscription()
+                let upstream = ElementwiseProbeSubscription()
                 weakUpstream = upstream
                 probe.send(subscription: upstream)
             }
@@ -405,12 +405,12 @@ struct ElementwiseLifecycleTests {
 
     @Test func cancelReleasesTheUpstreamSubscription() {
         for (name, make) in operators {
-            let probe = ProbePublisher<Int, TestError>()
-            weak var weakUpstream: ProbeSubscription?
+            let probe = ElementwiseProbe<Int, TestError>()
+            weak var weakUpstream: ElementwiseProbeSubscription?
             let tracker = TrackingSubscriber<Int, any Error>()
             make(probe).subscribe(tracker)
             do {
-                let upstream = ProbeSubscription()
+                let upstream = ElementwiseProbeSubscription()
                 weakUpstream = upstream
                 probe.send(subscription: upstream)
             }
@@ -426,7 +426,7 @@ struct ElementwiseLifecycleTests {
     @Test func completionAndCancelReleaseTheWholeChain() {
         for (name, make) in operators {
             for cancel in [false, true] {
-                let probe = ProbePublisher<Int, TestError>()
+                let probe = ElementwiseProbe<Int, TestError>()
                 weak var weakTracker: TrackingSubscriber<Int, any Error>?
                 weak var weakInner: AnyObject?
                 do {
@@ -434,7 +434,7 @@ struct ElementwiseLifecycleTests {
                     weakTracker = tracker
                     make(probe).subscribe(tracker)
                     weakInner = probe.subscriber.map { $0 as AnyObject }
-                    probe.send(subscription: ProbeSubscription())
+                    probe.send(subscription: ElementwiseProbeSubscription())
                     probe.send(1)
                     if cancel { tracker.cancel() } else { probe.send(completion: .finished) }
                     probe.release()
@@ -450,13 +450,13 @@ struct ElementwiseLifecycleTests {
     /// upstream still holds the operator.
     @Test func retryReleasesItsDownstream() {
         for cancel in [false, true] {
-            let probe = ProbePublisher<Int, TestError>()
+            let probe = ElementwiseProbe<Int, TestError>()
             weak var weakTracker: ManualSubscriber<Int, TestError>?
             do {
                 let subscriber = ManualSubscriber<Int, TestError>()
                 weakTracker = subscriber
                 probe.retry(0).subscribe(subscriber)
-                probe.send(subscription: ProbeSubscription())
+                probe.send(subscription: ElementwiseProbeSubscription())
                 if cancel {
                     subscriber.subscription?.cancel()
                 } else {
@@ -475,27 +475,27 @@ struct ElementwiseLifecycleTests {
 struct ElementwiseTrapTests {
     @Test func strictOperatorsTrapOnEventsBeforeSubscription() async {
         await #expect(processExitsWith: .failure) {
-            let probe = ProbePublisher<Int, TestError>()
+            let probe = ElementwiseProbe<Int, TestError>()
             probe.tryFilter { _ in true }.subscribe(TrackingSubscriber<Int, any Error>())
             probe.send(1)
         }
         await #expect(processExitsWith: .failure) {
-            let probe = ProbePublisher<Int, TestError>()
+            let probe = ElementwiseProbe<Int, TestError>()
             probe.tryCompactMap { $0 }.subscribe(TrackingSubscriber<Int, any Error>())
             probe.send(completion: .finished)
         }
         await #expect(processExitsWith: .failure) {
-            let probe = ProbePublisher<Int, TestError>()
+            let probe = ElementwiseProbe<Int, TestError>()
             probe.prefix { _ in true }.subscribe(TrackingSubscriber<Int, TestError>())
             probe.send(1)
         }
         await #expect(processExitsWith: .failure) {
-            let probe = ProbePublisher<Int, TestError>()
+            let probe = ElementwiseProbe<Int, TestError>()
             probe.removeDuplicates().subscribe(TrackingSubscriber<Int, TestError>())
             probe.send(completion: .finished)
         }
         await #expect(processExitsWith: .failure) {
-            let probe = ProbePublisher<Int, TestError>()
+            let probe = ElementwiseProbe<Int, TestError>()
             probe.tryPrefix { _ in true }.subscribe(TrackingSubscriber<Int, any Error>(initialDemand: .none))
             probe.subscriberAsSubscription?.request(.max(1))
         }
@@ -503,46 +503,46 @@ struct ElementwiseTrapTests {
 
     @Test func valueBeyondDemandTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let probe = ProbePublisher<Int, TestError>()
+            let probe = ElementwiseProbe<Int, TestError>()
             probe.catch { _ in Just(0) }.subscribe(TrackingSubscriber<Int, Never>(initialDemand: .none))
-            probe.send(subscription: ProbeSubscription())
+            probe.send(subscription: ElementwiseProbeSubscription())
             probe.send(1)
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(stderr.contains("Catch received a value beyond the demand requested"))
         await #expect(processExitsWith: .failure) {
-            let probe = ProbePublisher<Int, TestError>()
+            let probe = ElementwiseProbe<Int, TestError>()
             probe.tryCatch { _ in Just(0) }.subscribe(TrackingSubscriber<Int, any Error>(initialDemand: .none))
             probe.send(1)
         }
         await #expect(processExitsWith: .failure) {
-            let probe = ProbePublisher<Int, TestError>()
+            let probe = ElementwiseProbe<Int, TestError>()
             probe.retry(1).subscribe(TrackingSubscriber<Int, TestError>(initialDemand: .none))
-            probe.send(subscription: ProbeSubscription())
+            probe.send(subscription: ElementwiseProbeSubscription())
             probe.send(1)
         }
         await #expect(processExitsWith: .failure) {
-            let probe = ProbePublisher<Int, TestError>()
+            let probe = ElementwiseProbe<Int, TestError>()
             probe.replaceError(with: 0).subscribe(TrackingSubscriber<Int, Never>(initialDemand: .none))
-            probe.send(subscription: ProbeSubscription())
+            probe.send(subscription: ElementwiseProbeSubscription())
             probe.send(1)
         }
     }
 
     @Test func upstreamFailingTwiceIntoCatchTraps() async {
         await #expect(processExitsWith: .failure) {
-            let probe = ProbePublisher<Int, TestError>()
-            let replacement = ProbePublisher<Int, Never>()
+            let probe = ElementwiseProbe<Int, TestError>()
+            let replacement = ElementwiseProbe<Int, Never>()
             probe.catch { _ in replacement }.subscribe(TrackingSubscriber<Int, Never>())
-            probe.send(subscription: ProbeSubscription())
+            probe.send(subscription: ElementwiseProbeSubscription())
             probe.send(completion: .failure(.boom))
             probe.send(completion: .failure(.boom))
         }
         await #expect(processExitsWith: .failure) {
-            let probe = ProbePublisher<Int, TestError>()
-            let replacement = ProbePublisher<Int, Never>()
+            let probe = ElementwiseProbe<Int, TestError>()
+            let replacement = ElementwiseProbe<Int, Never>()
             probe.tryCatch { _ in replacement }.subscribe(TrackingSubscriber<Int, any Error>())
-            probe.send(subscription: ProbeSubscription())
+            probe.send(subscription: ElementwiseProbeSubscription())
             probe.send(completion: .failure(.boom))
             probe.send(completion: .failure(.other))
         }
@@ -550,23 +550,23 @@ struct ElementwiseTrapTests {
 
     @Test func requestNoneTrapsWhereCombineTraps() async {
         await #expect(processExitsWith: .failure) {
-            let probe = ProbePublisher<Int, TestError>()
+            let probe = ElementwiseProbe<Int, TestError>()
             let subscriber = ManualSubscriber<Int, TestError>()
             probe.dropFirst().subscribe(subscriber)
             subscriber.subscription?.request(.none)
         }
         await #expect(processExitsWith: .failure) {
-            let probe = ProbePublisher<Int, TestError>()
+            let probe = ElementwiseProbe<Int, TestError>()
             let subscriber = ManualSubscriber<Int, TestError>()
             probe.drop { _ in true }.subscribe(subscriber)
-            probe.send(subscription: ProbeSubscription())
+            probe.send(subscription: ElementwiseProbeSubscription())
             subscriber.subscription?.request(.none)
         }
         await #expect(processExitsWith: .failure) {
-            let probe = ProbePublisher<Int, TestError>()
+            let probe = ElementwiseProbe<Int, TestError>()
             let subscriber = ManualSubscriber<Int, any Error>()
             probe.tryFilter { _ in true }.subscribe(subscriber)
-            probe.send(subscription: ProbeSubscription())
+            probe.send(subscription: ElementwiseProbeSubscription())
             subscriber.subscription?.request(.none)
         }
     }
@@ -605,9 +605,62 @@ struct PrintConcurrencyTests {
 }
 
 /// A thread-safe list of lines for closures in these tests.
-final class LockedLog: @unchecked Sendable {
+final class ElementwiseLog: @unchecked Sendable {
     // @unchecked Sendable: all mutable state is inside the mutex.
     private let storage = Mutex<[String]>([])
     func add(_ line: String) { storage.withLock { $0.append(line) } }
     var lines: [String] { storage.withLock { $0 } }
+}
+
+@Suite("Element-wise operators: a second subscription")
+struct ElementwiseSecondSubscriptionTests {
+    /// The operators with a subscription of their own (the pass-through
+    /// ones hand every subscription to the downstream, as Combine's do).
+    private var operators: [(String, (ElementwiseProbe<Int, TestError>) -> AnyPublisher<Int, any Error>)] {
+        func erase<P: Publisher>(_ p: P) -> AnyPublisher<Int, any Error> where P.Output == Int {
+            p.mapError { $0 as any Error }.eraseToAnyPublisher()
+        }
+        return [
+            ("tryMap", { erase($0.tryMap { $0 }) }),
+            ("tryFilter", { erase($0.tryFilter { _ in true }) }),
+            ("tryCompactMap", { erase($0.tryCompactMap { $0 }) }),
+            ("tryScan", { erase($0.tryScan(0, +)) }),
+            ("removeDuplicates", { erase($0.removeDuplicates()) }),
+            ("tryRemoveDuplicates", { erase($0.tryRemoveDuplicates { $0 == $1 }) }),
+            ("dropFirst", { erase($0.dropFirst()) }),
+            ("drop(while:)", { erase($0.drop { _ in false }) }),
+            ("tryDrop(while:)", { erase($0.tryDrop { _ in false }) }),
+            ("prefix(while:)", { erase($0.prefix { _ in true }) }),
+            ("tryPrefix(while:)", { erase($0.tryPrefix { _ in true }) }),
+            ("output(in:)", { erase($0.output(in: 0..<10)) }),
+            ("handleEvents", { erase($0.handleEvents(receiveOutput: { _ in })) }),
+            ("print", { erase($0.print(to: RecordingStream())) }),
+            ("encode", { erase($0.encode(encoder: JSONEncoder()).map(\.count)) }),
+            ("catch", { erase($0.catch { _ in Just(0) }) }),
+            ("tryCatch", { erase($0.tryCatch { _ in Just(0) }) }),
+            ("retry", { erase($0.retry(1)) }),
+            ("replaceError", { erase($0.replaceError(with: 0)) }),
+        ]
+    }
+
+    /// A second subscription is cancelled and the first kept; after the
+    /// downstream cancels, any further subscription is cancelled too.
+    @Test func secondSubscriptionIsCancelled() {
+        for (name, make) in operators {
+            let probe = ElementwiseProbe<Int, TestError>()
+            let subscriber = ManualSubscriber<Int, any Error>()
+            make(probe).subscribe(subscriber)
+            let first = ElementwiseProbeSubscription()
+            let second = ElementwiseProbeSubscription()
+            probe.send(subscription: first)
+            probe.send(subscription: second)
+            #expect(second.history == ["cancel"], "\(name)")
+            #expect(first.history == [], "\(name)")
+            subscriber.subscription?.cancel()
+            #expect(first.history == ["cancel"], "\(name)")
+            let third = ElementwiseProbeSubscription()
+            probe.send(subscription: third)
+            #expect(third.history == ["cancel"], "\(name)")
+        }
+    }
 }

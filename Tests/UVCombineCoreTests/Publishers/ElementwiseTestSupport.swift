@@ -6,7 +6,7 @@ import UVCombineTesting
 /// given and sends nothing by itself, so a test can deliver events in any
 /// order (a value before the subscription, a second completion...) and look
 /// at the operator's subscriber object itself.
-final class ProbePublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
+final class ElementwiseProbe<Output, Failure: Error>: Publisher, @unchecked Sendable {
     // @unchecked Sendable: driven from one thread in these tests.
     private(set) var subscriber: (any Subscriber<Output, Failure>)?
 
@@ -39,7 +39,7 @@ final class ProbePublisher<Output, Failure: Error>: Publisher, @unchecked Sendab
 
 /// A subscription that records what it is asked: `request(max(1))`,
 /// `request(unlimited)`, `cancel`.
-final class ProbeSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class ElementwiseProbeSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
     // @unchecked Sendable: all mutable state is inside the mutex.
     private let events = Mutex<[String]>([])
 
@@ -52,11 +52,11 @@ final class ProbeSubscription: Subscription, CustomStringConvertible, @unchecked
     }
 
     var history: [String] { events.withLock { $0 } }
-    var description: String { "ProbeSubscription" }
+    var description: String { "ElementwiseProbeSubscription" }
 }
 
 /// What an operator's debugging output looks like.
-struct Reflection: Equatable, CustomStringConvertible {
+struct ElementwiseReflection: Equatable, CustomStringConvertible {
     var name: String
     var labels: [String]
     var playground: String
@@ -86,14 +86,14 @@ struct Reflection: Equatable, CustomStringConvertible {
 }
 
 /// Runs one out-of-order scenario against an operator made from a
-/// ``ProbePublisher`` of `Int`s.
-enum OutOfOrder {
+/// ``ElementwiseProbe`` of `Int`s.
+enum ElementwiseOutOfOrder {
     /// A value before the upstream subscription: what the operator answers
     /// upstream and what the downstream saw.
     static func valueBeforeSubscription<Input, P: Publisher>(
-        _ value: Input, _ make: (ProbePublisher<Input, TestError>) -> P
+        _ value: Input, _ make: (ElementwiseProbe<Input, TestError>) -> P
     ) -> (demand: Subscribers.Demand, history: [String]) {
-        let probe = ProbePublisher<Input, TestError>()
+        let probe = ElementwiseProbe<Input, TestError>()
         let tracker = TrackingSubscriber<P.Output, P.Failure>(demandPerValue: { _ in .max(42) })
         make(probe).subscribe(tracker)
         let demand = probe.send(value)
@@ -103,9 +103,9 @@ enum OutOfOrder {
     /// A completion before the upstream subscription: what the downstream
     /// saw.
     static func completionBeforeSubscription<Input, P: Publisher>(
-        of _: Input.Type, _ make: (ProbePublisher<Input, TestError>) -> P
+        of _: Input.Type, _ make: (ElementwiseProbe<Input, TestError>) -> P
     ) -> [String] {
-        let probe = ProbePublisher<Input, TestError>()
+        let probe = ElementwiseProbe<Input, TestError>()
         let tracker = TrackingSubscriber<P.Output, P.Failure>()
         make(probe).subscribe(tracker)
         probe.send(completion: .finished)
@@ -115,27 +115,27 @@ enum OutOfOrder {
     /// A cancel before the upstream subscription: what the operator then
     /// asks of the subscription that arrives.
     static func cancelBeforeSubscription<Input, P: Publisher>(
-        of _: Input.Type, _ make: (ProbePublisher<Input, TestError>) -> P
+        of _: Input.Type, _ make: (ElementwiseProbe<Input, TestError>) -> P
     ) -> [String] {
-        let probe = ProbePublisher<Input, TestError>()
+        let probe = ElementwiseProbe<Input, TestError>()
         let tracker = TrackingSubscriber<P.Output, P.Failure>(initialDemand: .none)
         make(probe).subscribe(tracker)
         probe.subscriberAsSubscription?.cancel()
-        let subscription = ProbeSubscription()
+        let subscription = ElementwiseProbeSubscription()
         probe.send(subscription: subscription)
         return subscription.history
     }
 
-    static func completionBeforeSubscription<P: Publisher>(_ make: (ProbePublisher<Int, TestError>) -> P) -> [String] {
+    static func completionBeforeSubscription<P: Publisher>(_ make: (ElementwiseProbe<Int, TestError>) -> P) -> [String] {
         completionBeforeSubscription(of: Int.self, make)
     }
 
-    static func cancelBeforeSubscription<P: Publisher>(_ make: (ProbePublisher<Int, TestError>) -> P) -> [String] {
+    static func cancelBeforeSubscription<P: Publisher>(_ make: (ElementwiseProbe<Int, TestError>) -> P) -> [String] {
         cancelBeforeSubscription(of: Int.self, make)
     }
 
     static func valueBeforeSubscription<P: Publisher>(
-        _ make: (ProbePublisher<Int, TestError>) -> P
+        _ make: (ElementwiseProbe<Int, TestError>) -> P
     ) -> (demand: Subscribers.Demand, history: [String]) {
         valueBeforeSubscription(1, make)
     }
@@ -143,13 +143,13 @@ enum OutOfOrder {
     /// A request before the upstream subscription: what the subscription
     /// that arrives afterwards is asked.
     static func requestBeforeSubscription<P: Publisher>(
-        _ make: (ProbePublisher<Int, TestError>) -> P
+        _ make: (ElementwiseProbe<Int, TestError>) -> P
     ) -> [String] {
-        let probe = ProbePublisher<Int, TestError>()
+        let probe = ElementwiseProbe<Int, TestError>()
         let tracker = TrackingSubscriber<P.Output, P.Failure>(initialDemand: .none)
         make(probe).subscribe(tracker)
         probe.subscriberAsSubscription?.request(.max(1))
-        let subscription = ProbeSubscription()
+        let subscription = ElementwiseProbeSubscription()
         probe.send(subscription: subscription)
         return subscription.history
     }
@@ -157,12 +157,12 @@ enum OutOfOrder {
     /// Values and completions after the upstream completed: what the
     /// downstream saw (after its subscription).
     static func eventsAfterCompletion<P: Publisher>(
-        _ make: (ProbePublisher<Int, TestError>) -> P
+        _ make: (ElementwiseProbe<Int, TestError>) -> P
     ) -> [String] {
-        let probe = ProbePublisher<Int, TestError>()
+        let probe = ElementwiseProbe<Int, TestError>()
         let tracker = TrackingSubscriber<P.Output, P.Failure>(initialDemand: .unlimited)
         make(probe).subscribe(tracker)
-        probe.send(subscription: ProbeSubscription())
+        probe.send(subscription: ElementwiseProbeSubscription())
         probe.send(completion: .finished)
         probe.send(7)
         probe.send(completion: .failure(.boom))
@@ -173,12 +173,12 @@ enum OutOfOrder {
     /// downstream saw (after its subscription), and what the upstream
     /// subscription was asked.
     static func eventsAfterCancel<P: Publisher>(
-        _ make: (ProbePublisher<Int, TestError>) -> P
+        _ make: (ElementwiseProbe<Int, TestError>) -> P
     ) -> (downstream: [String], upstream: [String]) {
-        let probe = ProbePublisher<Int, TestError>()
+        let probe = ElementwiseProbe<Int, TestError>()
         let subscriber = ManualSubscriber<P.Output, P.Failure>()
         make(probe).subscribe(subscriber)
-        let upstream = ProbeSubscription()
+        let upstream = ElementwiseProbeSubscription()
         probe.send(subscription: upstream)
         subscriber.subscription?.request(.max(5))
         subscriber.subscription?.cancel()
