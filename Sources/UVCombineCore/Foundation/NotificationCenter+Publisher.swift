@@ -1,0 +1,189 @@
+import Foundation
+import Synchronization
+
+extension NotificationCenter {
+    /// A publisher that emits elements when broadcasting notifications.
+    ///
+    /// Each subscription adds one observer to the center when the
+    /// subscriber attaches; `cancel()` removes it. Notifications that
+    /// arrive while the subscriber has no outstanding demand are dropped.
+    /// The publisher never completes.
+    ///
+    /// Threading: values arrive on the thread that posts the notification;
+    /// deliveries to one subscriber are serialised, and once its
+    /// `cancel()` has returned no notification reaches it. The observed
+    /// `object` is not retained by the subscription (Foundation's observer
+    /// holds it weakly); once it is gone, nothing matches it any more.
+    ///
+    /// ```swift
+    /// var storage = Set<AnyCancellable>()
+    /// NotificationCenter.default.publisher(for: .NSSystemClockDidChange)
+    ///     .sink { _ in print("the clock changed") }
+    ///     .store(in: &storage)
+    /// ```
+    public struct Publisher: UVCombineCore.Publisher {
+        /// Notifications.
+        public typealias Output = Notification
+        /// It never fails.
+        public typealias Failure = Never
+
+        /// The notification center this publisher uses as a source.
+        public let center: NotificationCenter
+        /// The name of notifications published by this publisher.
+        public let name: Notification.Name
+        /// The object posting the named notification, or `nil` for any.
+        public let object: AnyObject?
+
+        /// Creates a publisher that emits elements when broadcasting
+        /// notifications.
+        ///
+        /// ```swift
+        /// let p = NotificationCenter.Publisher(center: .default, name: .init("Saved"))
+        /// ```
+        public init(center: NotificationCenter, name: Notification.Name, object: AnyObject? = nil) {
+            self.center = center
+            self.name = name
+            self.object = object
+        }
+
+        /// Adds an observer for the subscriber and hands it the subscription.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Notification, S.Failure == Never {
+            let subscription = NotificationSubscription(downstream: subscriber, name: name)
+            subscription.observe(center: center, name: name, object: object)
+            subscriber.receive(subscription: subscription)
+        }
+    }
+
+    /// Returns a publisher that emits events when broadcasting
+    /// notifications.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.publisher(for: .init("Saved"), object: document)
+    ///     .sink { print($0.name) }
+    ///     .store(in: &storage)
+    /// ```
+    public func publisher(for name: Notification.Name, object: AnyObject? = nil) -> NotificationCenter.Publisher {
+        Publisher(center: self, name: name, object: object)
+    }
+}
+
+extension NotificationCenter.Publisher: Equatable {
+    /// Same center, same name, and the identical object (or both `nil`).
+    public static func == (lhs: NotificationCenter.Publisher, rhs: NotificationCenter.Publisher) -> Bool {
+        lhs.center === rhs.center && lhs.name == rhs.name && lhs.object === rhs.object
+    }
+}
+
+/// One subscriber's observer on a notification center.
+///
+/// A notification takes the state lock to count demand and is delivered
+/// outside it, holding a re-entrant delivery gate; `cancel()` takes the
+/// same gate, so it waits for a delivery in flight on another thread.
+/// What a notification observer calls: the non-generic face of
+/// `NotificationSubscription`.
+internal class NotificationReceiver: @unchecked Sendable {
+    func receive(_ notification: Notification) {}
+}
+
+internal final class NotificationSubscription<Downstream: Subscriber>: NotificationReceiver, Subscription,
+    CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    where Downstream.Input == Notification, Downstream.Failure == Never
+{
+    // @unchecked Sendable: all mutable state is in `state`; the downstream
+    // is called only under `gate`.
+    private struct State {
+        var downstream: Downstream?
+        var demand: Subscribers.Demand = .none
+        var center: NotificationCenter?
+        var observer: (any NSObjectProtocol)?
+    }
+
+    private let state: Mutex<UncheckedSendable<State>>
+    private let gate = Mutex(())
+    private let gateOwner = Atomic<UInt>(0)
+    private let name: Notification.Name
+
+    init(downstream: Downstream, name: Notification.Name) {
+        state = Mutex(UncheckedSendable(State(downstream: downstream)))
+        self.name = name
+        super.init()
+    }
+
+    /// Adds the observer (before the subscriber hears of the subscription,
+    /// so that nothing posted after `subscribe` returns is missed once it
+    /// requests).
+    func observe(center: NotificationCenter, name: Notification.Name, object: AnyObject?) {
+        // The observer block holds the subscription weakly, through its
+        // non-generic base (a `@Sendable` block must not capture the
+        // subscriber's type).
+        let observer = center.addObserver(forName: name, object: object, queue: nil) {
+            [weak receiver = self as NotificationReceiver] notification in
+            receiver?.receive(notification)
+        }
+        state.withLock {
+            $0.value.center = center
+            $0.value.observer = observer
+        }
+    }
+
+    override func receive(_ notification: Notification) {
+        withGate {
+            let target = state.withLock { s -> UncheckedSendable<Downstream?> in
+                guard s.value.demand > 0, let downstream = s.value.downstream else { return UncheckedSendable(nil) }
+                s.value.demand -= 1
+                return UncheckedSendable(downstream)
+            }
+            guard let downstream = target.value else { return }
+            let more = downstream.receive(notification)
+            if more > 0 {
+                state.withLock { s in
+                    if s.value.downstream != nil { s.value.demand += more }
+                }
+            }
+        }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        state.withLock { s in
+            if s.value.downstream != nil { s.value.demand += demand }
+        }
+    }
+
+    func cancel() {
+        var taken = UncheckedSendable<State?>(nil)
+        withGate {
+            taken = state.withLock { s -> UncheckedSendable<State?> in
+                guard s.value.downstream != nil else { return UncheckedSendable(nil) }
+                defer { s.value = State() }
+                return UncheckedSendable(s.value)
+            }
+        }
+        // The observer is removed and the subscriber released outside every
+        // lock.
+        if let old = taken.value, let center = old.center, let observer = old.observer {
+            center.removeObserver(observer)
+        }
+    }
+
+    private func withGate(_ body: () -> Void) {
+        let me = currentThreadIdentity()
+        if gateOwner.load(ordering: .relaxed) == me {
+            body()
+            return
+        }
+        gate.withLock { _ in
+            gateOwner.store(me, ordering: .relaxed)
+            body()
+            gateOwner.store(0, ordering: .relaxed)
+        }
+    }
+
+    var description: String { "NotificationCenter Observer" }
+    var customMirror: Mirror {
+        let demand = state.withLock { $0.value.demand }
+        return Mirror(self, children: ["name": name, "demand": demand])
+    }
+    var playgroundDescription: Any { description }
+}
