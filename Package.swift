@@ -25,6 +25,9 @@ let package = Package(
         // AllocationCounter count. It interposes malloc for the whole
         // process, so nothing links it unless asked.
         .library(name: "UVCombineAllocationCounting", targets: ["CUVCombineMallocCounter"]),
+        // `import UVCombineShim`: Apple's Combine where it exists, UVCombine
+        // elsewhere, so one source tree builds on both.
+        .library(name: "UVCombineShim", targets: ["UVCombineShim"]),
         // The C API as `libuvcombine-c.so` for C hosts (`uvcombine` names the
         // executable): header Sources/CUVCombine/include/uvcombine.h,
         // pkg-config name `uvcombine`; `make c-host`, `make install`.
@@ -55,6 +58,13 @@ let package = Package(
         // only Swift module besides the C API that imports CLibUV.
         .target(name: "UVCombineLoop", dependencies: ["UVCombineCore", "CLibUV"]),
         .target(name: "UVCombine", dependencies: ["UVCombineCore", "UVCombineLoop", "UVCombineHTTP"]),
+        // Re-exports Combine on Apple platforms and UVCombine elsewhere.
+        .target(
+            name: "UVCombineShim",
+            dependencies: [
+                .target(name: "UVCombine", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi])),
+            ]
+        ),
         // HTTP/1.1 protocol core (request writer, response parser, URL
         // validation, redirect policy, pool and timeout state machines) and
         // the URL session that drives it on a UVLoop, with TLS from OpenSSL.
