@@ -8,9 +8,11 @@ import UVCombine
 /// which stops publishing. A finite publisher (the data task) stops by
 /// completion, after which a cancel does nothing.
 ///
-/// The chapter's "notification center publisher" publishes forever; here a
-/// timer plays it (one notification every 0.2 s), which makes the
-/// percolating cancel visible: only a stopped timer lets the loop return.
+/// The chapter's notification center publisher, as the chapter spells it
+/// (`NotificationCenter.default.publisher(for:
+/// UIWindowScene.didEnterBackgroundNotification)`); a timer on the loop
+/// plays the system and posts the notification every 0.2 s, and keeps
+/// posting after the cancel, so a pipeline that did not stop would show.
 struct StoppingAPipelineScenario: DemoScenario {
     let title = "Stopping a pipeline: cancel(), removal from the set, and completion"
     let source = "Understanding Combine, \"Stopping a Pipeline\""
@@ -33,11 +35,10 @@ struct StoppingAPipelineScenario: DemoScenario {
         var storage = Set<AnyCancellable>()
         var notifications = 0
         var cancelsSeenUpstream = 0
-        log("didEnterBackground publisher (a timer every \(demo.text(0.2)) s)")
+        log("NotificationCenter.default.publisher(for: UIWindowScene.didEnterBackgroundNotification)")
         log("    .sink { _ in print(\"we're going into the background!\") }.store(in: &self.storage)")
-        UVTimer.publish(every: demo.stride(0.2), on: demo.loop)
-            .autoconnect()
-            .map { _ in "UIWindowScene.didEnterBackgroundNotification" }
+        NotificationCenter.default.publisher(
+            for: UIWindowScene.didEnterBackgroundNotification)
             .handleEvents(receiveCancel: {
                 cancelsSeenUpstream += 1
                 log("the cancel message percolated up the pipeline: the publisher stops publishing")
@@ -47,6 +48,16 @@ struct StoppingAPipelineScenario: DemoScenario {
                 log("we're going into the background!")
             }
             .store(in: &storage)
+        // The system's part: the scene enters the background every 0.2 s,
+        // four times, before and after the cancel.
+        var posts = Set<AnyCancellable>()
+        UVTimer.publish(every: demo.stride(0.2), on: demo.loop)
+            .autoconnect()
+            .prefix(4)
+            .sink { _ in
+                NotificationCenter.default.post(name: UIWindowScene.didEnterBackgroundNotification, object: nil)
+            }
+            .store(in: &posts)
         demo.after(0.5) {
             if byRemoving {
                 log("self.storage.removeFirst(): the AnyCancellable goes out of existence and cancels itself")
@@ -111,4 +122,10 @@ struct StoppingAPipelineScenario: DemoScenario {
         }
         return problems
     }
+}
+
+/// UIKit's notification name, which the chapter observes (UIKit is not on
+/// Linux).
+private enum UIWindowScene {
+    static let didEnterBackgroundNotification = Notification.Name("UIWindowSceneDidEnterBackgroundNotification")
 }

@@ -1,7 +1,10 @@
 import Foundation
 import UVCombine
 
-/// "Timer Publisher" (Understanding Combine), both of its examples:
+/// "Timer Publisher" (Understanding Combine), both of its examples, with
+/// the seed's own spellings: `Timer.publish(every:on: .main, in:)` on
+/// Foundation's main run loop (the demo runs on the main thread, and
+/// drives `RunLoop.main` while these run).
 ///
 /// 1. `makeTimer()`: a `Subscribers.Sink` subscribed to the timer
 ///    publisher, `connect().store(in: &self.timerCancellable)`, and
@@ -13,17 +16,15 @@ struct TimerScenario: DemoScenario {
     let source = "Understanding Combine, \"Timer Publisher\""
     let verdict = "the timer fired on schedule, stopped when its cancellable left the set, and scan measured the intervals"
 
-    /// The chapter's view controller, with the loop in place of the run
-    /// loop and a counter in place of the progress view.
+    /// The chapter's view controller, with a counter in place of the
+    /// progress view.
     final class Controller {
         var timerCancellable = Set<AnyCancellable>()
         var fractionChecks = 0
-        let loop: UVLoop
         let log: DemoLog
-        let interval: UVLoop.SchedulerTimeType.Stride
+        let interval: TimeInterval
 
-        init(loop: UVLoop, log: DemoLog, interval: UVLoop.SchedulerTimeType.Stride) {
-            self.loop = loop
+        init(log: DemoLog, interval: TimeInterval) {
             self.log = log
             self.interval = interval
         }
@@ -33,16 +34,23 @@ struct TimerScenario: DemoScenario {
             log("checkFraction() #\(fractionChecks)")
         }
 
-        // The chapter's code.
+        // The chapter's code (the interval is scaled for --fast).
         func makeTimer() {
             self.timerCancellable.first?.cancel()
-            let timerPublisher = UVTimer.publish(every: interval, on: loop)
+            let timerPublisher = Timer.publish(every: interval, on: .main, in: .common)
             let timerPipeline = Subscribers.Sink<Date, Never>(receiveCompletion: { _ in }) {
                 [unowned self] _ in self.checkFraction()
             }
             timerPublisher.subscribe(timerPipeline)
             timerPublisher.connect()
                 .store(in: &self.timerCancellable)
+        }
+    }
+
+    /// Runs the main run loop until `done()` (or the watchdog expired).
+    private func runMainRunLoop(_ demo: DemoContext, until done: () -> Bool) {
+        while !done(), !demo.isExpired {
+            _ = RunLoop.main.run(mode: .default, before: Date() + 0.05)
         }
     }
 
@@ -55,17 +63,20 @@ struct TimerScenario: DemoScenario {
 
     private func makeTimer(_ demo: DemoContext) -> [String] {
         let log = demo.log
-        let controller = Controller(loop: demo.loop, log: log, interval: demo.stride(0.5))
-        log("makeTimer(): Timer.publish(every: \(demo.text(0.5)), …), subscribe(Sink), connect().store(in: &self.timerCancellable)")
+        let controller = Controller(log: log, interval: demo.seconds(0.5))
+        log("makeTimer(): Timer.publish(every: \(demo.text(0.5)), on: .main, in: .common), subscribe(Sink), connect().store(in: &self.timerCancellable)")
         controller.makeTimer()
         var checksWhenStopped = -1
-        demo.after(1.75) {
+        // RunLoop is a Scheduler too: the stop is scheduled on it.
+        RunLoop.main.schedule(after: RunLoop.main.now.advanced(by: .seconds(demo.seconds(1.75)))) {
             checksWhenStopped = controller.fractionChecks
             log("self.timerCancellable.removeAll(): the timer stops")
             controller.timerCancellable.removeAll()
         }
-        // Returns only once the timer stopped.
-        demo.run()
+        runMainRunLoop(demo) { checksWhenStopped >= 0 }
+        // A firing after removeAll() would show up here.
+        let stoppedAt = Date()
+        runMainRunLoop(demo) { Date() >= stoppedAt + demo.seconds(0.75) }
         var problems: [String] = []
         if checksWhenStopped != 3 {
             problems.append("makeTimer(): expected 3 firings in 3.5 intervals, saw \(checksWhenStopped)")
@@ -81,10 +92,10 @@ struct TimerScenario: DemoScenario {
         let interval = demo.seconds(1)
         var storage = Set<AnyCancellable>()
         var intervals: [Double] = []
-        log("Timer.publish(every: \(demo.text(1)), …).autoconnect()")
+        log("Timer.publish(every: \(demo.text(1)), on: .main, in: .default).autoconnect()")
         log("    .scan((prev: Date.distantPast, now: Date())) { (prev: $0.now, now: $1) }")
         log("    .map { $0.now.timeIntervalSince($0.prev) }.sink { print($0) }.store(in: &storage)")
-        UVTimer.publish(every: demo.stride(1), on: demo.loop)
+        Timer.publish(every: interval, on: .main, in: .default)
             .autoconnect()
             .scan((prev: Date.distantPast, now: Date())) { (prev: $0.now, now: $1) }
             .map { $0.now.timeIntervalSince($0.prev) }
@@ -93,11 +104,13 @@ struct TimerScenario: DemoScenario {
                 log(String(format: "%.3f", $0))
             }
             .store(in: &storage)
-        demo.after(3.5) {
+        var stopped = false
+        RunLoop.main.schedule(after: RunLoop.main.now.advanced(by: .seconds(demo.seconds(3.5)))) {
             log("storage.removeAll(): the subscriber leaves, autoconnect disconnects")
             storage.removeAll()
+            stopped = true
         }
-        demo.run()
+        runMainRunLoop(demo) { stopped }
 
         var problems: [String] = []
         if intervals.count != 3 {
