@@ -13,4 +13,5 @@ let benchmarks: @Sendable () -> Void = {
     registerFanOut()
     registerChains()
     registerSubscriptionCost()
+    registerPublished()
 }

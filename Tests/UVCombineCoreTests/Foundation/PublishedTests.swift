@@ -261,3 +261,23 @@ struct PublishedAssignTests {
         #expect(counter.value == 3)
     }
 }
+
+/// A change costs no allocation: one `send()` to `objectWillChange`, one to
+/// the property's subject (see also the `Published.*` benchmarks).
+@Suite("@Published allocations", .enabled(if: isOptimizedBuild, "allocation counts are meaningful only with -c release"))
+struct PublishedAllocationTests {
+    @Test func changeToEightSinksAndObjectWillChangeAllocatesNothing() {
+        let weather = Weather(temperature: 0)
+        var total = 0
+        var bag: [AnyCancellable] = []
+        for _ in 0..<8 { weather.$temperature.sink { total &+= $0 }.store(in: &bag) }
+        weather.objectWillChange.sink { total &+= 1 }.store(in: &bag)
+        for i in 0..<1_000 { weather.temperature = i } // warm up
+        let mallocs = AllocationCounter.count {
+            for i in 0..<10_000 { weather.temperature = i }
+        }
+        #expect(mallocs == 0)
+        #expect(total > 0)
+        bag.removeAll()
+    }
+}
