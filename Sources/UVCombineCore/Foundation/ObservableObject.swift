@@ -3,7 +3,7 @@ import Synchronization
 /// A type of object with a publisher that emits before the object has
 /// changed.
 ///
-/// By default an `ObservableObject` synthesises an ``objectWillChange``
+/// By default an `ObservableObject` synthesises an `objectWillChange`
 /// publisher that emits before any of its `@Published` properties changes,
 /// including those declared in superclasses. A class with no `@Published`
 /// property still gets one stable publisher per instance, which its own
@@ -110,8 +110,13 @@ internal enum ObservableObjectRegistry {
 
     internal static func sideTablePublisher(for object: AnyObject) -> ObservableObjectPublisher {
         let id = ObjectIdentifier(object)
-        // Created outside the lock: publishers of dead objects may be
-        // released by the purge, and their deinit must not run under it.
+        let existing = state.withLock { s -> ObservableObjectPublisher? in
+            guard let entry = s.value.sideTable[id], entry.object === object else { return nil }
+            return entry.publisher
+        }
+        if let existing { return existing }
+        // Created outside the lock, and the purged entries are released
+        // outside it too: a publisher's deinit releases its subscribers.
         let fresh = ObservableObjectPublisher()
         var purged: [Entry] = []
         let result = state.withLock { s -> ObservableObjectPublisher in
