@@ -58,6 +58,14 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
         action = Mutex(UncheckedSendable(.cancellable(canceller)))
     }
 
+    /// A cancellable whose activity has already ended: cancelling it does
+    /// nothing (what `sink` returns for a publisher that completed during
+    /// the call).
+    @inlinable
+    internal init(finished: Void) {
+        action = Mutex(UncheckedSendable(.done))
+    }
+
     deinit {
         cancel()
     }

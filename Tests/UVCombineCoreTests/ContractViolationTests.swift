@@ -14,16 +14,8 @@ struct ContractViolationTests {
         #expect(stderr.contains("Subscribers.Demand.max(-1): demand cannot be negative"))
     }
 
-    @Test func requestingNoneFromSubjectTraps() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let subject = PassthroughSubject<Int, Never>()
-            let tracker = TrackingSubscriber<Int, Never>(initialDemand: .none)
-            subject.subscribe(tracker)
-            tracker.request(.none)
-        }
-        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(stderr.contains("Subscription.request(.none): demand must not be zero"))
-    }
+    // request(.none) on a subject's subscription is accepted, as in Combine
+    // (Tests/UVCombineCoreTests/Subjects/SubjectRulesTests.swift).
 
     @Test func requestingNoneFromSequenceTraps() async {
         await #expect(processExitsWith: .failure) {

@@ -35,7 +35,7 @@ struct DemandTests {
         #expect(Demand.unlimited - .unlimited == .unlimited)
         #expect(Demand.max(3) - .unlimited == .none)
         #expect(Demand.max(3) - 5 == .none)
-        #expect(Demand.max(3) - Int.min == .unlimited)
+        #expect(Demand.max(3) - Int.min == .none) // overflow gives .none, as in Combine
         #expect(Demand.unlimited - 5 == .unlimited)
         var d = Demand.max(3)
         d -= 1
@@ -68,14 +68,17 @@ struct DemandTests {
     }
 
     @Test func codableAsSingleUnsignedInteger() throws {
+        // Combine writes .unlimited as Int.max + 1.
         let encoded = try JSONEncoder().encode([Demand.max(3), .unlimited])
-        #expect(String(decoding: encoded, as: UTF8.self) == "[3,\(UInt.max)]")
+        #expect(String(decoding: encoded, as: UTF8.self) == "[3,\(UInt(Int.max) + 1)]")
         let decoded = try JSONDecoder().decode([Demand].self, from: encoded)
         #expect(decoded == [.max(3), .unlimited])
     }
 
-    @Test func decodingRejectsOutOfRangeValues() {
-        let bad = Data("[\(UInt(Int.max) + 1)]".utf8)
+    @Test func decodingRejectsNegativeValuesAndReadsLargeOnesAsUnlimited() throws {
+        let bad = Data("[-1]".utf8)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([Demand].self, from: bad) }
+        let large = Data("[\(UInt.max)]".utf8)
+        #expect(try JSONDecoder().decode([Demand].self, from: large) == [.unlimited])
     }
 }

@@ -109,6 +109,11 @@ struct SubjectTests {
         let upstream = TestPublisher<Int, Never>()
         let relay = PassthroughSubject<Int, Never>()
         let link = upstream.subscribe(relay)
+        // As in Combine, a PassthroughSubject asks its upstream only once one
+        // of its own subscribers asks.
+        #expect(upstream.subscription?.requested == [])
+        let tracker = TrackingSubscriber<Int, Never>()
+        relay.subscribe(tracker)
         #expect(upstream.subscription?.requested == [.unlimited])
         link.cancel()
         #expect(upstream.subscription?.isCancelled == true)
@@ -137,11 +142,13 @@ struct SubjectTests {
         #expect(subject.value == 3)
     }
 
-    @Test func currentValueAfterCompletionKeepsValueAndIgnoresSets() {
+    @Test func currentValueAfterCompletionStoresSetsButIgnoresSends() {
         let subject = CurrentValueSubject<Int, Never>(5)
         subject.send(completion: .finished)
-        subject.value = 6
-        #expect(subject.value == 5)
+        subject.value = 6 // stored, not sent (as in Combine)
+        #expect(subject.value == 6)
+        subject.send(7)
+        #expect(subject.value == 6)
         let tracker = TrackingSubscriber<Int, Never>()
         subject.subscribe(tracker)
         #expect(tracker.history == ["subscription(Empty)", "finished"])

@@ -32,9 +32,12 @@ extension Publishers {
     /// cancelling it also releases its share of the connection), with the
     /// upstream's description.
     ///
-    /// Threading: `receive(subscriber:)` may be called from any thread, also
-    /// re-entrantly from a subscriber while connecting: the connection is
-    /// made once. Cancellation may come from any thread.
+    /// Threading: `receive(subscriber:)` may be called from any thread;
+    /// subscribers from other threads while the first one connects share
+    /// its connection. One arriving re-entrantly on the connecting thread
+    /// behaves as in Combine: it connects too (the upstream sees two
+    /// `connect()` calls) and the connection made last is kept. Cancellation
+    /// may come from any thread.
     ///
     /// ```swift
     /// let auto = Publishers.Autoconnect(upstream: subject.makeConnectable())
@@ -48,16 +51,21 @@ extension Publishers {
 
         /// Whether the upstream is connected, and how many subscribers share
         /// the connection.
+        /// `connecting` is ours: subscribers arriving from other threads
+        /// while the first one connects are counted and share its
+        /// connection, and if all of them cancel meanwhile the connection is
+        /// cancelled when it arrives. A subscriber arriving on the
+        /// connecting thread itself (re-entrantly, e.g. from
+        /// `receive(subscription:)`) behaves as in Combine, which has no such
+        /// state: it connects too, and the connection made last is kept with
+        /// a count of one.
         @usableFromInline
         internal enum State {
             case disconnected
-            /// `connect()` is running on some thread; subscribers arriving
-            /// meanwhile join the count without connecting again.
-            case connecting(refcount: Int)
+            case connecting(refcount: Int, thread: UInt)
             case connected(refcount: Int, connection: any Cancellable)
         }
 
-        /// The publisher from which this publisher receives elements.
         public final let upstream: Upstream
 
         @usableFromInline internal final let state = Mutex(UncheckedSendable(State.disconnected))
@@ -85,49 +93,65 @@ extension Publishers {
         /// first.
         @inlinable
         public final func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let mustConnect = state.withLock { s -> Bool in
+            let me = currentThreadIdentity()
+            // 0: joins; 1: connects first; 2: connects re-entrantly (Combine).
+            let role = state.withLock { s -> Int in
                 switch s.value {
                 case .disconnected:
-                    s.value = .connecting(refcount: 1)
-                    return true
-                case .connecting(let refcount):
-                    s.value = .connecting(refcount: refcount + 1)
-                    return false
+                    s.value = .connecting(refcount: 1, thread: me)
+                    return 1
+                case .connecting(let refcount, let thread):
+                    if thread == me { return 2 }
+                    s.value = .connecting(refcount: refcount + 1, thread: thread)
+                    return 0
                 case .connected(let refcount, let connection):
                     s.value = .connected(refcount: refcount + 1, connection: connection)
-                    return false
+                    return 0
                 }
             }
             // receive(subscriber:), not subscribe(_:), so the chain stays
             // specialised: see docs/engineering-notes.md.
             upstream.receive(subscriber: Inner(parent: self, downstream: subscriber))
-            guard mustConnect else { return }
+            guard role != 0 else { return }
             let connection = upstream.connect()
-            let abandoned = state.withLock { s -> Bool in
-                guard case .connecting(let refcount) = s.value else {
-                    violation("Autoconnect left the connecting state while connecting")
+            let outcome = state.withLock { s -> UncheckedSendable<(abandoned: Bool, replaced: State)> in
+                let old = s.value
+                if role == 2 {
+                    // As Combine: this connection becomes the one, counted once.
+                    s.value = .connected(refcount: 1, connection: connection)
+                    return UncheckedSendable((false, .disconnected))
                 }
-                if refcount == 0 {
-                    // Every subscriber cancelled while we were connecting.
-                    s.value = .disconnected
-                    return true
+                switch old {
+                case .connecting(let refcount, _):
+                    if refcount == 0 {
+                        // Every subscriber cancelled while we were connecting.
+                        s.value = .disconnected
+                        return UncheckedSendable((true, .disconnected))
+                    }
+                    s.value = .connected(refcount: refcount, connection: connection)
+                    return UncheckedSendable((false, .disconnected))
+                case .connected, .disconnected:
+                    // A re-entrant subscriber connected meanwhile: as in
+                    // Combine, the connection made last is kept, counted once.
+                    s.value = .connected(refcount: 1, connection: connection)
+                    return UncheckedSendable((false, old))
                 }
-                s.value = .connected(refcount: refcount, connection: connection)
-                return false
-            }
-            if abandoned { connection.cancel() }
+            }.value
+            // A replaced connection is dropped here, outside the lock.
+            if outcome.abandoned { connection.cancel() }
+            _ = outcome.replaced
         }
 
-        /// One subscriber cancelled: the last one disconnects.
+        /// A subscriber cancelled: the last one out cancels the connection.
         @usableFromInline
         internal final func subscriberCancelled() {
             let connection = state.withLock { s -> UncheckedSendable<(any Cancellable)?> in
                 switch s.value {
                 case .disconnected:
                     return UncheckedSendable(nil)
-                case .connecting(let refcount):
+                case .connecting(let refcount, let thread):
                     // The connection is cancelled when connect() returns.
-                    s.value = .connecting(refcount: Swift.max(refcount - 1, 0))
+                    s.value = .connecting(refcount: Swift.max(refcount - 1, 0), thread: thread)
                     return UncheckedSendable(nil)
                 case .connected(let refcount, let connection):
                     if refcount > 1 {

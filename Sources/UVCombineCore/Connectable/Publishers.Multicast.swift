@@ -227,8 +227,18 @@ extension Publishers.Multicast {
     /// side, the downstream (which sees a subscription named `Multicast`) on
     /// the other.
     ///
-    /// Values come only from the subject, which serialises them and stops
-    /// after cancel; the per-value check is one atomic load, no lock.
+    /// As Combine's: `request(.none)` is accepted (passed on to the
+    /// subject, whose subscriptions accept it); values, requests and
+    /// cancels before the subscription or after the end do nothing; the
+    /// downstream is released on completion and on cancel, so a subscriber
+    /// that keeps its subscription keeps nothing else alive.
+    ///
+    /// The per-value path takes no lock and no reference on the downstream:
+    /// `gate` counts the deliveries in progress and carries the `closed`
+    /// bit; whoever brings it to "closed, none in progress" (the canceller,
+    /// or the last delivery to return) releases the downstream, so a cancel
+    /// from inside `receive(_:)` or from another thread never frees it under
+    /// a running call. Two uncontended atomic operations per value.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -236,16 +246,89 @@ extension Publishers.Multicast {
     {
         @usableFromInline typealias Input = Output
 
-        @usableFromInline let downstream: Downstream
+        @usableFromInline static var closed: Int { 1 << 62 }
+        @usableFromInline static var released: Int { 1 << 61 }
+        /// Set until the subscription arrives: values before it are ignored.
+        @usableFromInline static var notYetOpen: Int { 1 << 60 }
+
+        /// A class downstream, retained by hand; nil otherwise or once released.
+        /// Unchecked exclusivity: written only by the one thread that wins
+        /// the release, when no delivery is running (see `gate`).
+        @exclusivity(unchecked) @usableFromInline var objectDownstream: Unmanaged<AnyObject>?
+        /// A downstream that is not a class; nil otherwise or once released.
+        @exclusivity(unchecked) @usableFromInline var valueDownstream: Downstream?
+        /// Deliveries in progress (low bits) | `closed` | `released` |
+        /// `notYetOpen`.
+        @usableFromInline let gate = Atomic<Int>(1 << 60)
         /// The subject's subscription; `.pendingTerminal` is not used.
         @usableFromInline let state = Mutex(UncheckedSendable(SubscriptionStatus.awaitingSubscription))
-        /// Mirrors `state == .subscribed`, written under the lock, read
-        /// without it on the per-value path.
-        @usableFromInline let delivering = Atomic<Bool>(false)
 
         @inlinable
         init(downstream: Downstream) {
-            self.downstream = downstream
+            if Downstream.self is AnyObject.Type {
+                objectDownstream = Unmanaged.passRetained(downstream as AnyObject)
+                valueDownstream = nil
+            } else {
+                objectDownstream = nil
+                valueDownstream = downstream
+            }
+        }
+
+        deinit {
+            objectDownstream?.release()
+        }
+
+        /// Runs `body` with the downstream, not retained; only while counted
+        /// in `gate`.
+        @inlinable @inline(__always)
+        func withDownstream<R>(_ body: (Downstream) -> R) -> R? {
+            if Downstream.self is AnyObject.Type {
+                guard let object = objectDownstream else { return nil }
+                return object._withUnsafeGuaranteedRef { body(unsafeBitCast($0, to: Downstream.self)) }
+            }
+            guard let downstream = valueDownstream else { return nil }
+            return body(downstream)
+        }
+
+        /// Enters as a delivery unless closed; `closing` also closes.
+        @inlinable @inline(__always)
+        func enter(closing: Bool) -> Bool {
+            if !closing {
+                if gate.wrappingAdd(1, ordering: .sequentiallyConsistent).oldValue & (Self.closed | Self.notYetOpen) == 0 {
+                    return true
+                }
+                leave()
+                return false
+            }
+            var current = gate.load(ordering: .relaxed)
+            while current & Self.closed == 0 {
+                let (done, now) = gate.compareExchange(expected: current, desired: (current | Self.closed) + 1,
+                                                       ordering: .sequentiallyConsistent)
+                if done { return true }
+                current = now
+            }
+            return false
+        }
+
+        /// Leaves a delivery; the last one out after closing releases.
+        @inlinable @inline(__always)
+        func leave() {
+            if gate.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == Self.closed {
+                releaseIfIdle()
+            }
+        }
+
+        /// Releases the downstream if closed with no delivery running, once.
+        @usableFromInline
+        func releaseIfIdle() {
+            guard gate.compareExchange(expected: Self.closed, desired: Self.closed | Self.released,
+                                       ordering: .sequentiallyConsistent).exchanged else { return }
+            let object = objectDownstream
+            let value = valueDownstream
+            objectDownstream = nil
+            valueDownstream = nil
+            object?.release()
+            _ = value
         }
 
         @inlinable
@@ -253,20 +336,23 @@ extension Publishers.Multicast {
             let accepted = state.withLock { s -> Bool in
                 guard case .awaitingSubscription = s.value else { return false }
                 s.value = .subscribed(subscription)
-                delivering.store(true, ordering: .releasing)
                 return true
             }
-            if accepted {
-                downstream.receive(subscription: self)
-            } else {
+            guard accepted else {
                 subscription.cancel()
+                return
             }
+            gate.bitwiseAnd(~Self.notYetOpen, ordering: .sequentiallyConsistent)
+            guard enter(closing: false) else { return }
+            withDownstream { $0.receive(subscription: self) }
+            leave()
         }
 
         @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
-            guard delivering.load(ordering: .acquiring) else { return .none }
-            let more = downstream.receive(input)
+            guard enter(closing: false) else { return .none }
+            let more = withDownstream { $0.receive(input) } ?? .none
+            leave()
             if more.rawValue > 0 {
                 // As in Combine: more demand goes to the subject as a request.
                 state.withLock { UncheckedSendable($0.value.subscription) }.value?.request(more)
@@ -279,27 +365,29 @@ extension Publishers.Multicast {
             let wasSubscribed = state.withLock { s -> Bool in
                 guard s.value.isSubscribed else { return false }
                 s.value = .terminal
-                delivering.store(false, ordering: .releasing)
                 return true
             }
-            if wasSubscribed { downstream.receive(completion: completion) }
+            guard wasSubscribed, enter(closing: true) else { return }
+            withDownstream { $0.receive(completion: completion) }
+            leave()
         }
 
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
             state.withLock { UncheckedSendable($0.value.subscription) }.value?.request(demand)
         }
 
         @usableFromInline
         func cancel() {
             let subscription = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+                guard s.value.isSubscribed else { return UncheckedSendable(nil) }
                 let subscription = s.value.subscription
                 s.value = .terminal
-                delivering.store(false, ordering: .releasing)
                 return UncheckedSendable(subscription)
             }
-            subscription.value?.cancel()
+            guard let subscription = subscription.value else { return }
+            if enter(closing: true) { leave() }
+            subscription.cancel()
         }
 
         @usableFromInline var description: String { "Multicast" }

@@ -16,14 +16,15 @@ public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
         rawValue = IdentifierCounter.next()
     }
 
-    /// Creates an identifier derived from the identity of `obj`.
+    /// Creates an identifier derived from the identity of `obj`: its
+    /// address, which `description` prints in hexadecimal as Combine does.
     ///
     /// ```swift
     /// let id = CombineIdentifier(subscription)
     /// ```
     @inlinable
     public init(_ obj: AnyObject) {
-        rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(obj).hashValue))
+        rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(obj)))
     }
 
     /// The identifier as a hexadecimal string, as Combine prints it.

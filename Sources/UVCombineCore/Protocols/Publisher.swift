@@ -43,6 +43,11 @@ extension Publisher {
     public func subscribe<S: Subscriber>(_ subscriber: S)
         where S.Input == Output, S.Failure == Failure
     {
-        receive(subscriber: subscriber)
+        // One relaxed load while no `_Introspection` is enabled.
+        if IntrospectionRegistry.isActive {
+            IntrospectionRegistry.subscribe(self, subscriber)
+        } else {
+            receive(subscriber: subscriber)
+        }
     }
 }

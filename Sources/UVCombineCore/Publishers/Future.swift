@@ -118,8 +118,10 @@ internal class FutureWaiter<Output, Failure: Error> {
 /// The value goes out once the subscriber has asked for something and the
 /// result is known, whichever comes second; a failure goes out as soon as it
 /// is known. Both paths claim `finished` under the lock, so exactly one
-/// delivers. Lock order: the future's lock may be held while this one is
-/// taken, never the reverse.
+/// delivers. Once finished or cancelled the conduit lets go of the
+/// subscriber and the future (as Combine's does), so a subscriber that
+/// keeps its subscription keeps nothing else alive. Lock order: the
+/// future's lock may be held while this one is taken, never the reverse.
 @usableFromInline
 internal final class FutureConduit<Downstream: Subscriber>: FutureWaiter<Downstream.Input, Downstream.Failure>,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -131,22 +133,23 @@ internal final class FutureConduit<Downstream: Subscriber>: FutureWaiter<Downstr
     internal struct State {
         /// Cleared once finished or cancelled.
         @usableFromInline var parent: Future<Output, Failure>?
+        /// Cleared once finished or cancelled.
+        @usableFromInline var downstream: Downstream?
         @usableFromInline var hasDemand = false
         @usableFromInline var finished = false
 
         @inlinable
-        init(parent: Future<Output, Failure>) {
+        init(parent: Future<Output, Failure>, downstream: Downstream) {
             self.parent = parent
+            self.downstream = downstream
         }
     }
 
-    @usableFromInline let downstream: Downstream
     @usableFromInline let state: Mutex<UncheckedSendable<State>>
 
     @inlinable
     init(parent: Future<Output, Failure>, downstream: Downstream) {
-        self.downstream = downstream
-        state = Mutex(UncheckedSendable(State(parent: parent)))
+        state = Mutex(UncheckedSendable(State(parent: parent, downstream: downstream)))
     }
 
     /// Whether the result went out or the subscriber cancelled.
@@ -156,14 +159,18 @@ internal final class FutureConduit<Downstream: Subscriber>: FutureWaiter<Downstr
     /// Sends `result` if this subscriber may have it now.
     @inlinable
     func deliver(_ result: Result<Output, Failure>) {
-        let send = state.withLock { s -> Bool in
-            guard !s.value.finished else { return false }
-            if case .success = result, !s.value.hasDemand { return false }
+        let claimed = state.withLock { s -> UncheckedSendable<(Downstream, Future<Output, Failure>?)?> in
+            guard !s.value.finished, let downstream = s.value.downstream else { return UncheckedSendable(nil) }
+            if case .success = result, !s.value.hasDemand { return UncheckedSendable(nil) }
             s.value.finished = true
-            s.value.parent = nil
-            return true
+            defer {
+                s.value.parent = nil
+                s.value.downstream = nil
+                s.value.hasDemand = false
+            }
+            return UncheckedSendable((downstream, s.value.parent))
         }
-        guard send else { return }
+        guard let (downstream, _) = claimed.value else { return }
         switch result {
         case .success(let value):
             _ = downstream.receive(value)
@@ -178,6 +185,7 @@ internal final class FutureConduit<Downstream: Subscriber>: FutureWaiter<Downstr
         deliver(result)
     }
 
+    /// Traps on `.none`, as Combine's future subscription does.
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
@@ -191,16 +199,30 @@ internal final class FutureConduit<Downstream: Subscriber>: FutureWaiter<Downstr
 
     @usableFromInline
     func cancel() {
-        let parent = state.withLock { s -> Future<Output, Failure>? in
-            let parent = s.value.parent
-            s.value.finished = true
-            s.value.parent = nil
-            return parent
+        let taken = state.withLock { s -> UncheckedSendable<(Future<Output, Failure>?, Downstream?)> in
+            defer {
+                s.value.finished = true
+                s.value.parent = nil
+                s.value.downstream = nil
+                s.value.hasDemand = false
+            }
+            return UncheckedSendable((s.value.parent, s.value.downstream))
         }
-        parent?.detach(self)
+        taken.value.0?.detach(self)
     }
 
     @usableFromInline var description: String { "Future" }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    /// `parent`, `downstream`, `hasAnyDemand` and `subject`, as Combine's
+    /// future subscription reports them (`nil` once finished or cancelled).
+    @usableFromInline var customMirror: Mirror {
+        let s = state.withLock { UncheckedSendable($0.value) }.value
+        let children: [Mirror.Child] = [
+            ("parent", s.parent as Any),
+            ("downstream", s.downstream as Any),
+            ("hasAnyDemand", s.hasDemand),
+            ("subject", s.parent as Any),
+        ]
+        return Mirror(self, children: children)
+    }
     @usableFromInline var playgroundDescription: Any { description }
 }

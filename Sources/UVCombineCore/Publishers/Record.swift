@@ -169,6 +169,13 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
 
 extension Record {
     /// Plays one subscriber's copy of the recording, honouring demand.
+    ///
+    /// As Combine's: `request(.none)` is accepted (and adds nothing); a
+    /// request made from inside `receive(_:)` adds demand to the running
+    /// loop instead of starting another; the subscriber and the recording
+    /// are released once the completion went out or on cancel, and later
+    /// requests do nothing. Describes itself as the recorded values
+    /// (`"Cancelled Events"` once released).
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -176,24 +183,29 @@ extension Record {
     {
         @usableFromInline
         internal struct State {
-            /// The index of the next value; `nil` once done or cancelled.
-            @usableFromInline var next: Int? = 0
+            /// Nil once done or cancelled.
+            @usableFromInline var downstream: Downstream?
+            /// Nil once done or cancelled.
+            @usableFromInline var output: [Output]?
+            /// The index of the next value.
+            @usableFromInline var next = 0
             @usableFromInline var demand: Subscribers.Demand = .none
             /// A loop is running on some thread; new demand joins it.
             @usableFromInline var emitting = false
-            @usableFromInline var cancelled = false
 
             @inlinable
-            init() {}
+            init(downstream: Downstream, output: [Output]) {
+                self.downstream = downstream
+                self.output = output
+            }
         }
 
         @usableFromInline enum Step {
-            case emit(Output, last: Bool)
+            case emit(Downstream, Output)
+            case finish(Downstream)
             case stop
         }
 
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let output: [Output]
         @usableFromInline let completion: Subscribers.Completion<Failure>
         @usableFromInline let state: Mutex<UncheckedSendable<State>>
         /// The emit loop, formed where `receive(subscriber:)` is specialised
@@ -204,18 +216,15 @@ extension Record {
 
         @inlinable
         init(downstream: Downstream, output: [Output], completion: Subscribers.Completion<Failure>) {
-            self.downstream = downstream
-            self.output = output
             self.completion = completion
-            state = Mutex(UncheckedSendable(State()))
+            state = Mutex(UncheckedSendable(State(downstream: downstream, output: output)))
             emitter = { $0.emit() }
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
             let start = state.withLock { s -> Bool in
-                guard s.value.next != nil else { return false }
+                guard s.value.downstream != nil, demand.rawValue > 0 else { return false }
                 s.value.demand += demand
                 if s.value.emitting { return false }
                 s.value.emitting = true
@@ -228,43 +237,66 @@ extension Record {
         func emit() {
             while true {
                 let step = state.withLock { s -> UncheckedSendable<Step> in
-                    guard let index = s.value.next, s.value.demand.rawValue > 0 else {
+                    guard let downstream = s.value.downstream, let output = s.value.output else {
+                        s.value.emitting = false
+                        return UncheckedSendable(.stop)
+                    }
+                    if s.value.next == output.count {
+                        // The completion needs no demand.
+                        s.value.downstream = nil
+                        s.value.output = nil
+                        s.value.emitting = false
+                        return UncheckedSendable(.finish(downstream))
+                    }
+                    guard s.value.demand.rawValue > 0 else {
                         s.value.emitting = false
                         return UncheckedSendable(.stop)
                     }
                     if !s.value.demand.isUnlimited {
                         s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue - 1)
                     }
-                    let last = index + 1 == output.count
-                    s.value.next = last ? nil : index + 1
-                    return UncheckedSendable(.emit(output[index], last: last))
+                    let value = output[s.value.next]
+                    s.value.next += 1
+                    return UncheckedSendable(.emit(downstream, value))
                 }
-                guard case .emit(let value, let last) = step.value else { return }
-                let more = downstream.receive(value)
-                if last {
-                    // The completion needs no demand, but not after a cancel.
-                    if !state.withLock({ $0.value.cancelled }) {
-                        downstream.receive(completion: completion)
-                    }
+                switch step.value {
+                case .stop:
                     return
-                }
-                if more.rawValue > 0 {
-                    state.withLock { $0.value.demand += more }
+                case .finish(let downstream):
+                    downstream.receive(completion: completion)
+                    return
+                case .emit(let downstream, let value):
+                    let more = downstream.receive(value)
+                    if more.rawValue > 0 {
+                        state.withLock { $0.value.demand += more }
+                    }
                 }
             }
         }
 
         @inlinable
         func cancel() {
-            state.withLock {
-                $0.value.next = nil
-                $0.value.cancelled = true
+            let released = state.withLock { s -> UncheckedSendable<(Downstream?, [Output]?)> in
+                defer {
+                    s.value.downstream = nil
+                    s.value.output = nil
+                }
+                return UncheckedSendable((s.value.downstream, s.value.output))
             }
+            _ = released // released outside the lock
         }
 
-        @usableFromInline var description: String { "Record" }
+        /// The recorded values, or `"Cancelled Events"` once finished or
+        /// cancelled, as Combine describes it.
+        @usableFromInline var description: String {
+            state.withLock { UncheckedSendable($0.value.output) }.value.map { $0.description } ?? "Cancelled Events"
+        }
+        /// `sequence` (the recorded values, empty once released) and
+        /// `completion`, as in Combine.
         @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["output": output, "completion": completion])
+            let output = state.withLock { UncheckedSendable($0.value.output) }.value
+            let children: [Mirror.Child] = [("sequence", output ?? [Output]()), ("completion", completion)]
+            return Mirror(self, children: children)
         }
         @usableFromInline var playgroundDescription: Any { description }
     }

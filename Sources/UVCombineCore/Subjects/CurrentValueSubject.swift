@@ -6,8 +6,8 @@ import Synchronization
 /// A new subscriber receives the current value on its first demand. A
 /// subscriber that had no demand when values changed receives the latest
 /// value (not every missed one) on its next request. After completion,
-/// `value` still reads the last value, setting it does nothing, and new
-/// subscribers receive only the completion.
+/// setting `value` still changes it but sends nothing, `send(_:)` does
+/// nothing, and new subscribers receive only the completion (as in Combine).
 ///
 /// Threading: as ``PassthroughSubject`` (serialised deliveries, strict
 /// cancel); `value` may be read and written from any thread.
@@ -35,14 +35,14 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Conduit
         for upstream in engine.takeUpstreams() { upstream.cancel() }
     }
 
-    /// The current value. Setting it sends the new value to subscribers
-    /// (ignored after completion).
+    /// The current value. Setting it sends the new value to subscribers;
+    /// after completion it only stores it, as in Combine.
     public var value: Output {
         get {
             guard let latest = engine.latest else { violation("CurrentValueSubject lost its value") }
             return latest
         }
-        set { send(newValue) }
+        set { engine.send(newValue, replaysLatest: true, storesAfterCompletion: true) }
     }
 
     /// Attaches `subscriber`; it receives the current value on its first
@@ -63,9 +63,10 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Conduit
         engine.send(completion: completion)
     }
 
-    /// Accepts an upstream subscription and requests `.unlimited` from it.
+    /// Accepts an upstream subscription and requests `.unlimited` from it
+    /// at once, as Combine does. After completion it is cancelled.
     public func send(subscription: any Subscription) {
-        engine.receive(upstream: subscription)
+        engine.receive(upstream: subscription, eager: true)
     }
 
     @inlinable
@@ -76,6 +77,11 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Conduit
     @inlinable
     internal func conduitCancelled(_ conduit: ConduitBase<Output, Failure>) {
         engine.cancel(conduit)
+    }
+
+    @usableFromInline
+    internal func conduitDemand(_ conduit: ConduitBase<Output, Failure>) -> Subscribers.Demand? {
+        engine.demand(of: conduit)
     }
 
     /// `CurrentValueSubject`, as Combine describes it.

@@ -61,9 +61,11 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, ConduitP
         engine.send(completion: completion)
     }
 
-    /// Accepts an upstream subscription and requests `.unlimited` from it.
+    /// Accepts an upstream subscription; requests `.unlimited` from it once
+    /// any subscriber of this subject has requested something (at once if
+    /// one already has), as Combine does. After completion it is cancelled.
     public func send(subscription: any Subscription) {
-        engine.receive(upstream: subscription)
+        engine.receive(upstream: subscription, eager: false)
     }
 
     @inlinable
@@ -74,6 +76,11 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, ConduitP
     @inlinable
     internal func conduitCancelled(_ conduit: ConduitBase<Output, Failure>) {
         engine.cancel(conduit)
+    }
+
+    @usableFromInline
+    internal func conduitDemand(_ conduit: ConduitBase<Output, Failure>) -> Subscribers.Demand? {
+        engine.demand(of: conduit)
     }
 
     /// `PassthroughSubject`, as Combine describes it.

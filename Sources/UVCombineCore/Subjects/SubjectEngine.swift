@@ -55,6 +55,11 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
         @usableFromInline var upstreams: ContiguousArray<any Subscription> = []
         /// The value replayed to new or starved subscribers, if any.
         @usableFromInline var latest: Output?
+        /// Whether upstream subscriptions (`publisher.subscribe(subject)`)
+        /// have been asked for `.unlimited`: at once for a subject that
+        /// requests eagerly (`CurrentValueSubject`), otherwise on the first
+        /// demand of any subscriber (`PassthroughSubject`), as in Combine.
+        @usableFromInline var upstreamDemanded = false
 
         @inlinable
         init(latest: Output?) {
@@ -74,7 +79,7 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     }
 
     deinit {
-        for entry in storage.pointee.entries { entry.conduit.release() }
+        for entry in storage.pointee.entries { Self.retire(entry) }
         storage.deinitialize(count: 1)
         storage.deallocate()
     }
@@ -100,10 +105,16 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     // MARK: Values
 
     /// Offers `value` to every subscriber with demand, under the gate.
+    /// `storesAfterCompletion`: the value is still stored once the subject
+    /// has completed (`CurrentValueSubject.value`'s setter, as in Combine),
+    /// though nothing is sent.
     @inlinable
-    internal func send(_ value: Output, replaysLatest: Bool) {
-        let released = withGate { s -> ContiguousArray<Unmanaged<ConduitBase<Output, Failure>>>? in
-            guard s.pointee.completion == nil else { return nil }
+    internal func send(_ value: Output, replaysLatest: Bool, storesAfterCompletion: Bool = false) {
+        let released = withGate { s -> ContiguousArray<Entry>? in
+            guard s.pointee.completion == nil else {
+                if storesAfterCompletion { s.pointee.latest = value }
+                return nil
+            }
             if replaysLatest { s.pointee.latest = value }
             s.pointee.depth += 1
             // Subscribers added during this loop (re-entrantly) are past
@@ -132,21 +143,32 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
             return s.pointee.depth == 0 && s.pointee.needsCompaction ? Self.compact(s) : nil
         }
         if let released {
-            for conduit in released { conduit.release() }
+            for entry in released { Self.retire(entry) }
         }
     }
 
-    /// Removes inactive entries; returns them for release after the gate.
+    /// Removes inactive entries; returns them for `retire` after the gate.
     @inlinable
-    internal static func compact(_ s: UnsafeMutablePointer<Storage>) -> ContiguousArray<Unmanaged<ConduitBase<Output, Failure>>> {
-        var removed = ContiguousArray<Unmanaged<ConduitBase<Output, Failure>>>()
+    internal static func compact(_ s: UnsafeMutablePointer<Storage>) -> ContiguousArray<Entry> {
+        var removed = ContiguousArray<Entry>()
         s.pointee.entries.removeAll { entry in
             if entry.active { return false }
-            removed.append(entry.conduit)
+            removed.append(entry)
             return true
         }
         s.pointee.needsCompaction = false
         return removed
+    }
+
+    /// Lets go of a removed entry's conduit: the conduit drops its
+    /// subscriber and its subject (as Combine's do once finished or
+    /// cancelled, so a subscriber that keeps its subscription does not keep
+    /// the pipeline alive), then the list's hold on it is released. Outside
+    /// the gate (deinitialisers may run).
+    @inlinable
+    internal static func retire(_ entry: Entry) {
+        entry.conduit._withUnsafeGuaranteedRef { $0.dropLinks(lastDemand: entry.demand) }
+        entry.conduit.release()
     }
 
     // MARK: Completion and upstreams
@@ -155,14 +177,17 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     /// list; later sends are ignored.
     @inlinable
     internal func send(completion: Subscribers.Completion<Failure>) {
-        var finished = ContiguousArray<Unmanaged<ConduitBase<Output, Failure>>>()
+        var finished = ContiguousArray<Entry>()
+        var upstreams = ContiguousArray<any Subscription>()
         withGate { s in
             guard s.pointee.completion == nil else { return }
             s.pointee.completion = completion
-            s.pointee.upstreams = []
+            // Released (not cancelled) outside the gate, as in Combine.
+            swap(&upstreams, &s.pointee.upstreams)
             finished = Self.deactivateAll(s, finishing: completion)
         }
-        for conduit in finished { conduit.release() }
+        for entry in finished { Self.retire(entry) }
+        _ = upstreams
     }
 
     /// Detaches every subscriber without a completion (a timer's
@@ -172,7 +197,7 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     @inlinable
     internal func detachAll() {
         let detached = withGate { s in Self.deactivateAll(s, finishing: nil) }
-        for conduit in detached { conduit.release() }
+        for entry in detached { Self.retire(entry) }
     }
 
     /// Deactivates every entry, finishing each active one with `completion`
@@ -182,7 +207,7 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     @inlinable
     internal static func deactivateAll(
         _ s: UnsafeMutablePointer<Storage>, finishing completion: Subscribers.Completion<Failure>?
-    ) -> ContiguousArray<Unmanaged<ConduitBase<Output, Failure>>> {
+    ) -> ContiguousArray<Entry> {
         s.pointee.depth += 1
         var i = 0
         while i < s.pointee.entries.count {
@@ -198,7 +223,7 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
             s.pointee.needsCompaction = true
             return []
         }
-        let all = ContiguousArray(s.pointee.entries.lazy.map(\.conduit))
+        let all = s.pointee.entries
         s.pointee.entries = []
         s.pointee.needsCompaction = false
         return all
@@ -221,24 +246,21 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     }
 
     /// Takes an upstream subscription (`publisher.subscribe(subject)`) and
-    /// requests `.unlimited` from it, or cancels it once the subject is done.
+    /// requests `.unlimited` from it when the subject requests eagerly or
+    /// one of its subscribers has asked for something (see
+    /// `Storage.upstreamDemanded`); cancels it once the subject is done.
     @usableFromInline
-    internal func receive(upstream: any Subscription) {
-        if accept(upstream: upstream) {
-            upstream.request(.unlimited)
-        } else {
-            upstream.cancel()
-        }
-    }
-
-    /// Accepts an upstream subscription; the caller requests `.unlimited`
-    /// when this returns true.
-    @usableFromInline
-    internal func accept(upstream: any Subscription) -> Bool {
-        withGate { s in
-            guard s.pointee.completion == nil else { return false }
+    internal func receive(upstream: any Subscription, eager: Bool) {
+        let verdict = withGate { s -> Int in
+            guard s.pointee.completion == nil else { return -1 }
             s.pointee.upstreams.append(upstream)
-            return true
+            if eager { s.pointee.upstreamDemanded = true }
+            return s.pointee.upstreamDemanded ? 1 : 0
+        }
+        if verdict > 0 {
+            upstream.request(.unlimited)
+        } else if verdict < 0 {
+            upstream.cancel()
         }
     }
 
@@ -265,13 +287,22 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     }
 
     /// Adds demand for `conduit`; delivers the latest value first when the
-    /// subscriber is owed it.
+    /// subscriber is owed it. `.none` is accepted and changes nothing, as in
+    /// Combine. The first demand of any subscriber asks the upstream
+    /// subscriptions for `.unlimited`.
     @inlinable
     internal func request(_ demand: Subscribers.Demand, for conduit: ConduitBase<Output, Failure>) {
+        guard demand.rawValue > 0 else { return }
+        var upstreams = ContiguousArray<any Subscription>()
+        var released: ContiguousArray<Entry>?
         withGate { s in
             guard let i = s.pointee.entries.firstIndex(where: { $0.conduit.toOpaque() == Unmanaged.passUnretained(conduit).toOpaque() }),
                   s.pointee.entries[i].active
             else { return }
+            if !s.pointee.upstreamDemanded {
+                s.pointee.upstreamDemanded = true
+                upstreams = s.pointee.upstreams
+            }
             s.pointee.entries[i].demand += demand
             guard s.pointee.entries[i].owesLatest, let latest = s.pointee.latest else { return }
             s.pointee.entries[i].owesLatest = false
@@ -285,25 +316,38 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
                s.pointee.entries[j].active {
                 s.pointee.entries[j].demand += more
             }
+            if s.pointee.depth == 0 && s.pointee.needsCompaction { released = Self.compact(s) }
+        }
+        if let released {
+            for entry in released { Self.retire(entry) }
+        }
+        for upstream in upstreams { upstream.request(.unlimited) }
+    }
+
+    /// The demand `conduit` has now, or nil when it is not attached.
+    @usableFromInline
+    internal func demand(of conduit: ConduitBase<Output, Failure>) -> Subscribers.Demand? {
+        withGate { s in
+            s.pointee.entries.first(where: { $0.conduit.toOpaque() == Unmanaged.passUnretained(conduit).toOpaque() && $0.active })?.demand
         }
     }
 
     /// Removes `conduit`; waits for a value in flight on another thread.
     @inlinable
     internal func cancel(_ conduit: ConduitBase<Output, Failure>) {
-        var released = ContiguousArray<Unmanaged<ConduitBase<Output, Failure>>>()
+        var released = ContiguousArray<Entry>()
         withGate { s in
             guard let i = s.pointee.entries.firstIndex(where: { $0.conduit.toOpaque() == Unmanaged.passUnretained(conduit).toOpaque() }),
                   s.pointee.entries[i].active
             else { return }
             s.pointee.entries[i].active = false
             if s.pointee.depth == 0 {
-                released.append(s.pointee.entries.remove(at: i).conduit)
+                released.append(s.pointee.entries.remove(at: i))
             } else {
                 s.pointee.needsCompaction = true
             }
         }
-        for conduit in released { conduit.release() }
+        for entry in released { Self.retire(entry) }
     }
 
     /// The latest value, for `CurrentValueSubject.value`.
@@ -326,6 +370,14 @@ internal protocol ConduitParent<Output, Failure>: AnyObject {
     associatedtype Failure: Error
     func conduitRequested(_ conduit: ConduitBase<Output, Failure>, _ demand: Subscribers.Demand)
     func conduitCancelled(_ conduit: ConduitBase<Output, Failure>)
+    /// The demand `conduit` has now (for `customMirror`).
+    func conduitDemand(_ conduit: ConduitBase<Output, Failure>) -> Subscribers.Demand?
+}
+
+extension ConduitParent {
+    /// Unknown by default.
+    @usableFromInline
+    internal func conduitDemand(_ conduit: ConduitBase<Output, Failure>) -> Subscribers.Demand? { nil }
 }
 
 /// One subscriber's subscription to a subject, non-generic over the
@@ -359,9 +411,16 @@ internal class ConduitBase<Output, Failure: Error>: Subscription {
         violation("abstract ConduitBase.finish")
     }
 
+    /// Drops the subscriber and the subject once the conduit has left the
+    /// subject's list (finished, cancelled or detached). Not under the gate.
+    @usableFromInline func dropLinks(lastDemand: Subscribers.Demand) {
+        violation("abstract ConduitBase.dropLinks")
+    }
+
+    /// Accepts any demand, `.none` included (which does nothing), as
+    /// Combine's subject subscriptions do.
     @usableFromInline
     final func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
         requestImpl(self, demand)
     }
 
@@ -372,39 +431,121 @@ internal class ConduitBase<Output, Failure: Error>: Subscription {
 }
 
 /// The conduit for one concrete subscriber type and subject type.
+///
+/// The subscriber is read on the value path under the subject's gate,
+/// without reference counting: a class subscriber is kept as an
+/// `Unmanaged` (retained by hand), any other in an optional. Both are
+/// cleared only by `dropLinks`, after the conduit has left the subject's
+/// list, when no delivery can reach it any more.
 @usableFromInline
 internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParent>:
     ConduitBase<Downstream.Input, Downstream.Failure>,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Parent.Output == Downstream.Input, Parent.Failure == Downstream.Failure
 {
-    @usableFromInline let downstream: Downstream
-    @usableFromInline let parent: Parent
+    @usableFromInline
+    internal struct Links {
+        @usableFromInline var parent: Parent?
+        /// The demand when the conduit left its subject (for the mirror).
+        @usableFromInline var lastDemand: Subscribers.Demand = .none
+        @usableFromInline var dropped = false
+
+        @inlinable init(parent: Parent) { self.parent = parent }
+    }
+
+    /// A class subscriber, retained by hand; nil otherwise or once dropped.
+    /// Unchecked exclusivity: a checked access costs ~7 ns per value, and
+    /// the value path only reads while no writer can run (see above).
+    @exclusivity(unchecked) @usableFromInline var objectDownstream: Unmanaged<AnyObject>?
+    /// A subscriber that is not a class; nil otherwise or once dropped.
+    @exclusivity(unchecked) @usableFromInline var valueDownstream: Downstream?
+    @usableFromInline let links: Mutex<UncheckedSendable<Links>>
     @usableFromInline let name: StaticString
 
     @inlinable
     init(parent: Parent, downstream: Downstream, name: StaticString) {
-        self.downstream = downstream
-        self.parent = parent
+        if Downstream.self is AnyObject.Type {
+            objectDownstream = Unmanaged.passRetained(downstream as AnyObject)
+            valueDownstream = nil
+        } else {
+            objectDownstream = nil
+            valueDownstream = downstream
+        }
+        links = Mutex(UncheckedSendable(Links(parent: parent)))
         self.name = name
         super.init(
             deliver: { base, value in
-                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).downstream.receive(value)
+                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).withDownstream { $0.receive(value) } ?? .none
             },
             request: { base, demand in
-                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).parent.conduitRequested(base, demand)
+                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).currentParent?.conduitRequested(base, demand)
             },
             cancel: { base in
-                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).parent.conduitCancelled(base)
+                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).currentParent?.conduitCancelled(base)
             })
+    }
+
+    deinit {
+        objectDownstream?.release()
+    }
+
+    /// Runs `body` with the subscriber, without retaining it; nil once
+    /// dropped. Only while the conduit is in its subject's list.
+    @inlinable @inline(__always)
+    func withDownstream<R>(_ body: (Downstream) -> R) -> R? {
+        if Downstream.self is AnyObject.Type {
+            guard let object = objectDownstream else { return nil }
+            return object._withUnsafeGuaranteedRef { body(unsafeBitCast($0, to: Downstream.self)) }
+        }
+        guard let downstream = valueDownstream else { return nil }
+        return body(downstream)
+    }
+
+    /// The subject, until the conduit finishes or is cancelled.
+    @inlinable
+    var currentParent: Parent? {
+        links.withLock { UncheckedSendable($0.value.parent) }.value
     }
 
     @usableFromInline
     override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        downstream.receive(completion: completion)
+        withDownstream { $0.receive(completion: completion) }
+    }
+
+    @usableFromInline
+    override func dropLinks(lastDemand: Subscribers.Demand) {
+        let (parent, object, value) = links.withLock { l -> UncheckedSendable<(Parent?, Unmanaged<AnyObject>?, Downstream?)> in
+            guard !l.value.dropped else { return UncheckedSendable((nil, nil, nil)) }
+            l.value.dropped = true
+            l.value.lastDemand = lastDemand
+            let taken = UncheckedSendable((l.value.parent, objectDownstream, valueDownstream))
+            l.value.parent = nil
+            objectDownstream = nil
+            valueDownstream = nil
+            return taken
+        }.value
+        // Released here, outside the lock: deinitialisers may run.
+        object?.release()
+        _ = (parent, value)
     }
 
     @usableFromInline var description: String { name.description }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    /// `parent`, `downstream`, `demand` and `subject`, as Combine's subject
+    /// subscriptions report them (`nil` once finished or cancelled).
+    @usableFromInline var customMirror: Mirror {
+        let snapshot = links.withLock { l -> UncheckedSendable<(Parent?, Any?, Subscribers.Demand, Bool)> in
+            UncheckedSendable((l.value.parent, withDownstream { $0 as Any }, l.value.lastDemand, l.value.dropped))
+        }.value
+        let demand = snapshot.3 ? snapshot.2 : (snapshot.0?.conduitDemand(self) ?? .none)
+        let children: [Mirror.Child] = [
+            ("parent", snapshot.0 as Any),
+            ("downstream", snapshot.1 as Any),
+            ("demand", demand),
+            ("subject", snapshot.0 as Any),
+        ]
+        return Mirror(self, children: children)
+    }
+
     @usableFromInline var playgroundDescription: Any { description }
 }

@@ -5,7 +5,9 @@ extension Subscribers {
     /// indicated by a key path.
     ///
     /// Requests `.unlimited`. Holds the object strongly until completion or
-    /// cancellation, then releases it.
+    /// cancellation, then releases it. As in Combine, values, a completion
+    /// or a cancel that come before the subscription are ignored, and a
+    /// second subscription is cancelled.
     /// Threading: assignments happen on the thread the publisher delivers on.
     ///
     /// ```swift
@@ -66,19 +68,23 @@ extension Subscribers {
             return .none
         }
 
-        /// Releases the object.
+        /// Releases the object (without cancelling the subscription). As in
+        /// Combine, a completion before the subscription is ignored.
         public func receive(completion: Subscribers.Completion<Never>) {
             _ = takeAll()
         }
 
-        /// Cancels upstream and releases the object.
+        /// Cancels upstream and releases the object. As in Combine, a cancel
+        /// before the subscription is ignored.
         public func cancel() {
             takeAll()?.status.subscription?.cancel()
         }
 
+        /// Ends the subscription if there is one, returning what was held
+        /// (released by the caller, outside the lock).
         private func takeAll() -> State? {
             state.withLock { s -> UncheckedSendable<State?> in
-                if s.value.status.isTerminal { return UncheckedSendable(nil) }
+                guard s.value.status.isSubscribed else { return UncheckedSendable(nil) }
                 let old = s.value
                 s.value = State(status: .terminal, object: nil)
                 return UncheckedSendable(old)
@@ -87,9 +93,13 @@ extension Subscribers {
 
         /// `Assign`, as Combine describes it.
         public var description: String { "Assign \(Root.self)." }
-        /// The object and key path.
+        /// The object, key path and status, as in Combine.
         public var customMirror: Mirror {
-            Mirror(self, children: ["object": object as Any, "keyPath": keyPath])
+            let (object, status) = state.withLock { s in
+                UncheckedSendable((s.value.object, s.value.status))
+            }.value
+            let children: [Mirror.Child] = [("object", object as Any), ("keyPath", keyPath), ("status", status as Any)]
+            return Mirror(self, children: children)
         }
         /// The description.
         public var playgroundDescription: Any { description }
@@ -108,7 +118,7 @@ extension Publisher where Failure == Never {
     public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>,
                              on object: Root) -> AnyCancellable {
         let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
-        receive(subscriber: subscriber)
+        subscribe(subscriber)
         return AnyCancellable(subscriber)
     }
 }

@@ -90,12 +90,13 @@ extension Subscribers {
         }
 
         /// The product of a demand and an integer; `.unlimited` stays
-        /// unlimited, overflow becomes `.unlimited`, a negative result `.none`.
+        /// unlimited, overflow (either way) becomes `.unlimited` as in Combine,
+        /// a negative result `.none`.
         @inlinable
         public static func * (lhs: Demand, rhs: Int) -> Demand {
             if lhs.rawValue == .max { return .unlimited }
             let (product, overflow) = Int(lhs.rawValue).multipliedReportingOverflow(by: rhs)
-            if overflow { return rhs > 0 ? .unlimited : .none }
+            if overflow { return .unlimited }
             return product < 0 ? .none : Demand(rawValue: UInt(product))
         }
 
@@ -122,10 +123,14 @@ extension Subscribers {
         }
 
         /// The difference of a demand and an integer; `.unlimited` stays
-        /// unlimited, a negative result becomes `.none`.
+        /// unlimited, a negative result or an overflow (subtracting a large
+        /// negative number) gives `.none`, as in Combine.
         @inlinable @inline(__always)
         public static func - (lhs: Demand, rhs: Int) -> Demand {
-            lhs + (rhs == .min ? .max : -rhs)
+            if lhs.rawValue == .max { return .unlimited }
+            let (difference, overflow) = Int(lhs.rawValue).subtractingReportingOverflow(rhs)
+            if overflow || difference < 0 { return .none }
+            return Demand(rawValue: UInt(difference))
         }
 
         /// Subtracts `rhs` from `lhs`.
@@ -195,22 +200,29 @@ extension Subscribers {
 
         // MARK: Codable — a single unsigned integer, as Combine encodes it.
 
-        /// Creates a demand from a decoder: a single `UInt` where
-        /// `UInt.max` means `.unlimited`.
+        /// The number Combine writes for `.unlimited`: `Int.max + 1` (its
+        /// raw value for `.unlimited`), not `UInt.max`.
+        @usableFromInline internal static var encodedUnlimited: UInt { UInt(Int.max) + 1 }
+
+        /// Creates a demand from a decoder: a single unsigned integer, where
+        /// any number above `Int.max` means `.unlimited` (Combine writes
+        /// `Int.max + 1`). A negative number is an error.
         public init(from decoder: any Decoder) throws {
             let raw = try decoder.singleValueContainer().decode(UInt.self)
-            guard raw == .max || raw <= UInt(Int.max) else {
-                throw DecodingError.dataCorrupted(.init(
-                    codingPath: decoder.codingPath,
-                    debugDescription: "Subscribers.Demand: \(raw) is neither unlimited nor a valid max"))
-            }
-            self.init(rawValue: raw)
+            self.init(rawValue: raw > UInt(Int.max) ? .max : raw)
         }
 
-        /// Encodes the demand as a single `UInt` (`UInt.max` for `.unlimited`).
+        /// Encodes the demand as a single unsigned integer: `n` for
+        /// `.max(n)`, `Int.max + 1` for `.unlimited`, as Combine does.
+        ///
+        /// ```swift
+        /// struct Wrapper: Codable { let value: Subscribers.Demand }
+        /// try JSONEncoder().encode(Wrapper(value: .unlimited))
+        /// // {"value":9223372036854775808}
+        /// ```
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
+            try container.encode(rawValue == .max ? Self.encodedUnlimited : rawValue)
         }
 
         // MARK: Internal helpers

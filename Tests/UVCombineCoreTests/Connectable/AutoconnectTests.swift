@@ -103,7 +103,7 @@ struct AutoconnectTests {
         #expect(upstream.allSubscriptions.count == 1)
     }
 
-    @Test func reentrantSubscribeWhileConnectingConnectsOnce() {
+    @Test func reentrantSubscribeWhileConnectingConnectsTwiceAsCombine() {
         let upstream = RecordingConnectable()
         let auto = upstream.autoconnect()
         let inner = TrackingSubscriber<Int, Never>()
@@ -113,11 +113,14 @@ struct AutoconnectTests {
                 subscription.request(.unlimited)
             })
         auto.subscribe(outer)
-        #expect(upstream.log == ["connect"])
+        // Combine: the inner subscriber (same thread, while connecting)
+        // connects too; the outer one's connection replaces it, counted once
+        // (the replaced AnyCancellable cancels as it is dropped).
+        #expect(upstream.log == ["connect", "connect", "disconnect"])
         upstream.subject.send(1)
         #expect(inner.values == [1])
         inner.cancel()
-        #expect(upstream.log == ["connect"])
+        #expect(upstream.log == ["connect", "connect", "disconnect", "disconnect"])
     }
 
     @Test func cancelWhileConnectingDisconnectsWhenConnectReturns() {

@@ -15,7 +15,7 @@ struct RecordTests {
         #expect(record.recording.completion == .finished)
         let tracker = TrackingSubscriber<Int, Never>()
         record.subscribe(tracker)
-        #expect(tracker.history == ["subscription(Record)", "value(1)", "value(2)", "finished"])
+        #expect(tracker.history == ["subscription([1, 2])", "value(1)", "value(2)", "finished"])
     }
 
     @Test func replaysHonouringDemandOneAtATime() {
@@ -28,7 +28,7 @@ struct RecordTests {
         #expect(tracker.completion == nil)
         tracker.request(.max(1))
         // The completion follows the last value without further demand.
-        #expect(tracker.history == ["subscription(Record)", "value(1)", "value(2)", "value(3)", "failure(boom)"])
+        #expect(tracker.history == ["subscription([1, 2, 3])", "value(1)", "value(2)", "value(3)", "failure(boom)"])
     }
 
     @Test func everySubscriberGetsTheWholeRecording() {
