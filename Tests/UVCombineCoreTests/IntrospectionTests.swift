@@ -62,7 +62,7 @@ struct IntrospectionTests {
     }
 
     @Test func hooksAreCalledAroundSubscriptionValuesRequestsAndCancel() {
-        let subscriber = KeepingSubscriber<Int, Never>(initialDemand: .max(1))
+        let subscriber = CompatKeepingSubscriber<Int, Never>(initialDemand: .max(1))
         let recorder = Recorder(watching: subscriber.combineIdentifier)
         let subject = PassthroughSubject<Int, Never>()
         recorder.enable()
@@ -84,7 +84,7 @@ struct IntrospectionTests {
     }
 
     @Test func nothingIsReportedWhileDisabled() {
-        let subscriber = KeepingSubscriber<Int, Never>()
+        let subscriber = CompatKeepingSubscriber<Int, Never>()
         let recorder = Recorder(watching: subscriber.combineIdentifier)
         Just(1).subscribe(subscriber)
         #expect(recorder.log.withLock { $0 }.isEmpty)

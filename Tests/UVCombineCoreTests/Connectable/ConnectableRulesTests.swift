@@ -8,11 +8,11 @@ struct ConnectableRulesTests {
     @Test func lateMulticastSubscriberMayRequestNone() throws {
         let subject = PassthroughSubject<Int, Never>()
         let multicast = subject.multicast { PassthroughSubject<Int, Never>() }
-        let early = KeepingSubscriber<Int, Never>()
+        let early = CompatKeepingSubscriber<Int, Never>()
         multicast.subscribe(early)
         let connection = multicast.connect()
         subject.send(1)
-        let late = KeepingSubscriber<Int, Never>(initialDemand: .none)
+        let late = CompatKeepingSubscriber<Int, Never>(initialDemand: .none)
         multicast.subscribe(late)
         try #require(late.subscription).request(.none)
         subject.send(2)
@@ -29,7 +29,7 @@ struct ConnectableRulesTests {
         var first: [Int] = []
         let token = shared.sink { first.append($0) }
         subject.send(1)
-        let late = KeepingSubscriber<Int, Never>(initialDemand: .none)
+        let late = CompatKeepingSubscriber<Int, Never>(initialDemand: .none)
         shared.subscribe(late)
         try #require(late.subscription).request(.none)
         subject.send(2)
@@ -43,11 +43,11 @@ struct ConnectableRulesTests {
         let subject = PassthroughSubject<Int, Never>()
         let multicast = subject.multicast(subject: PassthroughSubject<Int, Never>())
         let connection = multicast.connect()
-        weak var weakCancelled: KeepingSubscriber<Int, Never>?
-        weak var weakFinished: KeepingSubscriber<Int, Never>?
+        weak var weakCancelled: CompatKeepingSubscriber<Int, Never>?
+        weak var weakFinished: CompatKeepingSubscriber<Int, Never>?
         do {
-            let cancelled = KeepingSubscriber<Int, Never>()
-            let finished = KeepingSubscriber<Int, Never>()
+            let cancelled = CompatKeepingSubscriber<Int, Never>()
+            let finished = CompatKeepingSubscriber<Int, Never>()
             weakCancelled = cancelled
             weakFinished = finished
             multicast.subscribe(cancelled)
@@ -112,7 +112,7 @@ struct ConnectableRulesTests {
         }
         let upstream = Connectable()
         let auto = upstream.autoconnect()
-        let first = KeepingSubscriber<Int, Never>()
+        let first = CompatKeepingSubscriber<Int, Never>()
         let second = AnySubscriber<Int, Never>(receiveSubscription: { subscription in
             auto.subscribe(first)
             subscription.request(.unlimited)

@@ -10,7 +10,7 @@ struct FutureRecordRulesTests {
 
     @Test(arguments: Termination.allCases)
     func futureReleasesEverythingOnTermination(_ reason: Termination) {
-        weak var weakSubscriber: KeepingSubscriber<Int, Oops>?
+        weak var weakSubscriber: CompatKeepingSubscriber<Int, Oops>?
         weak var weakFuture: Future<Int, Oops>?
         weak var weakSubscription: AnyObject?
         do {
@@ -18,7 +18,7 @@ struct FutureRecordRulesTests {
             let future = Future<Int, Oops> { promise = $0 }
             weakFuture = future
             do {
-                let subscriber = KeepingSubscriber<Int, Oops>(initialDemand: .max(1))
+                let subscriber = CompatKeepingSubscriber<Int, Oops>(initialDemand: .max(1))
                 weakSubscriber = subscriber
                 future.subscribe(subscriber)
                 weakSubscription = subscriber.subscription as AnyObject?
@@ -36,28 +36,28 @@ struct FutureRecordRulesTests {
 
     @Test func futureConduitMirrorAsCombine() throws {
         let pending = Future<Int, Oops> { _ in }
-        let subscriber = KeepingSubscriber<Int, Oops>(initialDemand: .none)
+        let subscriber = CompatKeepingSubscriber<Int, Oops>(initialDemand: .none)
         pending.subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "Future")
         let labels = Mirror(reflecting: subscription).children.map(\.label)
         #expect(labels == ["parent", "downstream", "hasAnyDemand", "subject"])
-        #expect(mirrorChildren(subscription)[2] == "hasAnyDemand=false")
+        #expect(compatMirrorChildren(subscription)[2] == "hasAnyDemand=false")
 
         let failed = Future<Int, Oops> { $0(.failure(Oops())) }
-        let other = KeepingSubscriber<Int, Oops>(initialDemand: .none)
+        let other = CompatKeepingSubscriber<Int, Oops>(initialDemand: .none)
         failed.subscribe(other)
-        #expect(mirrorChildren(try #require(other.subscription))
+        #expect(compatMirrorChildren(try #require(other.subscription))
                 == ["parent=nil", "downstream=nil", "hasAnyDemand=false", "subject=nil"])
     }
 
     @Test(arguments: [Termination.cancelled, .finished])
     func recordReleasesSubscriberOnTermination(_ reason: Termination) {
-        weak var weakSubscriber: KeepingSubscriber<Int, Never>?
+        weak var weakSubscriber: CompatKeepingSubscriber<Int, Never>?
         weak var weakSubscription: AnyObject?
         do {
             let record = Record<Int, Never>(output: [1, 2], completion: .finished)
-            let subscriber = KeepingSubscriber<Int, Never>(initialDemand: reason == .finished ? .unlimited : .max(1))
+            let subscriber = CompatKeepingSubscriber<Int, Never>(initialDemand: reason == .finished ? .unlimited : .max(1))
             weakSubscriber = subscriber
             record.subscribe(subscriber)
             weakSubscription = subscriber.subscription as AnyObject?
@@ -70,11 +70,11 @@ struct FutureRecordRulesTests {
 
     @Test func recordAcceptsRequestNoneAndWaitsForDemand() throws {
         let record = Record<Int, Never>(output: [1, 2, 3], completion: .finished)
-        let subscriber = KeepingSubscriber<Int, Never>(initialDemand: .none)
+        let subscriber = CompatKeepingSubscriber<Int, Never>(initialDemand: .none)
         record.subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "[1, 2, 3]")
-        #expect(mirrorChildren(subscription) == ["sequence=[1, 2, 3]", "completion=finished"])
+        #expect(compatMirrorChildren(subscription) == ["sequence=[1, 2, 3]", "completion=finished"])
         subscription.request(.none)
         #expect(subscriber.events == ["subscription([1, 2, 3])"])
         subscription.request(.max(2))

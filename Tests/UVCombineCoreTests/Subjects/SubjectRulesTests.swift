@@ -10,14 +10,14 @@ struct SubjectRulesTests {
 
     @Test(arguments: Termination.allCases)
     func passthroughReleasesEverythingOnTermination(_ reason: Termination) {
-        weak var weakSubscriber: KeepingSubscriber<Int, Oops>?
+        weak var weakSubscriber: CompatKeepingSubscriber<Int, Oops>?
         weak var weakSubject: PassthroughSubject<Int, Oops>?
         weak var weakSubscription: AnyObject?
         do {
             let subject = PassthroughSubject<Int, Oops>()
             weakSubject = subject
             do {
-                let subscriber = KeepingSubscriber<Int, Oops>()
+                let subscriber = CompatKeepingSubscriber<Int, Oops>()
                 weakSubscriber = subscriber
                 subject.subscribe(subscriber)
                 weakSubscription = subscriber.subscription as AnyObject?
@@ -35,14 +35,14 @@ struct SubjectRulesTests {
 
     @Test(arguments: Termination.allCases)
     func currentValueReleasesEverythingOnTermination(_ reason: Termination) {
-        weak var weakSubscriber: KeepingSubscriber<Int, Oops>?
+        weak var weakSubscriber: CompatKeepingSubscriber<Int, Oops>?
         weak var weakSubject: CurrentValueSubject<Int, Oops>?
         weak var weakSubscription: AnyObject?
         do {
             let subject = CurrentValueSubject<Int, Oops>(0)
             weakSubject = subject
             do {
-                let subscriber = KeepingSubscriber<Int, Oops>()
+                let subscriber = CompatKeepingSubscriber<Int, Oops>()
                 weakSubscriber = subscriber
                 subject.subscribe(subscriber)
                 weakSubscription = subscriber.subscription as AnyObject?
@@ -76,19 +76,19 @@ struct SubjectRulesTests {
 
     @Test func conduitMirrorAsCombine() throws {
         let subject = PassthroughSubject<Int, Never>()
-        let subscriber = KeepingSubscriber<Int, Never>(initialDemand: .none)
+        let subscriber = CompatKeepingSubscriber<Int, Never>(initialDemand: .none)
         subject.subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "PassthroughSubject")
         #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "PassthroughSubject")
         subscription.request(.max(12))
         subject.send(1)
-        let live = mirrorChildren(subscription)
+        let live = compatMirrorChildren(subscription)
         #expect(live.map { $0.prefix(while: { $0 != "=" }) } == ["parent", "downstream", "demand", "subject"])
         #expect(live[2] == "demand=max(11)")
         #expect(live[0].contains("PassthroughSubject"))
         subject.send(completion: .finished)
-        #expect(mirrorChildren(subscription) == ["parent=nil", "downstream=nil", "demand=max(11)", "subject=nil"])
+        #expect(compatMirrorChildren(subscription) == ["parent=nil", "downstream=nil", "demand=max(11)", "subject=nil"])
         // After completion, requests and cancels do nothing.
         subscription.request(.max(3))
         subscription.cancel()
@@ -97,24 +97,24 @@ struct SubjectRulesTests {
 
     @Test func currentValueConduitDescribesItself() throws {
         let subject = CurrentValueSubject<Int, Never>(5)
-        let subscriber = KeepingSubscriber<Int, Never>(initialDemand: .none)
+        let subscriber = CompatKeepingSubscriber<Int, Never>(initialDemand: .none)
         subject.subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "CurrentValueSubject")
         subscription.cancel()
-        #expect(mirrorChildren(subscription) == ["parent=nil", "downstream=nil", "demand=max(0)", "subject=nil"])
+        #expect(compatMirrorChildren(subscription) == ["parent=nil", "downstream=nil", "demand=max(0)", "subject=nil"])
     }
 
     @Test func requestNoneIsAcceptedByConduits() throws {
         let passthrough = PassthroughSubject<Int, Never>()
-        let first = KeepingSubscriber<Int, Never>(initialDemand: .none)
+        let first = CompatKeepingSubscriber<Int, Never>(initialDemand: .none)
         passthrough.subscribe(first)
         try #require(first.subscription).request(.none)
         passthrough.send(1)
         #expect(first.events == ["subscription(PassthroughSubject)"])
 
         let current = CurrentValueSubject<Int, Never>(7)
-        let second = KeepingSubscriber<Int, Never>(initialDemand: .none)
+        let second = CompatKeepingSubscriber<Int, Never>(initialDemand: .none)
         current.subscribe(second)
         try #require(second.subscription).request(.none)
         #expect(second.events == ["subscription(CurrentValueSubject)"])
@@ -137,11 +137,11 @@ struct SubjectRulesTests {
     }
 
     @Test func passthroughRequestsFromUpstreamOnlyOnceItsSubscribersAsk() {
-        let upstream = RecordingSubscription()
+        let upstream = CompatRecordingSubscription()
         let subject = PassthroughSubject<Int, Never>()
         subject.send(subscription: upstream)
         #expect(upstream.history == [])
-        let subscriber = KeepingSubscriber<Int, Never>(initialDemand: .none)
+        let subscriber = CompatKeepingSubscriber<Int, Never>(initialDemand: .none)
         subject.subscribe(subscriber)
         #expect(upstream.history == [])
         subscriber.subscription?.request(.max(1))
@@ -149,13 +149,13 @@ struct SubjectRulesTests {
         subscriber.subscription?.request(.max(2))
         #expect(upstream.history == ["request(unlimited)"])
         // Once demanded, a later upstream is asked at once.
-        let later = RecordingSubscription()
+        let later = CompatRecordingSubscription()
         subject.send(subscription: later)
         #expect(later.history == ["request(unlimited)"])
     }
 
     @Test func currentValueRequestsFromUpstreamAtOnce() {
-        let upstream = RecordingSubscription()
+        let upstream = CompatRecordingSubscription()
         let subject = CurrentValueSubject<Int, Never>(1)
         subject.send(subscription: upstream)
         #expect(upstream.history == ["request(unlimited)"])
@@ -175,7 +175,7 @@ struct SubjectRulesTests {
     }
 
     @Test func subjectCancelsUpstreamsWhenDeinitialised() {
-        let upstream = RecordingSubscription()
+        let upstream = CompatRecordingSubscription()
         do {
             let subject = PassthroughSubject<Int, Never>()
             for _ in 0..<3 { subject.send(subscription: upstream) }
@@ -186,7 +186,7 @@ struct SubjectRulesTests {
     @Test func subscriberAfterCompletionGetsEmptyThenCompletion() {
         let subject = PassthroughSubject<Int, Never>()
         subject.send(completion: .finished)
-        let subscriber = KeepingSubscriber<Int, Never>()
+        let subscriber = CompatKeepingSubscriber<Int, Never>()
         subject.subscribe(subscriber)
         #expect(subscriber.events == ["subscription(Empty)", "completion"])
     }

@@ -3,20 +3,20 @@ import UVCombineCore
 
 /// A subscription that records what is asked of it (for the Combine-rules
 /// tests of sinks, subjects and connectables).
-final class RecordingSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class CompatRecordingSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
     private let log = Mutex<[String]>([])
 
     func request(_ demand: Subscribers.Demand) { log.withLock { $0.append("request(\(demand))") } }
     func cancel() { log.withLock { $0.append("cancel") } }
 
     var history: [String] { log.withLock { $0 } }
-    var description: String { "RecordingSubscription" }
+    var description: String { "CompatRecordingSubscription" }
 }
 
 /// A subscriber that keeps every subscription it gets forever (as many
 /// hand-written subscribers do), so a leak test shows whether the
 /// publisher side lets go of it.
-final class KeepingSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+final class CompatKeepingSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {
     private struct State {
         var subscriptions: [any Subscription] = []
         var events: [String] = []
@@ -55,7 +55,7 @@ struct CompatBox<Value>: @unchecked Sendable {
 }
 
 /// The children of a mirror as (label, String(describing:)) pairs.
-func mirrorChildren(_ subject: Any) -> [String] {
+func compatMirrorChildren(_ subject: Any) -> [String] {
     Mirror(reflecting: subject).children.map { "\($0.label ?? "_")=\(String(describing: $0.value))" }
 }
 

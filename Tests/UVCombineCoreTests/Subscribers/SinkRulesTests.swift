@@ -23,7 +23,7 @@ struct SinkRulesTests {
 
     @Test func handMadeSinkReleasesClosuresOnCompletion() {
         let (sink, valueGone, completionGone) = makeSink()
-        sink.receive(subscription: RecordingSubscription())
+        sink.receive(subscription: CompatRecordingSubscription())
         #expect(!valueGone() && !completionGone())
         sink.receive(completion: .finished)
         withExtendedLifetime(sink) {
@@ -40,7 +40,7 @@ struct SinkRulesTests {
 
     @Test func handMadeSinkReleasesClosuresOnCancel() {
         let (sink, valueGone, completionGone) = makeSink()
-        let subscription = RecordingSubscription()
+        let subscription = CompatRecordingSubscription()
         sink.receive(subscription: subscription)
         sink.cancel()
         withExtendedLifetime(sink) { #expect(valueGone() && completionGone()) }
@@ -52,7 +52,7 @@ struct SinkRulesTests {
         let (sink, valueGone, _) = makeSink(values: values)
         sink.cancel()
         withExtendedLifetime(sink) { #expect(!valueGone()) }
-        let subscription = RecordingSubscription()
+        let subscription = CompatRecordingSubscription()
         sink.receive(subscription: subscription)
         #expect(subscription.history == ["request(unlimited)"])
         _ = sink.receive(7)
@@ -78,15 +78,15 @@ struct SinkRulesTests {
         sink.receive(completion: .finished)
         sink.receive(completion: .finished)
         #expect(completions == 1)
-        let late = RecordingSubscription()
+        let late = CompatRecordingSubscription()
         sink.receive(subscription: late)
         #expect(late.history == ["cancel"])
     }
 
     @Test func secondSubscriptionIsCancelledAndCompletionDoesNotCancel() {
         let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
-        let first = RecordingSubscription()
-        let second = RecordingSubscription()
+        let first = CompatRecordingSubscription()
+        let second = CompatRecordingSubscription()
         sink.receive(subscription: first)
         sink.receive(subscription: second)
         sink.receive(subscription: first)
@@ -100,7 +100,7 @@ struct SinkRulesTests {
         var received: [Int] = []
         let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { received.append($0) })
         sink.receiveValue(1)
-        sink.receive(subscription: RecordingSubscription())
+        sink.receive(subscription: CompatRecordingSubscription())
         sink.cancel()
         sink.receiveValue(2)
         #expect(received == [1])
@@ -117,7 +117,7 @@ struct SinkRulesTests {
             },
             receiveValue: { _ in })
         sinkRef = sink
-        sink.receive(subscription: RecordingSubscription())
+        sink.receive(subscription: CompatRecordingSubscription())
         sink.receive(completion: .finished)
         #expect(counter == 9)
         sinkRef = nil
@@ -190,11 +190,11 @@ struct SinkRulesTests {
         assign.receive(completion: .finished)
         assign.cancel()
         #expect(assign.object === owner)
-        let subscription = RecordingSubscription()
+        let subscription = CompatRecordingSubscription()
         assign.receive(subscription: subscription)
         _ = assign.receive(6)
         #expect(owner.value == 6)
-        let second = RecordingSubscription()
+        let second = CompatRecordingSubscription()
         assign.receive(subscription: second)
         #expect(second.history == ["cancel"])
         assign.receive(completion: .finished)
