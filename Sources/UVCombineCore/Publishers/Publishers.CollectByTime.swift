@@ -265,7 +265,8 @@ internal final class CollectByTimeInner<Input, Downstream: Subscriber, Context: 
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        // `.none` is accepted and adds nothing (Combine does not trap).
+        guard demand.rawValue > 0 else { return }
         addDemand(demand)
     }
 

@@ -195,9 +195,11 @@ internal final class DelayInner<Downstream: Subscriber, Context: Scheduler>: Sub
     /// ran meanwhile.
     @inlinable
     func runScheduled() {
-        guard state.withLock({ $0.value.pending.actionRan() }) else { return }
+        // The first step also counts this action in, under the same lock.
+        var starting = true
         while true {
             let step = state.withLock { s -> UncheckedSendable<Step> in
+                if starting && !s.value.pending.actionRan() { return UncheckedSendable(.done(release: nil)) }
                 switch s.value.pending.next() {
                 case .done(let owner):
                     return UncheckedSendable(.done(release: owner))
@@ -211,6 +213,7 @@ internal final class DelayInner<Downstream: Subscriber, Context: Scheduler>: Sub
                     return UncheckedSendable(.skip)
                 }
             }
+            starting = false
             switch step.value {
             case .deliver(.value(let value)):
                 let more = downstream.receive(value)

@@ -521,6 +521,22 @@ struct TimeOperatorCombineRulesTests {
         #expect(Mirror(reflecting: subscription).children.isEmpty)
     }
 
+    // MARK: collect(.byTime)
+
+    @Test func collectByTimeAcceptsRequestNone() {
+        let scheduler = RecordingScheduler()
+        let upstream = TestPublisher<Int, TestError>()
+        let tracker = TrackingSubscriber<[Int], TestError>(initialDemand: .none)
+        upstream.collect(.byTimeOrCount(scheduler, .nanoseconds(10), 2)).subscribe(tracker)
+        tracker.request(.none)
+        #expect(upstream.subscription?.requested == [])
+        tracker.request(.max(1))
+        #expect(upstream.subscription?.requested == [.max(2)])
+        upstream.send(1)
+        upstream.send(2)
+        #expect(tracker.values == [[1, 2]])
+    }
+
     // MARK: measureInterval
 
     @Test func measureIntervalRequestsTheSubscribersDemandUpstream() {
