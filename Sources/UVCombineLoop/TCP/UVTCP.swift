@@ -37,6 +37,12 @@ public enum UVTCP {
         /// When it passes, the attempt fails with
         /// ``UVTCPError/Kind/timedOut`` (`UV_ETIMEDOUT`).
         public var connectTimeout: UVLoop.SchedulerTimeType.Stride?
+        /// Happy Eyeballs (RFC 8305): how long a connection attempt to one
+        /// address runs alone before the next address is tried beside it.
+        /// 250 ms by default, as RFC 8305 recommends; an attempt that
+        /// fails starts the next one at once. Attempts overlap until one
+        /// connects (it wins; the others are closed) or all have failed.
+        public var connectionAttemptDelay: UVLoop.SchedulerTimeType.Stride = .milliseconds(250)
         /// The size of each connection's one read buffer, allocated on its
         /// first read: the largest chunk a read delivers. 64 KiB by default.
         public var readBufferSize: Int = 64 * 1024

@@ -16,8 +16,14 @@ extension UVTCP {
     ///
     /// - A numeric IPv4 or IPv6 host (`127.0.0.1`, `::1`, `[::1]`,
     ///   `fe80::1%eth0`) is used as it is; a name is resolved on the loop
-    ///   (`uv_getaddrinfo`, IPv4 and IPv6), and its addresses are tried in
-    ///   the resolver's order, each on a fresh socket, until one connects.
+    ///   (`uv_getaddrinfo`, IPv4 and IPv6), and its addresses are tried
+    ///   each on a fresh socket, with Happy Eyeballs (RFC 8305): in the
+    ///   resolver's order with the two families interleaved (the
+    ///   resolver's first family first), each attempt running alone for
+    ///   ``Options/connectionAttemptDelay`` (250 ms) before the next one
+    ///   starts beside it, or at once when it fails. The first to connect
+    ///   wins and the others are closed, so a black-holed address (often
+    ///   IPv6) costs 250 ms, not the whole connect timeout.
     /// - Failures: ``UVTCPError/Kind/hostNotFound`` (`UV_EAI_NONAME`),
     ///   ``UVTCPError/Kind/resolutionFailed``,
     ///   ``UVTCPError/Kind/connectionFailed`` with the last address's error
@@ -51,10 +57,11 @@ extension UVTCP {
 }
 
 extension UVTCP {
-    /// Connects to the first of `addresses` that accepts, in order, as
-    /// `connect(host:port:)` does with a name's resolved addresses. For the
-    /// package's tests (a name with several addresses needs a resolver
-    /// configured for it).
+    /// Connects to the first of `addresses` that accepts, starting the
+    /// attempts in the order given (not interleaved by family) with the
+    /// Happy Eyeballs stagger, as `connect(host:port:)` does with a name's
+    /// resolved addresses. For the package's tests (a name with several
+    /// addresses needs a resolver configured for it).
     @discardableResult
     package static func connect(addresses: [UVTCPAddress], on loop: UVLoop, options: Options = Options(),
                                 completion: @escaping (Result<UVTCPConnection, UVTCPError>) -> Void)
@@ -70,14 +77,19 @@ extension UVTCP {
 }
 
 /// One connect in progress, from ``UVTCP/connect(host:port:on:options:completion:)``:
-/// resolving the host, then trying its addresses one by one, under an
-/// optional timeout. Keep it to cancel; letting go of it does not cancel.
+/// resolving the host, then racing its addresses (Happy Eyeballs, RFC
+/// 8305), under an optional timeout. Keep it to cancel; letting go of it
+/// does not cancel.
 ///
 /// States: pending (queued for the loop) → resolving (a name only) →
-/// connecting (one address at a time, a fresh `uv_tcp_t` each) → finished
-/// (connected, failed, timed out or cancelled). While the resolver works,
-/// the attempt's first socket stays open, so that closing the loop waits
-/// for the resolver's answer (`uv_loop_close` would otherwise find the
+/// connecting (a fresh `uv_tcp_t` per address; a new attempt starts every
+/// ``UVTCP/Options/connectionAttemptDelay`` while none has connected, or
+/// as soon as one fails; several may be in flight) → finished (connected,
+/// failed, timed out or cancelled). The first attempt to connect wins;
+/// the sockets of the others are closed (their memory is freed in their
+/// close callbacks, as for every handle). While the resolver works, the
+/// attempt's first socket stays open, so that closing the loop waits for
+/// the resolver's answer (`uv_loop_close` would otherwise find the
 /// request still active).
 ///
 /// Threading: ``cancel()`` and the `let` properties from any thread;
@@ -112,9 +124,17 @@ public final class UVTCPConnectAttempt: Cancellable, @unchecked Sendable, Custom
 
     internal var phase: Phase = .pending
     internal var completion: ((Result<UVTCPConnection, UVTCPError>) -> Void)?
-    /// The socket of the address being tried (or, while resolving, the one
-    /// the first address will use).
+    /// The socket the first address will use, opened before resolving
+    /// (see the type's documentation); nil once that address is tried.
     internal var socket: TCPSocket?
+    /// The sockets whose connect is in flight, oldest first.
+    internal var connecting: [TCPSocket] = []
+    /// Starts the next attempt when the current one has run alone for
+    /// the attempt delay.
+    internal var staggerTimer: ScheduledAction?
+    /// Tells a stagger timer that fires after it was replaced or stopped
+    /// from the current one.
+    internal var staggerGeneration = 0
     /// The resolver's request while it is out (freed in its callback).
     internal var resolveRequest: UnsafeMutablePointer<uv_getaddrinfo_t>?
     internal var isResolutionCancelled = false
@@ -124,6 +144,9 @@ public final class UVTCPConnectAttempt: Cancellable, @unchecked Sendable, Custom
     internal var timer: ScheduledAction?
     /// Every address tried, in order. For tests.
     package private(set) var triedAddresses: [UVTCPAddress] = []
+    /// The sockets the attempt holds open (connecting, or waiting for the
+    /// resolver): 0 once it finished. For tests.
+    package var openSocketCount: Int { connecting.count + (socket == nil ? 0 : 1) }
     /// Addresses to try instead of resolving `host`. For tests.
     internal var presetAddresses: [SocketAddress]?
 
@@ -195,10 +218,10 @@ public final class UVTCPConnectAttempt: Cancellable, @unchecked Sendable, Custom
         }
         if let presetAddresses {
             addresses = presetAddresses
-            connectNext()
+            startNextAttempt()
         } else if let literal = SocketAddress(numericHost: host, port: port) {
             addresses = [literal]
-            connectNext()
+            startNextAttempt()
         } else {
             resolve()
         }
@@ -270,18 +293,43 @@ public final class UVTCPConnectAttempt: Cancellable, @unchecked Sendable, Custom
             finish(.failure(UVTCPError(.hostNotFound, code: UV_EAI_NONAME.rawValue)))
             return
         }
-        addresses = found
-        connectNext()
+        addresses = Self.interleavingFamilies(found)
+        startNextAttempt()
     }
 
-    /// Tries the next address; fails when none is left.
-    private func connectNext() {
+    /// RFC 8305 section 4: the addresses in the resolver's order, the two
+    /// families alternating from the family of the first (`[6a, 6b, 4a]`
+    /// becomes `[6a, 4a, 6b]`), so that a broken family costs one attempt
+    /// delay, not one per address.
+    internal static func interleavingFamilies(_ addresses: [SocketAddress]) -> [SocketAddress] {
+        guard let first = addresses.first else { return addresses }
+        let preferred = addresses.filter { $0.storage.ss_family == first.storage.ss_family }
+        let other = addresses.filter { $0.storage.ss_family != first.storage.ss_family }
+        var result: [SocketAddress] = []
+        result.reserveCapacity(addresses.count)
+        for index in 0..<max(preferred.count, other.count) {
+            if index < preferred.count { result.append(preferred[index]) }
+            if index < other.count { result.append(other[index]) }
+        }
+        return result
+    }
+
+    /// `interleavingFamilies` on `UVTCPAddress`es, for tests.
+    package static func interleavingFamilies(_ addresses: [UVTCPAddress]) -> [UVTCPAddress] {
+        interleavingFamilies(addresses.compactMap { SocketAddress(numericHost: $0.host, port: $0.port) }).map(\.address)
+    }
+
+    /// Starts a connect to the next address (an address refused at once
+    /// is skipped) and arms the stagger timer while addresses remain; when
+    /// none is left and no attempt is in flight, fails with the last error.
+    private func startNextAttempt() {
         phase = .connecting
+        stopStagger()
         while nextAddress < addresses.count {
             let address = addresses[nextAddress]
             nextAddress += 1
             let socket = self.socket ?? makeSocket()
-            self.socket = socket
+            self.socket = nil
             triedAddresses.append(address.address)
             let raw = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<uv_connect_t>.size,
                                                        alignment: MemoryLayout<uv_connect_t>.alignment)
@@ -305,26 +353,69 @@ public final class UVTCPConnectAttempt: Cancellable, @unchecked Sendable, Custom
                     attempt.connectFinished(socket, status: status)
                 }
             }
-            if status == 0 { return }
+            if status == 0 {
+                connecting.append(socket)
+                armStagger()
+                return
+            }
             // Refused at once (no callback follows): next address.
             raw.deallocate()
             lastError = status
-            closeSocket()
+            close(socket)
         }
+        if connecting.isEmpty { failWithLastError() }
+    }
+
+    private func failWithLastError() {
         finish(.failure(UVTCPError(.connectionFailed, code: lastError == 0 ? UV_ECONNREFUSED.rawValue : lastError)))
     }
 
+    /// Starts the next attempt after the attempt delay, if an address is
+    /// left.
+    private func armStagger() {
+        guard nextAddress < addresses.count else { return }
+        staggerGeneration += 1
+        let generation = staggerGeneration
+        let delay = max(options.connectionAttemptDelay, .zero)
+        let deadline = loop.now.advanced(by: delay).uptimeNanoseconds
+        let timer = ScheduledAction(loop: loop, deadline: deadline, interval: 0) { [self] in
+            staggerFired(generation)
+        }
+        staggerTimer = timer
+        loop.submitOrdered(.open(timer))
+    }
+
+    private func staggerFired(_ generation: Int) {
+        guard phase == .connecting, generation == staggerGeneration else { return }
+        staggerTimer = nil
+        startNextAttempt()
+    }
+
+    private func stopStagger() {
+        staggerGeneration += 1
+        staggerTimer?.cancel()
+        staggerTimer = nil
+    }
+
     private func connectFinished(_ socket: TCPSocket, status: Int32) {
-        guard phase == .connecting, socket === self.socket else { return }
+        guard phase == .connecting, let index = connecting.firstIndex(where: { $0 === socket }) else { return }
+        connecting.remove(at: index)
         if status == 0 {
+            // The winner; the other attempts lose and close.
             socket.attempt = nil
-            self.socket = nil
+            stopStagger()
+            closeConnecting()
             let connection = UVTCPConnection(socket: socket, options: options)
             finish(.success(connection))
-        } else {
-            lastError = status
-            closeSocket()
-            connectNext()
+            return
+        }
+        lastError = status
+        close(socket)
+        // RFC 8305 section 5: a failed attempt starts the next one at once.
+        if nextAddress < addresses.count {
+            startNextAttempt()
+        } else if connecting.isEmpty {
+            failWithLastError()
         }
     }
 
@@ -338,6 +429,7 @@ public final class UVTCPConnectAttempt: Cancellable, @unchecked Sendable, Custom
     private func finish(_ result: Result<UVTCPConnection, UVTCPError>) {
         phase = .finished
         stopTimer()
+        stopStagger()
         if case .failure = result { abortIO() }
         let completion = self.completion
         self.completion = nil
@@ -355,13 +447,15 @@ public final class UVTCPConnectAttempt: Cancellable, @unchecked Sendable, Custom
     }
 
     /// Stops the I/O in flight: the resolver's request is cancelled (its
-    /// callback closes the socket) or the socket closes now.
+    /// callback closes the socket) or every socket closes now.
     private func abortIO() {
+        stopStagger()
         if resolveRequest != nil {
             cancelResolution()
             return
         }
         closeSocket()
+        closeConnecting()
     }
 
     /// Asks libuv to drop the resolver's request, once. The callback still
@@ -373,9 +467,22 @@ public final class UVTCPConnectAttempt: Cancellable, @unchecked Sendable, Custom
         _ = UnsafeMutableRawPointer(resolveRequest).withMemoryRebound(to: uv_req_t.self, capacity: 1) { uv_cancel($0) }
     }
 
+    /// Closes the socket kept for the first address.
     private func closeSocket() {
         guard let socket else { return }
         self.socket = nil
+        close(socket)
+    }
+
+    /// Closes every attempt in flight (their connect callbacks then come
+    /// with `UV_ECANCELED` and are ignored).
+    private func closeConnecting() {
+        let sockets = connecting
+        connecting = []
+        for socket in sockets { close(socket) }
+    }
+
+    private func close(_ socket: TCPSocket) {
         socket.attempt = nil
         socket.closeHandle()
     }
@@ -392,11 +499,13 @@ public final class UVTCPConnectAttempt: Cancellable, @unchecked Sendable, Custom
             return true
         }
         if self.socket === socket { self.socket = nil }
+        connecting.removeAll { $0 === socket }
         socket.attempt = nil
         return false
     }
 
     internal func socketDidClose(_ socket: TCPSocket) {
         if self.socket === socket { self.socket = nil }
+        connecting.removeAll { $0 === socket }
     }
 }
