@@ -62,8 +62,8 @@ import HTTPTypes
 ///
 /// Every malformed input throws a ``UVURLError`` with code
 /// `.badServerResponse` and a `detail` naming the rule, for example
-/// `"conflicting Content-Length values"`, `"obsolete line folding in
-/// header section"`, `"missing CRLF after chunk data"`. A body longer than
+/// `"conflicting Content-Length values"`, `"whitespace before the first
+/// header field"`, `"missing CRLF after chunk data"`. A body longer than
 /// ``Configuration/maximumBodyLength`` throws `.dataLengthExceedsMaximum`;
 /// end of input before the response is complete throws
 /// `.networkConnectionLost` (`"truncated body ..."`).
@@ -227,15 +227,29 @@ public struct HTTPResponseParser: Sendable {
     /// Returns ``Event/end(keepAlive:)`` (false) when that ends a
     /// close-delimited body, or when the response was already complete.
     ///
+    /// - Parameter isAuthenticated: whether the end itself can be trusted:
+    ///   true for plain TCP's end of file and for TLS's `close_notify`;
+    ///   false for a TLS connection whose TCP stream ended without
+    ///   `close_notify`. Such an end cannot end a close-delimited body:
+    ///   anyone on the path can send a FIN, so the body may have been cut
+    ///   (RFC 8446 section 6.1; curl with OpenSSL 3 fails the same way).
     /// - Throws: `.networkConnectionLost` when the response is incomplete:
     ///   `"connection closed before the response began"` (check
     ///   ``hasReceivedResponseBytes`` to decide on a retry),
     ///   `"connection closed inside the response head"`,
-    ///   `"truncated body: connection closed before Content-Length bytes arrived"` or
-    ///   `"truncated body: connection closed inside the chunked body"`.
-    public mutating func endOfInput() throws(UVURLError) -> Event {
+    ///   `"truncated body: connection closed before Content-Length bytes arrived"`,
+    ///   `"truncated body: connection closed inside the chunked body"` or
+    ///   `"truncated body: TLS connection closed without close_notify"`.
+    ///
+    /// ```swift
+    /// // A close-delimited body, then TLS ended without close_notify:
+    /// _ = try parser.endOfInput(isAuthenticated: false) // throws .networkConnectionLost
+    /// ```
+    public mutating func endOfInput(isAuthenticated: Bool = true) throws(UVURLError) -> Event {
         let error: UVURLError
         switch phase {
+        case .closeDelimited where !isAuthenticated:
+            error = UVURLError(.networkConnectionLost, detail: "truncated body: TLS connection closed without close_notify")
         case .closeDelimited, .complete:
             phase = .idle
             return .end(keepAlive: false)
@@ -599,15 +613,8 @@ public struct HTTPResponseParser: Sendable {
         var connectionClose = false
         var connectionKeepAlive = false
 
-        var lineStart = lineEnd + 2
-        while true {
-            lineEnd = Self.indexOfCR(bytes, from: lineStart)
-            if lineEnd == lineStart { break }
-            let line = UnsafeRawBufferPointer(rebasing: bytes[lineStart..<lineEnd])
-            lineStart = lineEnd + 2
-            let (nameBytes, value) = try Self.splitFieldLine(line)
-            if isInterim { continue }
-
+        /// Reads one field's value for framing and adds the field.
+        func interpret(_ nameBytes: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws(UVURLError) {
             switch Self.framingField(nameBytes) {
             case .contentLength:
                 var newValue = contentLength
@@ -646,6 +653,41 @@ public struct HTTPResponseParser: Sendable {
                 break
             }
             fields.append(Self.field(Self.fieldName(nameBytes), value))
+        }
+
+        var lineStart = lineEnd + 2
+        // The value of a field folded over several lines (obs-fold), joined;
+        // only a head with such a field fills it.
+        var unfolded: [UInt8] = []
+        while true {
+            lineEnd = Self.indexOfCR(bytes, from: lineStart)
+            if lineEnd == lineStart { break }
+            let line = UnsafeRawBufferPointer(rebasing: bytes[lineStart..<lineEnd])
+            lineStart = lineEnd + 2
+            // A line that starts with whitespace right after the status
+            // line continues nothing (RFC 9112 section 2.2 allows refusing
+            // it); after a field line, the unfolding below consumed it.
+            if HTTPTokenList.isOWS(line[0]) {
+                throw .badResponse("whitespace before the first header field")
+            }
+            let (nameBytes, value) = try Self.splitFieldLine(line)
+            // RFC 9112 section 5.2: a user agent replaces each obs-fold in
+            // a response with SP before interpreting the field value.
+            // (The line after a field line always exists: at worst it is
+            // the empty line that ends the head.)
+            let isFolded = HTTPTokenList.isOWS(bytes[lineStart])
+            if isFolded {
+                lineStart = try Self.unfold(bytes, value: value, from: lineStart, into: &unfolded)
+            }
+            if isInterim { continue }
+            if isFolded {
+                let result = unfolded.withUnsafeBytes { joined in
+                    Result { () throws(UVURLError) in try interpret(nameBytes, joined) }
+                }
+                try result.get()
+            } else {
+                try interpret(nameBytes, value)
+            }
         }
 
         let status = HTTPResponse.Status(code: code, reasonPhrase: reason)
@@ -723,9 +765,6 @@ public struct HTTPResponseParser: Sendable {
     private static func splitFieldLine(
         _ line: UnsafeRawBufferPointer
     ) throws(UVURLError) -> (name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        if HTTPTokenList.isOWS(line[0]) {
-            throw .badResponse("obsolete line folding in header section")
-        }
         var colon = 0
         let count = line.count
         while colon < count && line[colon] != UInt8(ascii: ":") { colon += 1 }
@@ -750,14 +789,59 @@ public struct HTTPResponseParser: Sendable {
     }
 
     /// Checks a trailer section's field lines; the fields are dropped.
+    /// Folded lines (obs-fold) are unfolded as in a head, only to check
+    /// them.
     private static func checkTrailers(_ bytes: UnsafeRawBufferPointer) throws(UVURLError) {
         var lineStart = 0
+        var unfolded: [UInt8] = []
         while true {
             let lineEnd = Self.indexOfCR(bytes, from: lineStart)
             if lineEnd == lineStart { return }
-            _ = try splitFieldLine(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<lineEnd]))
+            let line = UnsafeRawBufferPointer(rebasing: bytes[lineStart..<lineEnd])
+            if HTTPTokenList.isOWS(line[0]) {
+                throw .badResponse("whitespace before the first trailer field")
+            }
+            let (_, value) = try splitFieldLine(line)
+            lineStart = lineEnd + 2
+            if HTTPTokenList.isOWS(bytes[lineStart]) {
+                lineStart = try unfold(bytes, value: value, from: lineStart, into: &unfolded)
+            }
+        }
+    }
+
+    /// Joins a field value folded over several lines (obs-fold, RFC 9112
+    /// section 5.2) into `unfolded`: the first line's value, then each
+    /// continuation line's value (without its surrounding whitespace),
+    /// with one SP in place of each fold. `start` is the offset of the
+    /// first continuation line (it starts with SP or HTAB); returns the
+    /// offset of the line after the last one.
+    ///
+    /// `"X-A: a\r\n  b\r\n\tc"` gives `"a b c"`.
+    private static func unfold(
+        _ bytes: UnsafeRawBufferPointer,
+        value: UnsafeRawBufferPointer,
+        from start: Int,
+        into unfolded: inout [UInt8]
+    ) throws(UVURLError) -> Int {
+        unfolded.removeAll(keepingCapacity: true)
+        unfolded.append(contentsOf: value)
+        var lineStart = start
+        while HTTPTokenList.isOWS(bytes[lineStart]) {
+            let lineEnd = indexOfCR(bytes, from: lineStart)
+            var lower = lineStart
+            var upper = lineEnd
+            while lower < upper && HTTPTokenList.isOWS(bytes[lower]) { lower += 1 }
+            while upper > lower && HTTPTokenList.isOWS(bytes[upper - 1]) { upper -= 1 }
+            for index in lower..<upper where !HTTPRequestValidation.isFieldValueByte(bytes[index]) {
+                throw .badResponse("invalid byte in header field value")
+            }
+            if lower < upper {
+                if !unfolded.isEmpty { unfolded.append(0x20) }
+                unfolded.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[lower..<upper]))
+            }
             lineStart = lineEnd + 2
         }
+        return lineStart
     }
 
     /// The index of the next CR at or after `start`; the caller knows

@@ -209,6 +209,33 @@ let validParserCases: [ParserCase] = [
         configuration: limits(body: 4),
         expected: [.head(200, "OK", ["Content-Length: 4"]), .text("abcd"), .end(keepAlive: true)]
     ),
+    // RFC 9112 section 5.2: obs-fold in a response is replaced with SP
+    // before the field is interpreted.
+    ParserCase(
+        name: "obs-fold: SP replaces the fold",
+        input: "HTTP/1.1 200 OK\r\nX-A: a\r\n b\r\nContent-Length: 0\r\n\r\n",
+        expected: [.head(200, "OK", ["X-A: a b", "Content-Length: 0"]), .end(keepAlive: true)]
+    ),
+    ParserCase(
+        name: "obs-fold: several continuation lines, HTAB, whitespace around each",
+        input: "HTTP/1.1 200 OK\r\nX-A: a  \r\n \t b \r\n\tc\r\nX-B: d\r\nContent-Length: 0\r\n\r\n",
+        expected: [.head(200, "OK", ["X-A: a b c", "X-B: d", "Content-Length: 0"]), .end(keepAlive: true)]
+    ),
+    ParserCase(
+        name: "obs-fold: an empty first line and a blank continuation",
+        input: "HTTP/1.1 200 OK\r\nX-A:\r\n  \r\n b\r\nContent-Length: 0\r\n\r\n",
+        expected: [.head(200, "OK", ["X-A: b", "Content-Length: 0"]), .end(keepAlive: true)]
+    ),
+    ParserCase(
+        name: "obs-fold: a folded framing field is interpreted after unfolding",
+        input: "HTTP/1.1 200 OK\r\nConnection:\r\n close\r\nContent-Length:\r\n 3\r\n\r\nabc",
+        expected: [.head(200, "OK", ["Connection: close", "Content-Length: 3"]), .text("abc"), .end(keepAlive: false)]
+    ),
+    ParserCase(
+        name: "obs-fold in an interim response and in trailers",
+        input: "HTTP/1.1 103 Early Hints\r\nLink: </a>;\r\n rel=preload\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\nX-T: a\r\n b\r\n\r\n",
+        expected: [.head(200, "OK", ["Transfer-Encoding: chunked"]), .text("x"), .end(keepAlive: true)]
+    ),
     ParserCase(
         name: "exactly at the header limits",
         input: "HTTP/1.1 200 OK\r\nA: 1\r\nB: 2\r\n\r\n",
@@ -238,8 +265,11 @@ let malformedParserCases: [ParserCase] = [
     ParserCase(name: "control byte in reason", input: "HTTP/1.1 200 O\u{01}K\r\n\r\n", expected: [.bad("invalid byte in reason phrase")]),
     ParserCase(name: "101 upgrade", input: "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n", expected: [.bad("unexpected 101 Switching Protocols")]),
     // Field lines.
-    ParserCase(name: "obs-fold", input: "HTTP/1.1 200 OK\r\nX-A: a\r\n b\r\n\r\n", expected: [.bad("obsolete line folding in header section")]),
-    ParserCase(name: "obs-fold with HTAB", input: "HTTP/1.1 200 OK\r\n\tX-A: a\r\n\r\n", expected: [.bad("obsolete line folding in header section")]),
+    // RFC 9112 section 2.2: whitespace before the first field line continues nothing.
+    ParserCase(name: "whitespace before the first field", input: "HTTP/1.1 200 OK\r\n\tX-A: a\r\n\r\n", expected: [.bad("whitespace before the first header field")]),
+    ParserCase(name: "space before the first field", input: "HTTP/1.1 200 OK\r\n X-A: a\r\nContent-Length: 0\r\n\r\n", expected: [.bad("whitespace before the first header field")]),
+    ParserCase(name: "control byte in a continuation line", input: "HTTP/1.1 200 OK\r\nX-A: a\r\n b\u{01}\r\n\r\n", expected: [.bad("invalid byte in header field value")]),
+    ParserCase(name: "folded Content-Length becomes two values", input: "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n 4\r\n\r\nabcd", expected: [.bad("malformed Content-Length value")]),
     ParserCase(name: "space before colon", input: "HTTP/1.1 200 OK\r\nContent-Length : 0\r\n\r\n", expected: [.bad("whitespace between header field name and colon")]),
     ParserCase(name: "space in name", input: "HTTP/1.1 200 OK\r\nX A: v\r\n\r\n", expected: [.bad("invalid byte in header field name")]),
     ParserCase(name: "non-token byte in name", input: "HTTP/1.1 200 OK\r\nX(A): v\r\n\r\n", expected: [.bad("invalid byte in header field name")]),
@@ -280,7 +310,8 @@ let malformedParserCases: [ParserCase] = [
     ParserCase(name: "control byte in chunk extension", input: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;a\u{01}\r\n", expected: [.head(200, "OK", ["Transfer-Encoding: chunked"]), .bad("invalid byte in chunk extension")]),
     ParserCase(name: "chunk data longer than its size", input: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcd\r\n0\r\n\r\n", expected: [.head(200, "OK", ["Transfer-Encoding: chunked"]), .text("abc"), .bad("missing CRLF after chunk data")]),
     ParserCase(name: "chunk data followed by CR only", input: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\rX", expected: [.head(200, "OK", ["Transfer-Encoding: chunked"]), .text("abc"), .bad("missing CRLF after chunk data")]),
-    ParserCase(name: "obs-fold in trailers", input: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: a\r\n b\r\n\r\n", expected: [.head(200, "OK", ["Transfer-Encoding: chunked"]), .bad("obsolete line folding in header section")]),
+    ParserCase(name: "whitespace before the first trailer", input: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n X-T: a\r\n\r\n", expected: [.head(200, "OK", ["Transfer-Encoding: chunked"]), .bad("whitespace before the first trailer field")]),
+    ParserCase(name: "control byte in a folded trailer", input: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: a\r\n \u{7F}\r\n\r\n", expected: [.head(200, "OK", ["Transfer-Encoding: chunked"]), .bad("invalid byte in header field value")]),
     ParserCase(name: "bare LF in trailers", input: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: a\n\r\n", expected: [.head(200, "OK", ["Transfer-Encoding: chunked"]), .bad("bare LF in header section")]),
     ParserCase(name: "trailer without colon", input: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nnonsense\r\n\r\n", expected: [.head(200, "OK", ["Transfer-Encoding: chunked"]), .bad("header field line without a colon")]),
     // Limits.

@@ -60,8 +60,16 @@ package protocol HTTPConnectionIO: AnyObject {
     /// Queues `bytes` for sending. The transport keeps the array (a
     /// reference, not a copy) until the kernel took them; the caller does
     /// not mutate its own copy meanwhile, so no byte is copied. A failed
-    /// write is reported by ``HTTPConnectionHandler/connectionDidFail(_:)``.
+    /// write is reported by ``HTTPConnectionHandler/connectionDidFail(_:)``,
+    /// its completion by ``HTTPConnectionHandler/connectionDidWrite()``.
     func write(_ bytes: [UInt8])
+
+    /// Written bytes the peer has not acknowledged yet, wherever they
+    /// wait (here, in libuv, in the kernel's send queue). The session
+    /// compares it between idle-timer firings: a change means an upload
+    /// progressed even though no write completed (the kernel holds the
+    /// tail of the request and the peer reads it slowly). 0 by default.
+    var unacknowledgedOutputByteCount: Int { get }
 
     /// Whether written bytes are still queued (not yet taken by the
     /// kernel). A response that ends while its request is still being
@@ -91,9 +99,22 @@ package protocol HTTPConnectionIO: AnyObject {
     var bufferedInputByteCount: Int { get }
 }
 
+extension HTTPConnectionHandler {
+    /// Ignores write progress.
+    package func connectionDidWrite() {}
+
+    /// The same as an end of stream.
+    package func connectionDidReachEndOfStreamWithoutCloseNotify() {
+        connectionDidReachEndOfStream()
+    }
+}
+
 extension HTTPConnectionIO {
     /// Nothing is held: every read is handed over at once.
     package var bufferedInputByteCount: Int { 0 }
+
+    /// Not known: no progress is seen but write completions.
+    package var unacknowledgedOutputByteCount: Int { 0 }
 }
 
 /// Receives one connection's events. All on the loop thread.
@@ -106,8 +127,19 @@ package protocol HTTPConnectionHandler: AnyObject {
     func connectionDidFailToConnect(_ error: UVURLError)
     /// Bytes arrived; `bytes` is valid only during the call.
     func connectionDidRead(_ bytes: UnsafeRawBufferPointer)
-    /// The peer closed its side (`UV_EOF`).
+    /// A write completed: the kernel took all its bytes. The session
+    /// counts it as activity for the idle timeout. Does nothing by
+    /// default.
+    func connectionDidWrite()
+    /// The peer closed its side (`UV_EOF`; for TLS, the server's
+    /// `close_notify`).
     func connectionDidReachEndOfStream()
+    /// TLS only: the TCP stream ended (after the records before it were
+    /// delivered) without the server's `close_notify`, so the end itself
+    /// is not authenticated: a body delimited by the connection's close
+    /// may have been cut. By default the same as
+    /// ``connectionDidReachEndOfStream()``.
+    func connectionDidReachEndOfStreamWithoutCloseNotify()
     /// Reading or writing failed (`UV_ECONNRESET`, `UV_EPIPE`, ...):
     /// `.networkConnectionLost`; or a TLS record failed: `.tlsProtocolError`.
     func connectionDidFail(_ error: UVURLError)

@@ -66,8 +66,16 @@ internal final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
         engine.connectionDidRead(self, bytes: bytes)
     }
 
+    internal func connectionDidWrite() {
+        engine.connectionDidWrite(self)
+    }
+
     internal func connectionDidReachEndOfStream() {
-        engine.connectionDidReachEndOfStream(self)
+        engine.connectionDidReachEndOfStream(self, isAuthenticated: true)
+    }
+
+    internal func connectionDidReachEndOfStreamWithoutCloseNotify() {
+        engine.connectionDidReachEndOfStream(self, isAuthenticated: false)
     }
 
     internal func connectionDidFail(_ error: UVURLError) {

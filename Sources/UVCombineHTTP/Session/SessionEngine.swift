@@ -231,19 +231,22 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
                 return
             }
         }
-        if !task.stash.isEmpty {
-            var stash: [UInt8] = []
-            swap(&stash, &task.stash)
-            let finished = stash.withUnsafeBytes { bytes in
-                process(bytes, for: task, on: connection)
-            }
-            // Give the buffer back (it is reused by the next pause).
-            if task.stash.isEmpty {
-                stash.removeAll(keepingCapacity: true)
-                task.stash = stash
-            }
-            if finished { return }
+        // The parser is asked again even with nothing stashed: the part
+        // just delivered may have been the response's last, and only the
+        // parser can say that the response ended (issue 17: a small
+        // response on a keep-alive connection, read .max(1) at a time,
+        // never finished because the parser was never asked again).
+        var stash: [UInt8] = []
+        swap(&stash, &task.stash)
+        let finished = stash.withUnsafeBytes { bytes in
+            process(bytes, for: task, on: connection)
         }
+        // Give the buffer back (it is reused by the next pause).
+        if task.stash.isEmpty, case .running = task.progress {
+            stash.removeAll(keepingCapacity: true)
+            task.stash = stash
+        }
+        if finished { return }
         guard !task.isPaused, case .running = task.progress else { return }
         afterInput(for: task, on: connection)
     }
@@ -398,6 +401,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         }
         connection.parser.expectResponse(to: task.request.method, requestClosesConnection: result.closesConnection)
         connection.io?.write(connection.writeBuffer)
+        task.lastUnacknowledgedOutput = connection.io?.unacknowledgedOutputByteCount ?? 0
         connection.startReading()
     }
 
@@ -438,12 +442,23 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         endTurn()
     }
 
-    internal func connectionDidReachEndOfStream(_ connection: SessionConnection) {
+    /// Request bytes were taken by the kernel: the exchange is alive, so
+    /// the idle timeout measures from now (a stall in either direction
+    /// still times out). Only moves a stored instant, as reading does.
+    internal func connectionDidWrite(_ connection: SessionConnection) {
+        guard !connection.isClosed, let task = connection.task, task.connection === connection,
+              task.timeouts != nil else { return }
+        task.timeouts!.activity(now: now)
+    }
+
+    /// `isAuthenticated` is false for a TLS stream that ended without
+    /// `close_notify`: it cannot end a close-delimited body.
+    internal func connectionDidReachEndOfStream(_ connection: SessionConnection, isAuthenticated: Bool) {
         beginTurn()
         if !connection.isClosed {
             if let task = connection.task {
                 do throws(UVURLError) {
-                    if case .end = try connection.parser.endOfInput() {
+                    if case .end = try connection.parser.endOfInput(isAuthenticated: isAuthenticated) {
                         responseEnded(task, on: connection, reusable: false)
                     }
                 } catch {
@@ -477,6 +492,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         while let entry = deadlines.popDue(now: instant.uptimeNanoseconds) {
             if let task = entry as? SessionTask {
                 guard case .running = task.progress, task.timeouts != nil else { continue }
+                noteUploadProgress(task, now: instant)
                 applyTimeout(task, task.timeouts!.timerFired(now: instant))
             } else if let connection = entry as? SessionConnection, !connection.isClosed {
                 if connection.isEstablished {
@@ -487,6 +503,27 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
             }
         }
         endTurn()
+    }
+
+    /// Counts an upload's progress that no write completion reported: a
+    /// write completes when the kernel took the bytes, and the kernel's
+    /// send buffer (megabytes, on loopback) then drains as slowly as the
+    /// server reads. When the unacknowledged output changed since the
+    /// last look and bytes still wait (or a large amount, 64 KiB or more,
+    /// went), an upload is moving: activity now. A small request that the
+    /// server acknowledged late is no upload: its progress is older than
+    /// this firing and does not count, so its stall times out on time.
+    /// A stall that starts mid-upload is seen one idle period late at
+    /// most. One `ioctl` per firing, none per request.
+    private func noteUploadProgress(_ task: SessionTask, now instant: HTTPDeadline) {
+        guard let connection = task.connection, let io = connection.io else { return }
+        let unacknowledged = io.unacknowledgedOutputByteCount
+        let previous = task.lastUnacknowledgedOutput
+        task.lastUnacknowledgedOutput = unacknowledged
+        guard unacknowledged != previous else { return }
+        if unacknowledged > 0 || previous - unacknowledged >= 64 * 1024 {
+            task.timeouts!.activity(now: instant)
+        }
     }
 
     private func syncTimer() {

@@ -299,6 +299,9 @@ internal class SessionTask: DeadlineEntry {
     internal final var redirects: RedirectStateMachine?
     /// The connection carrying the current exchange.
     internal final var connection: SessionConnection?
+    /// The connection's unacknowledged output when last looked at (after
+    /// the request was written, then at each idle-timer firing).
+    internal final var lastUnacknowledgedOutput = 0
     /// Whether the pool was told that response bytes arrived.
     internal final var reportedResponseBytes = false
     /// A redirect being followed: the current response's body is dropped.

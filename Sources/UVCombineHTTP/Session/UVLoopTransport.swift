@@ -21,13 +21,20 @@ internal final class UVLoopTransport: HTTPTransport {
     /// Built at the first `https` connection, shared by the next ones.
     private var tlsContext: TLSContext?
 
-    internal init(loop: UVLoop, tls: UVURLSession.TLSConfiguration = UVURLSession.TLSConfiguration()) {
+    internal init(loop: UVLoop, tls: UVURLSession.TLSConfiguration = UVURLSession.TLSConfiguration(),
+                  connectionAttemptDelay: Duration = .milliseconds(250)) {
         self.loop = loop
         self.tls = tls
         // The pool enforces the connect timeout (it reports `.timedOut`
         // with kind `.connect`); the socket layer waits as long as the
         // kernel does.
-        options = UVTCP.Options()
+        var options = UVTCP.Options()
+        // Capped at a day, far beyond any connect timeout, so the
+        // conversion to nanoseconds cannot overflow.
+        let (seconds, attoseconds) = connectionAttemptDelay.components
+        let nanoseconds = min(max(seconds, 0), 86_400) * 1_000_000_000 + max(attoseconds, 0) / 1_000_000_000
+        options.connectionAttemptDelay = .nanoseconds(Int(nanoseconds))
+        self.options = options
     }
 
     internal var now: HTTPDeadline {
@@ -96,8 +103,13 @@ internal final class UVLoopConnection: HTTPConnectionIO, UVTCPConnectionHandler 
     /// Set before the connection exists; applied when it does.
     private var keepsLoopAlive = true
 
+    /// Every write's completion; formed once, so writing allocates no
+    /// closure.
+    private var writeCompleted: ((UVError?) -> Void)?
+
     internal init(handler: any HTTPConnectionHandler) {
         self.handler = handler
+        writeCompleted = { [weak self] error in self?.writeDidComplete(error) }
     }
 
     internal func connectFinished(_ result: Result<UVTCPConnection, UVTCPError>) {
@@ -121,13 +133,27 @@ internal final class UVLoopConnection: HTTPConnectionIO, UVTCPConnectionHandler 
     // MARK: HTTPConnectionIO
 
     internal func write(_ bytes: [UInt8]) {
-        guard let tcp, !tcp.isClosed else { return }
-        tcp.write(bytes)
+        guard let tcp, !tcp.isClosed, !bytes.isEmpty else { return }
+        // One write, however large: the kernel takes what it can, libuv
+        // the rest (splitting it would let a write error overtake a
+        // response the server sent before closing, e.g. a 413).
+        tcp.write(bytes, completion: writeCompleted)
+    }
+
+    private func writeDidComplete(_ error: UVError?) {
+        // A failed write ends the connection; the handler hears that.
+        guard error == nil, !isClosed else { return }
+        handler?.connectionDidWrite()
     }
 
     internal var hasPendingWrites: Bool {
         guard let tcp else { return false }
         return tcp.pendingWriteCount > 0
+    }
+
+    internal var unacknowledgedOutputByteCount: Int {
+        guard let tcp, !tcp.isClosed else { return 0 }
+        return tcp.unacknowledgedByteCount
     }
 
     internal func startReading() {

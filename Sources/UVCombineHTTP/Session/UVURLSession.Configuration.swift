@@ -6,6 +6,7 @@ extension UVURLSession {
     /// | --- | --- | --- |
     /// | ``maximumConnectionsPerHost`` | `httpMaximumConnectionsPerHost` | 6 |
     /// | ``connectTimeout`` | (none) | 10 s |
+    /// | ``connectionAttemptDelay`` | (none) | 250 ms (Happy Eyeballs) |
     /// | ``connectionIdleTimeout`` | (none) | 60 s |
     /// | ``idleReadTimeout`` | `timeoutIntervalForRequest` | 60 s |
     /// | ``totalTimeout`` | `timeoutIntervalForResource` | 7 days |
@@ -40,10 +41,19 @@ extension UVURLSession {
         /// How long name resolution, TCP connect and, for `https`, the TLS
         /// handshake may take. Default 10 s.
         public var connectTimeout: Duration = .seconds(10)
+        /// Happy Eyeballs (RFC 8305): when a host name has several
+        /// addresses, how long a connect to one runs alone before the next
+        /// address is tried beside it (the first to connect wins). Default
+        /// 250 ms, as RFC 8305 recommends; see
+        /// ``UVTCP/Options/connectionAttemptDelay``.
+        public var connectionAttemptDelay: Duration = .milliseconds(250)
         /// How long an unused keep-alive connection stays open. Default 60 s.
         public var connectionIdleTimeout: Duration = .seconds(60)
-        /// The longest wait for the next response byte once the request is
-        /// written; `nil` for none. Default 60 s.
+        /// The longest an exchange may go without progress once its request
+        /// is being written: no response byte received and no request byte
+        /// taken by the kernel (so an upload slower than this lives while
+        /// its bytes flow; a stall in either direction times out); `nil`
+        /// for none. Default 60 s.
         public var idleReadTimeout: Duration? = .seconds(60)
         /// The longest a task may take in all, redirects and retries
         /// included; `nil` for none. Default 7 days.

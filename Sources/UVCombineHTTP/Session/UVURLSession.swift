@@ -63,7 +63,8 @@ public final class UVURLSession: Sendable, CustomStringConvertible {
     /// ```
     public convenience init(loop: UVLoop, configuration: Configuration = .default) {
         self.init(loop: loop, configuration: configuration,
-                  transport: UVLoopTransport(loop: loop, tls: configuration.tls))
+                  transport: UVLoopTransport(loop: loop, tls: configuration.tls,
+                                             connectionAttemptDelay: configuration.connectionAttemptDelay))
     }
 
     /// The shared session on ``/UVCombineLoop/UVLoop/default``, with the default

@@ -46,11 +46,13 @@ import Darwin
 ///
 /// ## End of stream
 ///
-/// The server's `close_notify`, or TCP's end of file after the delivered
-/// records, is reported as the end of the stream. A missing `close_notify`
-/// is accepted, as browsers and curl accept it: HTTP's own framing
-/// (`Content-Length`, chunked) detects a truncated response; only a
-/// response delimited by the connection's end could be cut unnoticed.
+/// The server's `close_notify` is reported as the end of the stream. TCP's
+/// end of file without it (after the delivered records) is reported as
+/// ``HTTPConnectionHandler/connectionDidReachEndOfStreamWithoutCloseNotify()``:
+/// HTTP's own framing (`Content-Length`, chunked) still detects a
+/// truncated response and an idle connection's end is harmless, but a
+/// body delimited by the connection's end then fails, since anyone on
+/// the path can send a FIN (docs/tls.md, "End of stream").
 /// ``close()`` closes TCP without sending `close_notify` (the session closes
 /// only connections it will not use again).
 ///
@@ -150,6 +152,10 @@ internal final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
         lower?.hasPendingWrites ?? false
     }
 
+    internal var unacknowledgedOutputByteCount: Int {
+        lower?.unacknowledgedOutputByteCount ?? 0
+    }
+
     internal var bufferedInputByteCount: Int {
         guard let ssl, let networkIn else { return 0 }
         return Int(BIO_ctrl_pending(networkIn)) + Int(SSL_pending(ssl))
@@ -217,6 +223,12 @@ internal final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
         } else if !isDelivering {
             processInput()
         }
+    }
+
+    internal func connectionDidWrite() {
+        // Ciphertext progress is the session's progress (handshake bytes
+        // are not: the session is not exchanging yet).
+        if phase == .established { handler?.connectionDidWrite() }
     }
 
     internal func connectionDidReachEndOfStream() {
@@ -351,13 +363,15 @@ internal final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
             switch kind {
             case SSL_ERROR_WANT_READ:
                 if lowerEnded {
-                    reportEnd()
+                    // TCP ended without close_notify (perhaps inside a
+                    // record): the end is not authenticated.
+                    reportEnd(closeNotify: false)
                 } else {
                     setLowerReading(true)
                 }
             case SSL_ERROR_ZERO_RETURN:
                 // The server's close_notify.
-                reportEnd()
+                reportEnd(closeNotify: true)
             default:
                 phase = .failed
                 setLowerReading(false)
@@ -368,11 +382,15 @@ internal final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
         setLowerReading(false)
     }
 
-    private func reportEnd() {
+    private func reportEnd(closeNotify: Bool) {
         guard !endReported else { return }
         endReported = true
         setLowerReading(false)
-        handler?.connectionDidReachEndOfStream()
+        if closeNotify {
+            handler?.connectionDidReachEndOfStream()
+        } else {
+            handler?.connectionDidReachEndOfStreamWithoutCloseNotify()
+        }
     }
 
     /// Whether bytes wait for delivery (or the end of the stream does).

@@ -1,6 +1,10 @@
 import CLibUV
 import UVCombineCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// An established TCP connection on a ``UVLoop``: demand-driven reading
 /// into one reused buffer, writes that keep their bytes alive without
 /// copying them, and a close that takes effect at once.
@@ -320,6 +324,27 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
     public var writeQueueSize: Int {
         loop.preconditionInLoop()
         return state == .closed ? 0 : Int(uv_stream_get_write_queue_size(socket.stream))
+    }
+
+    /// Bytes written that the peer has not acknowledged yet: what libuv
+    /// still holds (``writeQueueSize``) plus the kernel's send queue
+    /// (`SIOCOUTQ`, Linux); 0 after close. A completed write only means
+    /// the kernel took the bytes; this falls as the peer actually reads
+    /// them, which is how a caller sees a slow upload progress after the
+    /// last write completed. One `ioctl` per call. Loop thread.
+    ///
+    /// ```swift
+    /// let before = connection.unacknowledgedByteCount
+    /// // later: a smaller value means the peer took bytes meanwhile
+    /// ```
+    public var unacknowledgedByteCount: Int {
+        loop.preconditionInLoop()
+        guard state != .closed else { return 0 }
+        var kernel: Int32 = 0
+        #if canImport(Glibc)
+        if let fd = socket.fileDescriptor, ioctl(fd, UInt(TIOCOUTQ), &kernel) != 0 { kernel = 0 }
+        #endif
+        return writeQueueSize + Int(kernel)
     }
 
     /// Writes whose completion has not run yet. Loop thread.

@@ -24,6 +24,13 @@ final class TLSTestServer {
         case python
         /// The same Python server without TLS (`http://`), to compare.
         case plainPython
+        /// A Python TLS server that answers every request with a body
+        /// delimited by the connection's close (`HTTP/1.1 200 OK`,
+        /// `Connection: close`, no `Content-Length`): the file named by the
+        /// path after its first segment, then `/notify/...` sends
+        /// `close_notify` before closing TCP and `/cut/...` closes TCP
+        /// without it (a bare FIN, as an attacker on the path could).
+        case closeDelimited
     }
 
     let directory: URL
@@ -58,6 +65,11 @@ final class TLSTestServer {
             process.arguments = ["s_server", "-accept", "127.0.0.1:0", "-cert", certificate, "-key", key, "-WWW"] + arguments
             // "ACCEPT 127.0.0.1:41003"
             portPattern = #"ACCEPT [0-9.]+:(\d+)"#
+        case .closeDelimited:
+            guard let python = findExecutable("python3") else { throw Failure(description: "python3 not found") }
+            process.executableURL = URL(fileURLWithPath: python)
+            process.arguments = ["-u", "-c", Self.closeDelimitedServer, certificate, key, root.path]
+            portPattern = #"port (\d+)"#
         case .python, .plainPython:
             guard let python = findExecutable("python3") else { throw Failure(description: "python3 not found") }
             process.executableURL = URL(fileURLWithPath: python)
@@ -120,6 +132,45 @@ final class TLSTestServer {
         }
         try? FileManager.default.removeItem(at: directory)
     }
+
+    /// The close-delimited server; arguments: certificate, key, directory.
+    private static let closeDelimitedServer = """
+        import os, socket, ssl, sys, threading
+        certificate, key, root = sys.argv[1:4]
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(certificate, key)
+        context.set_alpn_protocols(["http/1.1"])
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+
+        def serve(raw):
+            try:
+                connection = context.wrap_socket(raw, server_side=True)
+                request = b""
+                while b"\\r\\n\\r\\n" not in request:
+                    chunk = connection.recv(4096)
+                    if not chunk:
+                        return
+                    request += chunk
+                mode, name = request.split(b" ")[1].decode().strip("/").split("/", 1)
+                with open(os.path.join(root, name), "rb") as file:
+                    body = file.read()
+                connection.sendall(b"HTTP/1.1 200 OK\\r\\nConnection: close\\r\\n\\r\\n" + body)
+                if mode == "notify":
+                    try:
+                        connection.unwrap()  # close_notify (then waits for the client's, or its close)
+                    except (OSError, ssl.SSLError):
+                        pass
+                connection.close()  # Python's close sends no close_notify
+            except Exception:
+                raw.close()
+
+        print("port", listener.getsockname()[1], flush=True)
+        while True:
+            raw, _ = listener.accept()
+            threading.Thread(target=serve, args=(raw,), daemon=True).start()
+        """
 
     /// Python's file server behind TLS; arguments: certificate (`-` for no
     /// TLS), key, directory, request log.
