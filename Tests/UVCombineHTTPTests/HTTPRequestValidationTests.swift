@@ -94,6 +94,9 @@ struct HTTPRequestValidationTests {
         Case(input: "caf\u{e9}", detail: nil),
         Case(input: "a\r\nSet-Cookie: x", detail: "CR in value of header field \"X-A\""),
         Case(input: "a\nb", detail: "LF in value of header field \"X-A\""),
+        // obs-fold (RFC 9112 section 5.2): unfolded in responses, never sent.
+        Case(input: "a\r\n b", detail: "CR in value of header field \"X-A\""),
+        Case(input: "a\r\n\tb", detail: "CR in value of header field \"X-A\""),
         Case(input: "a\0b", detail: "NUL in value of header field \"X-A\""),
         Case(input: "a\u{7F}", detail: "DEL in value of header field \"X-A\""),
         Case(input: "a\u{01}", detail: "control byte 0x01 in value of header field \"X-A\""),
