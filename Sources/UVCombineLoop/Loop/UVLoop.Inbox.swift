@@ -22,6 +22,9 @@ extension UVLoop {
         case stop
         /// Ref or unref the wake-up handle to match the keep-alive count.
         case syncKeepAlive
+        /// A Swift concurrency job (`UVLoop.enqueue(_:)`):
+        /// the job's own storage, no allocation of ours.
+        case swiftJob(UnownedJob)
 
         /// The loop closed before this job ran.
         func abandon() {
@@ -41,20 +44,84 @@ extension UVLoop {
     /// Only the first job after a drain sends the wake-up (libuv coalesces
     /// sends anyway; this also skips the atomic). The send happens under
     /// the lock so that it can never race `close()` closing the handle.
+    ///
+    /// On the loop thread the first job arms an idle handle instead of
+    /// `uv_async_send` (which writes to an eventfd): no system call, and an
+    /// active idle handle makes the next poll return at once.
     internal func post(_ job: Job) {
-        let accepted = inbox.withLock { inbox -> Bool in
-            guard !inbox.isClosed else { return false }
+        let onLoop = isInLoop
+        let result = inbox.withLock { inbox -> (accepted: Bool, first: Bool) in
+            guard !inbox.isClosed else { return (false, false) }
             inbox.jobs.append(job)
-            if inbox.jobs.count == 1 {
+            let first = inbox.jobs.count == 1
+            if first && !onLoop {
                 _ = uv_async_send(wakeup)
             }
-            return true
+            return (true, first)
         }
+        guard result.accepted else {
+            if case .swiftJob = job {
+                violation("UVLoop.enqueue(_:): the loop is closed; a job enqueued now could never run (close the loop only after the tasks that use it as their executor ended)")
+            }
+            return
+        }
+        guard onLoop else { return }
+        if result.first { armIdleWakeup() }
         // Work the loop thread queues for itself keeps the loop alive until
         // it ran, also on a host's loop that we do not run ourselves.
-        if accepted && isInLoop && !isWakeupRefForQueue {
+        if !isWakeupRefForQueue {
             isWakeupRefForQueue = true
             uv_ref(UVLoop.handle(wakeup))
+        }
+    }
+
+    /// Starts the idle handle that drains the inbox in the next iteration
+    /// (created on first use). Loop thread.
+    private func armIdleWakeup() {
+        guard !isClosed, !isIdleActive else { return }
+        let idle: UnsafeMutablePointer<uv_idle_t>
+        if let existing = idleWakeup {
+            idle = existing
+        } else {
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<uv_idle_t>.size,
+                                                       alignment: MemoryLayout<uv_idle_t>.alignment)
+            idle = raw.bindMemory(to: uv_idle_t.self, capacity: 1)
+            guard uv_idle_init(uvLoop, idle) == 0 else {
+                raw.deallocate()
+                _ = uv_async_send(wakeup) // cannot fail on an open loop; fall back to the eventfd
+                return
+            }
+            // Retained until the idle handle's close callback (in close()).
+            idle.pointee.data = Unmanaged.passRetained(self).toOpaque()
+            idleWakeup = idle
+        }
+        isIdleActive = true
+        uv_idle_start(idle) { handle in
+            guard let handle else { return }
+            Unmanaged<UVLoop>.fromOpaque(handle.pointee.data).takeUnretainedValue().drainInbox()
+        }
+    }
+
+    /// Stops the idle wake-up; `drainInbox` calls it first, and jobs queued
+    /// while draining arm it again. Loop thread.
+    private func disarmIdleWakeup() {
+        guard isIdleActive, let idle = idleWakeup else { return }
+        isIdleActive = false
+        uv_idle_stop(idle)
+    }
+
+    /// Closes the idle wake-up handle, if one was created. Loop thread,
+    /// from `close()`.
+    internal func closeIdleWakeup() {
+        guard let idle = idleWakeup else { return }
+        idleWakeup = nil
+        isIdleActive = false
+        isIdleClosing = true
+        uv_close(UVLoop.handle(idle)) { handle in
+            guard let handle else { return }
+            let loop = Unmanaged<UVLoop>.fromOpaque(handle.pointee.data).takeRetainedValue()
+            loop.isIdleClosing = false
+            UnsafeMutableRawPointer(handle).deallocate()
         }
     }
 
@@ -87,6 +154,7 @@ extension UVLoop {
     /// (the inbox fills one while this drains the other).
     @discardableResult
     internal func drainInbox() -> Int {
+        disarmIdleWakeup()
         var batch = ContiguousArray<Job>()
         swap(&batch, &spare)
         inbox.withLock { swap(&$0.jobs, &batch) }
@@ -120,6 +188,10 @@ extension UVLoop {
             performStop()
         case .syncKeepAlive:
             syncKeepAlive()
+        case .swiftJob(let job):
+            // Runs even after close() began (close() runs the jobs still
+            // queued): a Swift job must run, or its task leaks.
+            runSwiftJob(job)
         }
     }
 }

@@ -97,6 +97,12 @@ public final class UVLoop: @unchecked Sendable {
     internal var isWakeupClosed = false
     /// The wake-up handle is ref'd because the loop thread queued work.
     internal var isWakeupRefForQueue = false
+    /// The idle handle that wakes the loop for work the loop thread queued
+    /// for itself (no system call, unlike `uv_async_send`); created on first
+    /// use.
+    internal var idleWakeup: UnsafeMutablePointer<uv_idle_t>?
+    internal var isIdleActive = false
+    internal var isIdleClosing = false
     /// Every handle owner whose handle is open or closing.
     internal var owners = HandleOwnerRegistry()
 
@@ -296,6 +302,9 @@ public final class UVLoop: @unchecked Sendable {
         return stopRequested
     }
 
+    /// Whether work waits in the cross-thread queue. Any thread; for tests.
+    package var hasQueuedWorkForTesting: Bool { hasQueuedWork }
+
     private var hasQueuedWork: Bool {
         inbox.withLock { !$0.jobs.isEmpty }
     }
@@ -393,13 +402,23 @@ public final class UVLoop: @unchecked Sendable {
 
         if !isClosed {
             isClosed = true
-            let dropped = inbox.withLock { inbox -> ContiguousArray<Job> in
-                inbox.isClosed = true
-                defer { inbox.jobs = [] }
-                return inbox.jobs
+            // Queued actions are discarded, but Swift jobs run now, on this
+            // thread (the loop's): a dropped job would leak its task. Jobs
+            // they enqueue run too; the inbox closes once it is empty, and
+            // enqueueing a job after that traps.
+            while true {
+                let pending = inbox.withLock { inbox -> ContiguousArray<Job> in
+                    if inbox.jobs.isEmpty { inbox.isClosed = true }
+                    defer { inbox.jobs = [] }
+                    return inbox.jobs
+                }
+                if pending.isEmpty { break }
+                for job in pending {
+                    if case .swiftJob(let swiftJob) = job { runSwiftJob(swiftJob) } else { job.abandon() }
+                }
             }
-            for job in dropped { job.abandon() }
             owners.forEach { $0.shutdown() }
+            closeIdleWakeup()
             uv_close(UVLoop.handle(wakeup)) { handle in
                 guard let handle else { return }
                 let loop = Unmanaged<UVLoop>.fromOpaque(handle.pointee.data).takeRetainedValue()
@@ -410,7 +429,7 @@ public final class UVLoop: @unchecked Sendable {
         guard case .owned = ownership, !isLoopClosed else { return }
         // Every handle we own is closing: one iteration runs their close
         // callbacks (a loop with closing handles polls without waiting).
-        while !isWakeupClosed || !owners.isEmpty {
+        while !isWakeupClosed || isIdleClosing || !owners.isEmpty {
             uv_run(uvLoop, UV_RUN_ONCE)
         }
         let status = uv_loop_close(uvLoop)
@@ -423,5 +442,5 @@ public final class UVLoop: @unchecked Sendable {
     /// adopted loop it turns false in the host's iteration that ran the last
     /// close callback; the C API's detach reports completion then. Loop
     /// thread.
-    package var hasOpenHandles: Bool { !isWakeupClosed || !owners.isEmpty }
+    package var hasOpenHandles: Bool { !isWakeupClosed || isIdleClosing || !owners.isEmpty }
 }

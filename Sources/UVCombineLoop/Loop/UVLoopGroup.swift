@@ -54,6 +54,24 @@ public final class UVLoopGroup: Sendable {
         return threads[Int(UInt(bitPattern: index) % UInt(threads.count))].loop
     }
 
+    /// The group's loops as Swift concurrency executors (serial and task
+    /// executors), in the order ``nextExecutor()`` visits them.
+    ///
+    /// ```swift
+    /// let executors = group.executors
+    /// ```
+    public var executors: [UVLoop] { loops }
+
+    /// The next loop's executor, round-robin (the same cursor as
+    /// ``next()``): spread actors and tasks over the group's threads. Any
+    /// thread.
+    ///
+    /// ```swift
+    /// let session = Session(executor: group.nextExecutor()) // an actor on one loop
+    /// Task(executorPreference: group.nextExecutor()) { await serve() }
+    /// ```
+    public func nextExecutor() -> UVLoop { next() }
+
     /// Stops every loop, then joins every thread (so the loops shut down in
     /// parallel); every handle is closed and every loop closed. Idempotent.
     /// Throws the first ``UVError`` a loop reported while closing.

@@ -34,6 +34,23 @@ public final class UVLoopThread: Sendable {
     /// The loop the thread runs.
     public let loop: UVLoop
 
+    /// The loop as a Swift concurrency executor (serial and task executor):
+    /// jobs run on this thread until ``shutdown()``. Any thread.
+    ///
+    /// ```swift
+    /// let background = try UVLoopThread()
+    /// Task(executorPreference: background.executor) { /* on the loop thread */ }
+    /// ```
+    public var executor: UVLoop { loop }
+
+    /// The loop's unowned serial executor, for an actor that lives on this
+    /// thread. Any thread.
+    ///
+    /// ```swift
+    /// nonisolated var unownedExecutor: UnownedSerialExecutor { background.unownedExecutor }
+    /// ```
+    public var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
     private enum Phase {
         case running(pthread_t)
         case stopping(pthread_t)
