@@ -120,3 +120,42 @@ internal func runSlotActions<State: UpstreamSlotOwner>(_ state: borrowing Mutex<
         i &+= 1
     }
 }
+
+/// One pass like ``runSlotActions(_:)`` that visits slot 0 last. For
+/// operators whose slot 0 is the outer upstream of inner publishers
+/// (`flatMap`, `switchToLatest`): Combine cancels the inner publishers
+/// before the outer subscription.
+@inlinable
+internal func runSlotActionsOuterLast<State: UpstreamSlotOwner>(_ state: borrowing Mutex<UncheckedSendable<State>>) {
+    // Visit j = 0, 1, ... as slot (j + 1) when that is in range, slot 0
+    // at the end; slots appended meanwhile are still visited before 0.
+    var j = 0
+    while true {
+        let action = state.withLock { s -> UncheckedSendable<(any Subscription, Subscribers.Demand)?> in
+            while j < s.value.slots.count {
+                let i = j &+ 1 == s.value.slots.count ? 0 : j &+ 1
+                j &+= 1
+                if s.value.slots[i].owesCancel {
+                    s.value.slots[i].owesCancel = false
+                    s.value.slots[i].owed = .none
+                    if let subscription = s.value.slots[i].subscription {
+                        s.value.slots[i].subscription = nil
+                        return UncheckedSendable((subscription, .none))
+                    }
+                } else if s.value.slots[i].owed.rawValue > 0,
+                          let subscription = s.value.slots[i].subscription {
+                    let owed = s.value.slots[i].owed
+                    s.value.slots[i].owed = .none
+                    return UncheckedSendable((subscription, owed))
+                }
+            }
+            return UncheckedSendable(nil)
+        }
+        guard let (subscription, demand) = action.value else { return }
+        if demand.rawValue == 0 {
+            subscription.cancel()
+        } else {
+            subscription.request(demand)
+        }
+    }
+}

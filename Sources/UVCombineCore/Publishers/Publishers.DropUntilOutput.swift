@@ -7,9 +7,10 @@ extension Publisher {
     /// The second publisher is subscribed once, right after the downstream
     /// receives its subscription, with a demand of `.max(1)`; after its
     /// first element it is cancelled and every later upstream element is
-    /// republished. Elements dropped before that are answered with `.max(1)`
-    /// upstream, so downstream demand counts delivered elements only. If
-    /// the second publisher completes before emitting, the upstream is
+    /// republished. As in Combine, elements dropped before that consume
+    /// the demand the subscriber requested (an upstream that sends a
+    /// dropped element beyond that demand breaks the protocol and traps).
+    /// If the second publisher completes before emitting, the upstream is
     /// cancelled and this publisher completes the same way.
     ///
     /// ```swift
@@ -86,30 +87,45 @@ extension Publishers.DropUntilOutput {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
 
+        /// The phase of one of the two links (upstream, trigger).
+        @usableFromInline
+        internal enum Link {
+            case awaiting
+            case subscribed(any Subscription)
+            case terminal
+
+            @inlinable
+            var subscription: (any Subscription)? {
+                if case .subscribed(let s) = self { return s }
+                return nil
+            }
+        }
+
         @usableFromInline
         internal struct State {
-            @usableFromInline var upstream: (any Subscription)?
-            @usableFromInline var upstreamArrived = false
-            @usableFromInline var trigger: (any Subscription)?
-            @usableFromInline var triggerArrived = false
+            /// Released on completion and cancel.
+            @usableFromInline var downstream: Downstream?
+            @usableFromInline var upstream: Link = .awaiting
+            @usableFromInline var trigger: Link = .awaiting
             /// The other publisher has emitted: values pass.
             @usableFromInline var triggered = false
-            /// Requested before the upstream subscription arrived.
-            @usableFromInline var pendingDemand: Subscribers.Demand = .none
+            /// Demand requested and not yet consumed by dropped elements
+            /// (also what is owed to an upstream that has not arrived yet).
+            @usableFromInline var demand: Subscribers.Demand = .none
             /// Completed or cancelled: nothing flows any more.
             @usableFromInline var done = false
 
             @inlinable
-            init() {}
+            init(downstream: Downstream) {
+                self.downstream = downstream
+            }
         }
 
-        @usableFromInline let downstream: Downstream
         @usableFromInline let state: Mutex<UncheckedSendable<State>>
 
         @inlinable
         init(downstream: Downstream) {
-            self.downstream = downstream
-            state = Mutex(UncheckedSendable(State()))
+            state = Mutex(UncheckedSendable(State(downstream: downstream)))
         }
 
         // MARK: Upstream
@@ -117,12 +133,9 @@ extension Publishers.DropUntilOutput {
         @inlinable
         func receive(subscription: any Subscription) {
             let demand = state.withLock { s -> Subscribers.Demand? in
-                guard !s.value.upstreamArrived, !s.value.done else { return nil }
-                s.value.upstreamArrived = true
-                s.value.upstream = subscription
-                let demand = s.value.pendingDemand
-                s.value.pendingDemand = .none
-                return demand
+                guard case .awaiting = s.value.upstream, !s.value.done else { return nil }
+                s.value.upstream = .subscribed(subscription)
+                return s.value.demand
             }
             guard let demand else {
                 subscription.cancel()
@@ -133,30 +146,37 @@ extension Publishers.DropUntilOutput {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let pass = state.withLock { s -> Bool? in
-                guard s.value.upstreamArrived, !s.value.done else { return nil }
-                return s.value.triggered
+            // Like Combine, no gate on the subscription's arrival: a value
+            // is dropped or forwarded by whether the trigger has fired.
+            let downstream = state.withLock { s -> UncheckedSendable<Downstream?> in
+                guard !s.value.done else { return UncheckedSendable(nil) }
+                if s.value.triggered { return UncheckedSendable(s.value.downstream) }
+                if s.value.demand.rawValue == 0 {
+                    violation("DropUntilOutput received a value beyond the demand requested")
+                }
+                s.value.demand -= 1
+                return UncheckedSendable(nil)
             }
-            switch pass {
-            case nil: return .none
-            case false?: return .max(1)
-            case true?: return downstream.receive(input)
-            }
+            guard let downstream = downstream.value else { return .none }
+            return downstream.receive(input)
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let trigger = state.withLock { s -> UncheckedSendable<(any Subscription)?>? in
-                guard s.value.upstreamArrived, !s.value.done else { return nil }
+            // Forwarded also before the subscription, as Combine does.
+            let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, Downstream?)>? in
+                guard !s.value.done else { return nil }
                 s.value.done = true
-                s.value.upstream = nil
-                let trigger = s.value.trigger
-                s.value.trigger = nil
-                return UncheckedSendable(trigger)
+                s.value.upstream = .terminal
+                let trigger = s.value.trigger.subscription
+                s.value.trigger = .terminal
+                let downstream = s.value.downstream
+                s.value.downstream = nil
+                return UncheckedSendable((trigger, downstream))
             }
-            guard let trigger else { return }
-            trigger.value?.cancel()
-            downstream.receive(completion: completion)
+            guard let (trigger, downstream) = taken?.value else { return }
+            trigger?.cancel()
+            downstream?.receive(completion: completion)
         }
 
         // MARK: Trigger
@@ -164,9 +184,8 @@ extension Publishers.DropUntilOutput {
         @inlinable
         func triggerReceive(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
-                guard !s.value.triggerArrived, !s.value.done else { return false }
-                s.value.triggerArrived = true
-                s.value.trigger = subscription
+                guard case .awaiting = s.value.trigger, !s.value.done else { return false }
+                s.value.trigger = .subscribed(subscription)
                 return true
             }
             if accepted {
@@ -179,10 +198,10 @@ extension Publishers.DropUntilOutput {
         @inlinable
         func triggerFired() {
             let trigger = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                guard s.value.triggerArrived, !s.value.done, !s.value.triggered else { return UncheckedSendable(nil) }
+                guard !s.value.done, !s.value.triggered else { return UncheckedSendable(nil) }
                 s.value.triggered = true
-                let trigger = s.value.trigger
-                s.value.trigger = nil
+                let trigger = s.value.trigger.subscription
+                s.value.trigger = .terminal
                 return UncheckedSendable(trigger)
             }
             // Its job is done.
@@ -191,30 +210,32 @@ extension Publishers.DropUntilOutput {
 
         @inlinable
         func triggerCompleted(_ completion: Subscribers.Completion<Upstream.Failure>) {
-            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?>? in
-                guard s.value.triggerArrived, !s.value.done else { return nil }
-                s.value.trigger = nil
+            let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, Downstream?)>? in
+                if case .subscribed = s.value.trigger { s.value.trigger = .terminal }
                 // After the trigger fired its completion no longer matters.
-                guard !s.value.triggered else { return nil }
+                guard !s.value.done, !s.value.triggered else { return nil }
                 s.value.done = true
-                let upstream = s.value.upstream
-                s.value.upstream = nil
-                return UncheckedSendable(upstream)
+                let upstream = s.value.upstream.subscription
+                s.value.upstream = .terminal
+                let downstream = s.value.downstream
+                s.value.downstream = nil
+                return UncheckedSendable((upstream, downstream))
             }
-            guard let upstream else { return }
-            upstream.value?.cancel()
-            downstream.receive(completion: completion)
+            guard let (upstream, downstream) = taken?.value else { return }
+            upstream?.cancel()
+            downstream?.receive(completion: completion)
         }
 
         // MARK: Subscription
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
+            // Combine accepts `.none`; there is nothing to forward then.
+            guard demand.rawValue > 0 else { return }
             let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
                 guard !s.value.done else { return UncheckedSendable(nil) }
-                if s.value.upstream == nil { s.value.pendingDemand += demand }
-                return UncheckedSendable(s.value.upstream)
+                s.value.demand += demand
+                return UncheckedSendable(s.value.upstream.subscription)
             }
             upstream.value?.request(demand)
         }
@@ -223,9 +244,10 @@ extension Publishers.DropUntilOutput {
         func cancel() {
             let links = state.withLock { s -> UncheckedSendable<((any Subscription)?, (any Subscription)?)> in
                 s.value.done = true
-                let links = (s.value.upstream, s.value.trigger)
-                s.value.upstream = nil
-                s.value.trigger = nil
+                let links = (s.value.upstream.subscription, s.value.trigger.subscription)
+                s.value.upstream = .terminal
+                s.value.trigger = .terminal
+                s.value.downstream = nil
                 return UncheckedSendable(links)
             }
             links.value.0?.cancel()
@@ -237,21 +259,25 @@ extension Publishers.DropUntilOutput {
         @usableFromInline var playgroundDescription: Any { description }
     }
 
-    /// Subscribes to the other publisher on behalf of `Inner`.
+    /// Subscribes to the other publisher on behalf of `Inner`, under the
+    /// same ``CombineIdentifier`` (as Combine's does).
     @usableFromInline
-    internal struct Trigger<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    internal struct Trigger<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
         where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline typealias Input = Other.Output
         @usableFromInline typealias Failure = Other.Failure
 
         @usableFromInline let inner: Inner<Downstream>
-        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
         init(inner: Inner<Downstream>) {
             self.inner = inner
         }
+
+        @inlinable
+        var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
 
         @inlinable
         func receive(subscription: any Subscription) {
@@ -270,5 +296,7 @@ extension Publishers.DropUntilOutput {
         }
 
         @usableFromInline var description: String { "DropUntilOutput" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
     }
 }

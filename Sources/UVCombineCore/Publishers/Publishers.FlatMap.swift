@@ -115,8 +115,12 @@ extension Publishers {
     ///
     /// Completion: finishes when the upstream and every inner publisher have
     /// finished and every waiting element has been delivered. A failure of
-    /// the upstream or of any inner publisher cancels all the others and
-    /// fails. `cancel()` cancels the upstream and every inner publisher.
+    /// the upstream cancels every inner publisher, then fails; a failure of
+    /// an inner publisher cancels the other inner publishers, then fails
+    /// (as in Combine, the upstream is then released without a cancel). A
+    /// failed publisher is never cancelled. `cancel()` cancels the inner
+    /// publishers, then the upstream. Each inner publisher that finishes
+    /// asks the upstream for `.max(1)` more (with finite `maxPublishers`).
     ///
     /// Threading: inner publishers may publish on any threads; elements go
     /// downstream one at a time, and `cancel()` waits for an element being
@@ -220,6 +224,11 @@ extension Publishers.FlatMap {
             /// Inner publishers subscribed or being subscribed, not finished.
             @usableFromInline var liveChildren = 0
             @usableFromInline var unlimitedForwarded = false
+            /// Finished inner publishers not yet replaced: one `.max(1)`
+            /// each to request from the upstream (Combine asks one at a time).
+            @usableFromInline var outerRequests = 0
+            /// A failure to deliver once the others have been cancelled.
+            @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
 
             @inlinable init() {}
         }
@@ -239,6 +248,8 @@ extension Publishers.FlatMap {
         @usableFromInline let mode = Atomic<UInt8>(0)
         @usableFromInline let drainNeeded = Atomic<Bool>(false)
         @usableFromInline let actionsPending = Atomic<Bool>(false)
+        /// `State.pendingCompletion` is set.
+        @usableFromInline let completionPending = Atomic<Bool>(false)
         @usableFromInline let state = Mutex(UncheckedSendable(State()))
         @usableFromInline let requestImpl: (Inner, Subscribers.Demand) -> Void
         @usableFromInline let cancelImpl: (Inner) -> Void
@@ -275,8 +286,9 @@ extension Publishers.FlatMap {
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             let slot = state.withLock { s -> (index: Int, generation: UInt)? in
+                // As Combine: a value is taken also before the subscription.
                 guard mode.load(ordering: .relaxed) != Self.terminalMode,
-                      s.value.slots[0].phase == .active
+                      s.value.slots[0].phase != .finished
                 else { return nil }
                 let index: Int
                 if let reused = s.value.free.popLast() {
@@ -308,17 +320,18 @@ extension Publishers.FlatMap {
                         if nested { drainNeeded.store(true, ordering: .relaxed) } else { drain() }
                     }
                 case .failure:
-                    let fails = state.withLock { s -> Bool in
-                        guard mode.load(ordering: .relaxed) != Self.terminalMode else { return false }
+                    // Delivered by the outermost frame, after the inner
+                    // publishers are cancelled (as Combine orders it).
+                    state.withLock { s in
+                        guard mode.load(ordering: .relaxed) != Self.terminalMode else { return }
                         _ = s.value.slots[0].finish()
                         lockedTerminate(&s.value)
-                        return true
+                        lockedFail(&s.value, completion)
                     }
-                    if fails { downstream.receive(completion: completion) }
                 }
                 return !nested
             }
-            if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+            if outermost { afterOutermost() }
         }
 
         // MARK: Inner publishers
@@ -369,7 +382,7 @@ extension Publishers.FlatMap {
                 if nested { drainNeeded.store(true, ordering: .relaxed) } else { drain() }
                 return (.max(1), !nested)
             }
-            if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+            if outermost { afterOutermost() }
             return answer
         }
 
@@ -387,7 +400,7 @@ extension Publishers.FlatMap {
                         s.value.free.append(i)
                         // Room for one more inner publisher.
                         if !maxPublishers.isUnlimited && s.value.slots[0].phase == .active {
-                            s.value.slots[0].owed += 1
+                            s.value.outerRequests &+= 1
                             actionsPending.store(true, ordering: .releasing)
                         }
                         return true
@@ -396,19 +409,23 @@ extension Publishers.FlatMap {
                         if nested { drainNeeded.store(true, ordering: .relaxed) } else { drain() }
                     }
                 case .failure:
-                    let fails = state.withLock { s -> Bool in
+                    // The failed publisher is not cancelled; the others are,
+                    // before the failure goes out. As in Combine, the
+                    // upstream is released but not cancelled.
+                    state.withLock { s in
                         guard mode.load(ordering: .relaxed) != Self.terminalMode,
                               s.value.generations[i] == generation
-                        else { return false }
+                        else { return }
                         _ = s.value.slots[i].finish()
                         lockedTerminate(&s.value)
-                        return true
+                        s.value.slots[0].owesCancel = false
+                        s.value.slots[0].subscription = nil
+                        lockedFail(&s.value, completion)
                     }
-                    if fails { downstream.receive(completion: completion) }
                 }
                 return !nested
             }
-            if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+            if outermost { afterOutermost() }
         }
 
         // MARK: Delivery (holding the gate)
@@ -474,12 +491,53 @@ extension Publishers.FlatMap {
         func lockedTerminate(_ s: inout State) {
             mode.store(Self.terminalMode, ordering: .relaxed)
             s.waiting.removeAll(keepingCapacity: false)
+            s.outerRequests = 0
             if s.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
+        }
+
+        /// Records the failure for ``afterOutermost()``. Holding the lock.
+        @inlinable
+        func lockedFail(_ s: inout State, _ completion: Subscribers.Completion<Failure>) {
+            s.pendingCompletion = completion
+            completionPending.store(true, ordering: .releasing)
+        }
+
+        /// What the outermost frame does once it has released the gate: the
+        /// recorded upstream calls (inner publishers before the upstream),
+        /// then a pending failure.
+        @inlinable
+        func afterOutermost() {
+            if actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+            if completionPending.load(ordering: .acquiring) { deliverPendingCompletion() }
         }
 
         @inlinable
         func runUpstreamActions() {
-            UVCombineCore.runUpstreamActions(state, actionsPending)
+            while actionsPending.exchange(false, ordering: .acquiringAndReleasing) {
+                runSlotActionsOuterLast(state)
+                // One `.max(1)` per finished inner publisher.
+                while true {
+                    let outer = state.withLock { s -> UncheckedSendable<(any Subscription)?>? in
+                        guard s.value.outerRequests > 0 else { return nil }
+                        s.value.outerRequests &-= 1
+                        return UncheckedSendable(s.value.slots[0].subscription)
+                    }
+                    guard let outer else { break }
+                    outer.value?.request(.max(1))
+                }
+            }
+        }
+
+        /// Delivers the failure recorded by ``lockedFail(_:_:)``. Outside the
+        /// gate: the operator is terminal, so no other delivery can start.
+        @inlinable
+        func deliverPendingCompletion() {
+            guard completionPending.exchange(false, ordering: .acquiringAndReleasing) else { return }
+            let completion = state.withLock { s -> UncheckedSendable<Subscribers.Completion<Failure>?> in
+                defer { s.value.pendingCompletion = nil }
+                return UncheckedSendable(s.value.pendingCompletion)
+            }
+            if let completion = completion.value { downstream.receive(completion: completion) }
         }
 
         // MARK: Subscription
@@ -498,7 +556,7 @@ extension Publishers.FlatMap {
                 }
                 return !nested
             }
-            if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+            if outermost { afterOutermost() }
         }
 
         @inlinable
@@ -515,7 +573,7 @@ extension Publishers.FlatMap {
                 }
                 return !nested
             }
-            if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+            if outermost { afterOutermost() }
         }
 
         @usableFromInline var description: String { "FlatMap" }

@@ -3,11 +3,12 @@ import Synchronization
 extension Publisher {
     /// Republishes elements until another publisher emits an element.
     ///
-    /// The other publisher is subscribed once, right after the downstream
-    /// receives its subscription, with a demand of `.max(1)`. Its first
+    /// The other publisher is subscribed first, with a demand of `.max(1)`;
+    /// then the upstream, whose subscription is handed to the subscriber
+    /// when it arrives (as Combine does). The other publisher's first
     /// element cancels both publishers and finishes this one; its
-    /// completion is ignored (elements keep flowing). When the upstream
-    /// completes first, the other publisher is cancelled.
+    /// completion without an element is ignored (elements keep flowing).
+    /// When the upstream completes first, the other publisher is cancelled.
     ///
     /// ```swift
     /// let numbers = PassthroughSubject<Int, Never>()
@@ -34,6 +35,11 @@ extension Publishers {
     /// its thread. The subscription describes itself as
     /// `PrefixUntilOutput`.
     ///
+    /// As in Combine, the subscriber receives its subscription when the
+    /// upstream's arrives; if the other publisher emits before that, the
+    /// subscriber receives `.finished` alone and the upstream's subscription
+    /// is cancelled when it comes.
+    ///
     /// ```swift
     /// let untilStop = Publishers.PrefixUntilOutput(upstream: ticks, other: stopButton)
     /// ```
@@ -58,12 +64,11 @@ extension Publishers {
             self.other = other
         }
 
-        /// Hands the subscription to the subscriber, then subscribes to the
-        /// other publisher and to the upstream, in that order.
+        /// Subscribes to the other publisher, then to the upstream; the
+        /// subscriber gets its subscription when the upstream's arrives.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = Inner(downstream: subscriber)
-            subscriber.receive(subscription: inner)
             other.receive(subscriber: Trigger(inner: inner))
             upstream.receive(subscriber: inner)
         }
@@ -80,67 +85,80 @@ extension Publishers.PrefixUntilOutput {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
 
+        /// The phase of one of the two links (upstream, trigger).
+        @usableFromInline
+        internal enum Link {
+            case awaiting
+            case subscribed(any Subscription)
+            case terminal
+
+            @inlinable
+            var subscription: (any Subscription)? {
+                if case .subscribed(let s) = self { return s }
+                return nil
+            }
+        }
+
         @usableFromInline
         internal struct State {
-            @usableFromInline var upstream: (any Subscription)?
-            @usableFromInline var upstreamArrived = false
-            @usableFromInline var trigger: (any Subscription)?
-            @usableFromInline var triggerArrived = false
-            /// Requested before the upstream subscription arrived.
-            @usableFromInline var pendingDemand: Subscribers.Demand = .none
-            /// Finished, failed or cancelled: nothing flows any more.
-            @usableFromInline var done = false
+            /// Released on completion and cancel.
+            @usableFromInline var downstream: Downstream?
+            @usableFromInline var upstream: Link = .awaiting
+            @usableFromInline var trigger: Link = .awaiting
             /// An element is being delivered downstream.
             @usableFromInline var delivering = false
             /// The trigger fired during a delivery: finish after it.
             @usableFromInline var finishAfterDelivery = false
 
             @inlinable
-            init() {}
+            init(downstream: Downstream) {
+                self.downstream = downstream
+            }
         }
 
-        @usableFromInline let downstream: Downstream
         @usableFromInline let state: Mutex<UncheckedSendable<State>>
 
         @inlinable
         init(downstream: Downstream) {
-            self.downstream = downstream
-            state = Mutex(UncheckedSendable(State()))
+            state = Mutex(UncheckedSendable(State(downstream: downstream)))
         }
 
         // MARK: Upstream
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let demand = state.withLock { s -> Subscribers.Demand? in
-                guard !s.value.upstreamArrived, !s.value.done else { return nil }
-                s.value.upstreamArrived = true
-                s.value.upstream = subscription
-                let demand = s.value.pendingDemand
-                s.value.pendingDemand = .none
-                return demand
+            let downstream = state.withLock { s -> UncheckedSendable<Downstream?> in
+                guard case .awaiting = s.value.upstream, s.value.downstream != nil else {
+                    return UncheckedSendable(nil)
+                }
+                s.value.upstream = .subscribed(subscription)
+                return UncheckedSendable(s.value.downstream)
             }
-            guard let demand else {
+            guard let downstream = downstream.value else {
+                // A second subscription, or the trigger fired / we were
+                // cancelled before this one came.
                 subscription.cancel()
                 return
             }
-            if demand.rawValue > 0 { subscription.request(demand) }
+            downstream.receive(subscription: self)
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let active = state.withLock { s -> Bool in
-                guard s.value.upstreamArrived, !s.value.done else { return false }
+            // Combine ignores a value before the subscription or after the end.
+            let downstream = state.withLock { s -> UncheckedSendable<Downstream?> in
+                guard case .subscribed = s.value.upstream else { return UncheckedSendable(nil) }
                 s.value.delivering = true
-                return true
+                return UncheckedSendable(s.value.downstream)
             }
-            guard active else { return .none }
+            guard let downstream = downstream.value else { return .none }
             let more = downstream.receive(input)
             let finish = state.withLock { s -> Bool in
                 s.value.delivering = false
-                let finish = s.value.finishAfterDelivery
+                guard s.value.finishAfterDelivery else { return false }
                 s.value.finishAfterDelivery = false
-                return finish
+                s.value.downstream = nil
+                return true
             }
             if finish {
                 downstream.receive(completion: .finished)
@@ -151,17 +169,20 @@ extension Publishers.PrefixUntilOutput {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let trigger = state.withLock { s -> UncheckedSendable<(any Subscription)?>? in
-                guard s.value.upstreamArrived, !s.value.done else { return nil }
-                s.value.done = true
-                s.value.upstream = nil
-                let trigger = s.value.trigger
-                s.value.trigger = nil
-                return UncheckedSendable(trigger)
+            let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, Downstream?)> in
+                let wasSubscribed = s.value.upstream.subscription != nil
+                s.value.upstream = .terminal
+                let trigger = s.value.trigger.subscription
+                s.value.trigger = .terminal
+                // Before its subscription the downstream hears nothing, as
+                // in Combine; it is released either way.
+                let downstream = wasSubscribed ? s.value.downstream : nil
+                s.value.downstream = nil
+                return UncheckedSendable((trigger, downstream))
             }
-            guard let trigger else { return }
-            trigger.value?.cancel()
-            downstream.receive(completion: completion)
+            let (trigger, downstream) = taken.value
+            trigger?.cancel()
+            downstream?.receive(completion: completion)
         }
 
         // MARK: Trigger
@@ -169,9 +190,8 @@ extension Publishers.PrefixUntilOutput {
         @inlinable
         func triggerReceive(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
-                guard !s.value.triggerArrived, !s.value.done else { return false }
-                s.value.triggerArrived = true
-                s.value.trigger = subscription
+                guard case .awaiting = s.value.trigger else { return false }
+                s.value.trigger = .subscribed(subscription)
                 return true
             }
             if accepted {
@@ -183,46 +203,56 @@ extension Publishers.PrefixUntilOutput {
 
         @inlinable
         func triggerFired() {
-            let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, (any Subscription)?, Bool)>? in
-                guard s.value.triggerArrived, !s.value.done else { return nil }
-                s.value.done = true
-                let links = (s.value.upstream, s.value.trigger)
-                s.value.upstream = nil
-                s.value.trigger = nil
-                if s.value.delivering { s.value.finishAfterDelivery = true }
-                return UncheckedSendable((links.0, links.1, !s.value.delivering))
+            typealias Taken = ((any Subscription)?, any Subscription, Downstream?)
+            let taken = state.withLock { s -> UncheckedSendable<Taken>? in
+                guard case .subscribed(let trigger) = s.value.trigger else { return nil }
+                s.value.trigger = .terminal
+                let upstream = s.value.upstream.subscription
+                s.value.upstream = .terminal
+                var downstream: Downstream?
+                if s.value.delivering {
+                    s.value.finishAfterDelivery = true
+                } else {
+                    downstream = s.value.downstream
+                    s.value.downstream = nil
+                }
+                return UncheckedSendable((upstream, trigger, downstream))
             }
-            guard let (upstream, trigger, finishNow) = taken?.value else { return }
+            guard let (upstream, trigger, downstream) = taken?.value else { return }
             upstream?.cancel()
-            trigger?.cancel()
-            if finishNow { downstream.receive(completion: .finished) }
+            // Its one element arrived: nothing more is wanted from it.
+            trigger.cancel()
+            downstream?.receive(completion: .finished)
         }
 
         @inlinable
         func triggerCompleted() {
-            state.withLock { $0.value.trigger = nil }
+            // A trigger that ends without an element changes nothing: the
+            // upstream keeps flowing. Its subscription is dropped, not
+            // cancelled (it has ended).
+            state.withLock { s in
+                if case .subscribed = s.value.trigger { s.value.trigger = .terminal }
+            }
         }
 
         // MARK: Subscription
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
-            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                guard !s.value.done else { return UncheckedSendable(nil) }
-                if s.value.upstream == nil { s.value.pendingDemand += demand }
-                return UncheckedSendable(s.value.upstream)
-            }
+            // Combine accepts `.none` here; there is nothing to forward.
+            guard demand.rawValue > 0 else { return }
+            let upstream = state.withLock { UncheckedSendable($0.value.upstream.subscription) }
             upstream.value?.request(demand)
         }
 
         @inlinable
         func cancel() {
             let links = state.withLock { s -> UncheckedSendable<((any Subscription)?, (any Subscription)?)> in
-                s.value.done = true
-                let links = (s.value.upstream, s.value.trigger)
-                s.value.upstream = nil
-                s.value.trigger = nil
+                let links = (s.value.upstream.subscription, s.value.trigger.subscription)
+                s.value.upstream = .terminal
+                s.value.trigger = .terminal
+                s.value.downstream = nil
+                s.value.finishAfterDelivery = false
                 return UncheckedSendable(links)
             }
             links.value.0?.cancel()
@@ -234,21 +264,25 @@ extension Publishers.PrefixUntilOutput {
         @usableFromInline var playgroundDescription: Any { description }
     }
 
-    /// Subscribes to the other publisher on behalf of `Inner`.
+    /// Subscribes to the other publisher on behalf of `Inner`, under the
+    /// same ``CombineIdentifier`` (as Combine's does).
     @usableFromInline
-    internal struct Trigger<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    internal struct Trigger<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
         where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline typealias Input = Other.Output
         @usableFromInline typealias Failure = Other.Failure
 
         @usableFromInline let inner: Inner<Downstream>
-        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
         init(inner: Inner<Downstream>) {
             self.inner = inner
         }
+
+        @inlinable
+        var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
 
         @inlinable
         func receive(subscription: any Subscription) {
@@ -267,5 +301,7 @@ extension Publishers.PrefixUntilOutput {
         }
 
         @usableFromInline var description: String { "PrefixUntilOutput" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
     }
 }

@@ -88,12 +88,14 @@ extension Publishers {
     /// Demand: the downstream's outstanding demand (requested and not yet
     /// delivered) goes to the current inner publisher, and carries over to
     /// the next one when it replaces it. Nothing is buffered; an inner
-    /// publisher that sends more than it was asked for has the excess
-    /// dropped, so the downstream never receives more than it requested.
+    /// publisher that sends more than it was asked for breaks the protocol
+    /// and traps, as in Combine.
     ///
     /// Completion: finishes when the upstream has finished and the current
     /// inner publisher (if any) has finished. A failure of the upstream or of
-    /// the current inner publisher cancels the other and fails.
+    /// the current inner publisher cancels the other, then fails (a failed
+    /// publisher is never cancelled). `cancel()` cancels the inner publisher,
+    /// then the upstream.
     ///
     /// Threading: the upstream and the inner publishers may publish on any
     /// threads; elements go downstream one at a time, and `cancel()` waits
@@ -161,6 +163,8 @@ extension Publishers.SwitchToLatest {
             /// Requested by the downstream and not yet delivered.
             @usableFromInline var demand: Subscribers.Demand = .none
             @usableFromInline var terminal = false
+            /// A failure to deliver once the others have been cancelled.
+            @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
 
             @inlinable
             init() {
@@ -171,6 +175,8 @@ extension Publishers.SwitchToLatest {
         @usableFromInline let downstream: Downstream
         @usableFromInline let gate = DownstreamGate()
         @usableFromInline let actionsPending = Atomic<Bool>(false)
+        /// `State.pendingCompletion` is set.
+        @usableFromInline let completionPending = Atomic<Bool>(false)
         @usableFromInline let state = Mutex(UncheckedSendable(State()))
         @usableFromInline let requestImpl: (Inner, Subscribers.Demand) -> Void
         @usableFromInline let cancelImpl: (Inner) -> Void
@@ -202,7 +208,8 @@ extension Publishers.SwitchToLatest {
         @inlinable
         func receive(_ input: P) -> Subscribers.Demand {
             let generation = state.withLock { s -> UInt64? in
-                guard !s.value.terminal, s.value.slots[0].phase == .active else { return nil }
+                // As Combine: a publisher is taken also before the subscription.
+                guard !s.value.terminal, s.value.slots[0].phase != .finished else { return nil }
                 if let previous = s.value.slots[1].subscription {
                     s.value.retired.append(previous)
                     actionsPending.store(true, ordering: .releasing)
@@ -212,7 +219,7 @@ extension Publishers.SwitchToLatest {
                 return s.value.generation
             }
             guard let generation else { return .none }
-            if !gate.isHeldByCurrentThread && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+            if !gate.isHeldByCurrentThread { afterOutermost() }
             input.receive(subscriber: Side(inner: self, generation: generation))
             return .none
         }
@@ -229,14 +236,18 @@ extension Publishers.SwitchToLatest {
                         guard s.value.slots[1].phase == .finished else { return false }
                         s.value.terminal = true
                     case .failure:
+                        // Delivered by the outermost frame, after the inner
+                        // publisher is cancelled (as Combine orders it).
                         lockedTerminate(&s.value)
+                        lockedFail(&s.value, completion)
+                        return false
                     }
                     return true
                 }
                 if deliver { downstream.receive(completion: completion) }
                 return !nested
             }
-            if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+            if outermost { afterOutermost() }
         }
 
         // MARK: Inner publishers
@@ -264,9 +275,12 @@ extension Publishers.SwitchToLatest {
         func receiveInner(_ value: Output, generation: UInt64) -> Subscribers.Demand {
             let (answer, outermost) = gate.withGate { nested -> (Subscribers.Demand, Bool) in
                 let deliver = state.withLock { s -> Bool in
-                    guard !s.value.terminal, s.value.generation == generation,
-                          s.value.demand.rawValue > 0
-                    else { return false }
+                    guard !s.value.terminal, s.value.generation == generation else { return false }
+                    // The inner publisher is only ever asked for the
+                    // downstream's outstanding demand; Combine traps too.
+                    if s.value.demand.rawValue == 0 {
+                        violation("SwitchToLatest received a value beyond the demand requested")
+                    }
                     if !s.value.demand.isUnlimited {
                         s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue &- 1)
                     }
@@ -289,7 +303,7 @@ extension Publishers.SwitchToLatest {
                 }
                 return (answer, !nested)
             }
-            if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+            if outermost { afterOutermost() }
             return answer
         }
 
@@ -305,14 +319,18 @@ extension Publishers.SwitchToLatest {
                         guard s.value.slots[0].phase == .finished else { return false }
                         s.value.terminal = true
                     case .failure:
+                        // The failed inner publisher is not cancelled (its
+                        // slot has finished); the upstream is, first.
                         lockedTerminate(&s.value)
+                        lockedFail(&s.value, completion)
+                        return false
                     }
                     return true
                 }
                 if deliver { downstream.receive(completion: completion) }
                 return !nested
             }
-            if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+            if outermost { afterOutermost() }
         }
 
         // MARK: Upstream calls
@@ -335,8 +353,36 @@ extension Publishers.SwitchToLatest {
                     return UncheckedSendable(s.value.retired)
                 }
                 for subscription in retired.value { subscription.cancel() }
-                runSlotActions(state)
+                // The inner publisher before the upstream, as Combine.
+                runSlotActionsOuterLast(state)
             }
+        }
+
+        /// Records the failure for ``afterOutermost()``. Holding the lock.
+        @inlinable
+        func lockedFail(_ s: inout State, _ completion: Subscribers.Completion<Failure>) {
+            s.pendingCompletion = completion
+            completionPending.store(true, ordering: .releasing)
+        }
+
+        /// What the outermost frame does once it has released the gate: the
+        /// recorded upstream calls, then a pending failure.
+        @inlinable
+        func afterOutermost() {
+            if actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+            if completionPending.load(ordering: .acquiring) { deliverPendingCompletion() }
+        }
+
+        /// Delivers the failure recorded by ``lockedFail(_:_:)``. Outside the
+        /// gate: the operator is terminal, so no other delivery can start.
+        @inlinable
+        func deliverPendingCompletion() {
+            guard completionPending.exchange(false, ordering: .acquiringAndReleasing) else { return }
+            let completion = state.withLock { s -> UncheckedSendable<Subscribers.Completion<Failure>?> in
+                defer { s.value.pendingCompletion = nil }
+                return UncheckedSendable(s.value.pendingCompletion)
+            }
+            if let completion = completion.value { downstream.receive(completion: completion) }
         }
 
         // MARK: Subscription
@@ -359,7 +405,7 @@ extension Publishers.SwitchToLatest {
                     actionsPending.store(true, ordering: .releasing)
                 }
             }
-            if !nested && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+            if !nested { afterOutermost() }
         }
 
         @inlinable
@@ -376,7 +422,7 @@ extension Publishers.SwitchToLatest {
                 }
                 return !nested
             }
-            if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+            if outermost { afterOutermost() }
         }
 
         @usableFromInline var description: String { "SwitchToLatest" }

@@ -22,16 +22,17 @@ struct DropUntilOutputTests {
         #expect(upstream.subscription?.isCancelled == false)
     }
 
-    @Test func droppedElementsAreCompensatedUpstream() {
+    @Test func droppedElementsConsumeDemand() {
         let upstream = TestPublisher<Int, Never>()
         let trigger = PassthroughSubject<Void, Never>()
-        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
         upstream.drop(untilOutputFrom: trigger).subscribe(tracker)
-        #expect(upstream.send(1) == .max(1))
-        #expect(upstream.send(2) == .max(1))
+        #expect(upstream.send(1) == .none)
+        #expect(upstream.send(2) == .none)
         trigger.send()
         #expect(upstream.send(3) == .none)
         #expect(tracker.values == [3])
+        #expect(upstream.subscription?.requested == [.max(3)])
     }
 
     @Test func theOtherCompletingFirstEndsTheStream() {

@@ -67,10 +67,11 @@ struct SwitchToLatestTests {
         outer.switchToLatest().subscribe(tracker)
         outer.send(inner)
         inner.send(1)
-        inner.send(2) // beyond the demand: dropped
+        // A value beyond the demand traps (see SwitchToLatestCompatTests).
         tracker.request(.max(1))
         inner.send(3)
         #expect(tracker.values == [1, 3])
+        #expect(inner.subscription?.requested == [.max(1), .max(1)])
     }
 
     @Test func oneValuePerRequestAcrossInnerPublishers() {
