@@ -219,7 +219,8 @@ extension Publishers {
     /// suffix is subscribed once the prefix has finished (never if it
     /// fails), and is asked for the demand the downstream requested and the
     /// prefix did not use. Elements the prefix sends beyond the demand are
-    /// dropped. `cancel()` cancels whichever is subscribed.
+    /// dropped. `cancel()` cancels whichever is subscribed. As in Combine,
+    /// `request(.none)` is accepted and passed on to whichever is subscribed.
     ///
     /// Threading: `request` and `cancel` may come from any thread; the suffix
     /// is subscribed on the thread the prefix finishes on.
@@ -415,7 +416,7 @@ extension Publishers.Concatenate {
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
+            // Combine accepts `.none` here and forwards it.
             requestImpl(self, demand)
         }
 
@@ -455,9 +456,12 @@ extension Publishers.Concatenate {
         @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
         @usableFromInline var playgroundDescription: Any { description }
 
-        /// The subscriber given to the prefix.
+        /// The subscriber given to the prefix; reports itself as the
+        /// subscription does.
         @usableFromInline
-        internal struct PrefixSide: Subscriber, CustomStringConvertible {
+        internal struct PrefixSide: Subscriber, CustomStringConvertible, CustomReflectable,
+            CustomPlaygroundDisplayConvertible
+        {
             @usableFromInline typealias Input = Output
             @usableFromInline let inner: Inner
 
@@ -469,11 +473,16 @@ extension Publishers.Concatenate {
                 inner.receivePrefix(completion: completion)
             }
             @usableFromInline var description: String { "Concatenate" }
+            @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+            @usableFromInline var playgroundDescription: Any { description }
         }
 
-        /// The subscriber given to the suffix.
+        /// The subscriber given to the suffix; reports itself as the
+        /// subscription does.
         @usableFromInline
-        internal struct SuffixSide: Subscriber, CustomStringConvertible {
+        internal struct SuffixSide: Subscriber, CustomStringConvertible, CustomReflectable,
+            CustomPlaygroundDisplayConvertible
+        {
             @usableFromInline typealias Input = Output
             @usableFromInline let inner: Inner
 
@@ -485,6 +494,8 @@ extension Publishers.Concatenate {
                 inner.receiveSuffix(completion: completion)
             }
             @usableFromInline var description: String { "Concatenate" }
+            @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+            @usableFromInline var playgroundDescription: Any { description }
         }
     }
 }

@@ -230,8 +230,7 @@ extension Publishers.DropUntilOutput {
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            // Combine accepts `.none`; there is nothing to forward then.
-            guard demand.rawValue > 0 else { return }
+            // Combine accepts `.none` and forwards it.
             let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
                 guard !s.value.done else { return UncheckedSendable(nil) }
                 s.value.demand += demand

@@ -239,8 +239,7 @@ extension Publishers.PrefixUntilOutput {
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            // Combine accepts `.none` here; there is nothing to forward.
-            guard demand.rawValue > 0 else { return }
+            // Combine accepts `.none` here and forwards it.
             let upstream = state.withLock { UncheckedSendable($0.value.upstream.subscription) }
             upstream.value?.request(demand)
         }

@@ -51,7 +51,11 @@ final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecked Senda
         self.subscription = subscription
     }
 
+    /// Called when a subscriber arrives, before anything is sent to it.
+    var willSubscribe: (() -> Void)?
+
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        willSubscribe?()
         self.subscriber = subscriber
         onSubscription = { subscriber.receive(subscription: $0) }
         onValue = { subscriber.receive($0) }

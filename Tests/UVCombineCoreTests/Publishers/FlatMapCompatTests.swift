@@ -1,0 +1,258 @@
+import Testing
+import UVCombineCore
+import UVCombineTesting
+
+/// `flatMap` as Combine: cancel and failure order, demand, misuse, debug
+/// output.
+@Suite("flatMap as Combine")
+struct FlatMapCompatTests {
+    /// Children named `child0`, `child1`, ... logging into one log.
+    private static func children(_ log: EventLog) -> (Int) -> ManualPublisher<Int, TestError> {
+        { ManualPublisher<Int, TestError>(subscription: LoggedSubscription("child\($0)", log)) }
+    }
+
+    @Test func cancelCancelsTheChildrenThenTheUpstream() {
+        let log = EventLog()
+        let upstream = ManualPublisher<Int, TestError>(subscription: LoggedSubscription("outer", log))
+        let make = Self.children(log)
+        let subscriber = LoggingSubscriber<Int, TestError>(log, initialDemand: .max(5))
+        upstream.flatMap { make($0) }.subscribe(subscriber)
+        upstream.send(0)
+        upstream.send(1)
+        subscriber.subscription?.cancel()
+        subscriber.subscription?.cancel()
+        #expect(log.all == ["outer.request(unlimited)", "child0.request(max(1))", "child1.request(max(1))",
+                            "child0.cancel", "child1.cancel", "outer.cancel"])
+    }
+
+    @Test func anUpstreamFailureCancelsTheChildrenBeforeItIsDelivered() {
+        let log = EventLog()
+        let upstream = ManualPublisher<Int, TestError>(subscription: LoggedSubscription("outer", log))
+        let make = Self.children(log)
+        upstream.flatMap(maxPublishers: .max(3)) { make($0) }.subscribe(LoggingSubscriber<Int, TestError>(log))
+        upstream.send(0)
+        upstream.send(1)
+        upstream.send(completion: .failure(.boom))
+        upstream.send(completion: .failure(.boom))
+        upstream.send(2)
+        #expect(log.all == ["outer.request(max(3))", "child0.request(unlimited)", "child1.request(unlimited)",
+                            "child0.cancel", "child1.cancel", "failure(boom)"])
+    }
+
+    @Test func aChildFailureCancelsTheOtherChildrenNotItselfNorTheUpstream() {
+        let log = EventLog()
+        let upstream = ManualPublisher<Int, TestError>(subscription: LoggedSubscription("outer", log))
+        var made: [ManualPublisher<Int, TestError>] = []
+        let make = Self.children(log)
+        upstream.flatMap { n -> ManualPublisher<Int, TestError> in
+            let child = make(n)
+            made.append(child)
+            return child
+        }.subscribe(LoggingSubscriber<Int, TestError>(log))
+        upstream.send(0)
+        upstream.send(1)
+        upstream.send(2)
+        made[1].send(completion: .failure(.boom))
+        made[2].send(completion: .failure(.other))
+        made[0].send(5)
+        #expect(log.all == ["outer.request(unlimited)", "child0.request(unlimited)", "child1.request(unlimited)",
+                            "child2.request(unlimited)", "child0.cancel", "child2.cancel", "failure(boom)"])
+    }
+
+    @Test func eachFinishedChildAsksTheUpstreamForOneMore() {
+        let upstream = TestPublisher<Int, Never>()
+        let children = (0..<3).map { _ in TestPublisher<Int, Never>() }
+        let tracker = TrackingSubscriber<Int, Never>()
+        upstream.flatMap(maxPublishers: .max(2)) { children[$0] }.subscribe(tracker)
+        upstream.send(0)
+        upstream.send(1)
+        children[0].send(completion: .finished)
+        children[1].send(completion: .finished)
+        #expect(upstream.subscription?.requested == [.max(2), .max(1), .max(1)])
+        upstream.send(2)
+        children[2].send(7)
+        #expect(tracker.values == [7])
+    }
+
+    @Test func childrenFinishingInsideOneDeliveryAskOneAtATime() {
+        // Both children finish synchronously inside the upstream's sends.
+        let tracker = TrackingSubscriber<Int, Never>()
+        let upstream = TestPublisher<Int, Never>()
+        upstream.flatMap(maxPublishers: .max(1)) { Just($0) }.subscribe(tracker)
+        upstream.send(1)
+        upstream.send(2)
+        #expect(upstream.subscription?.requested == [.max(1), .max(1), .max(1)])
+        #expect(tracker.values == [1, 2])
+    }
+
+    @Test func eventsBeforeTheSubscription() {
+        let upstream = ManualPublisher<Int, Never>()
+        let child = TestPublisher<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>()
+        upstream.flatMap { _ in child }.subscribe(tracker)
+        // A value before the subscription is taken, as in Combine.
+        #expect(upstream.send(1) == .none)
+        #expect(child.subscription?.requested == [.unlimited])
+        child.send(5)
+        child.send(completion: .finished)
+        // So is a completion.
+        upstream.send(completion: .finished)
+        #expect(tracker.history == ["subscription(FlatMap)", "value(5)", "finished"])
+        let late = ProbeSubscription()
+        upstream.send(subscription: late)
+        #expect(late.cancelCount == 1)
+    }
+
+    @Test func aSecondSubscriptionIsCancelled() {
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>()
+        upstream.flatMap { Just($0) }.subscribe(tracker)
+        let first = ProbeSubscription()
+        let second = ProbeSubscription()
+        upstream.send(subscription: first)
+        upstream.send(subscription: second)
+        #expect(first.requested == [.unlimited])
+        #expect(second.cancelCount == 1)
+        #expect(first.cancelCount == 0)
+    }
+
+    @Test func requestingNoneTrapsAsInCombine() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let tracker = TrackingSubscriber<Int, Never>(initialDemand: .none)
+            PassthroughSubject<Int, Never>().flatMap { Just($0) }.subscribe(tracker)
+            tracker.request(.none)
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("Subscription.request(.none): demand must not be zero"))
+    }
+
+    @Test func debugOutput() throws {
+        let upstream = ManualPublisher<Int, Never>(subscription: ProbeSubscription())
+        let child = ManualPublisher<Int, Never>(subscription: ProbeSubscription())
+        upstream.flatMap { _ in child }.subscribe(TrackingSubscriber<Int, Never>())
+        upstream.send(0)
+        let outer = try #require(upstream.subscriber)
+        #expect(debugOutput(outer).description == "FlatMap")
+        #expect(debugOutput(outer).playground == "FlatMap")
+        #expect(mirrorChildren(outer).isEmpty)
+        let side = try #require(child.subscriber)
+        #expect(debugOutput(side).description == "FlatMap")
+        #expect(debugOutput(side).playground == "FlatMap")
+        let id = try #require(upstream.subscriberIdentifier)
+        #expect(mirrorChildren(side) == ["parentSubscription: \(id)"])
+        #expect(child.subscriberIdentifier != id)
+    }
+
+    /// Nothing is kept in a cycle once the stream has ended: the operator
+    /// lets go of its children and its upstream.
+    @Test(arguments: 0..<3)
+    func releasesChildrenAndUpstreamOnCompletionAndCancel(_ ending: Int) {
+        weak var weakTracker: TrackingSubscriber<Int, TestError>?
+        weak var weakChild: PassthroughSubject<Int, TestError>?
+        weak var weakUpstream: PassthroughSubject<Int, TestError>?
+        do {
+            let upstream = PassthroughSubject<Int, TestError>()
+            let child = PassthroughSubject<Int, TestError>()
+            weakChild = child
+            weakUpstream = upstream
+            let tracker = TrackingSubscriber<Int, TestError>()
+            weakTracker = tracker
+            upstream.flatMap { _ in child }.subscribe(tracker)
+            upstream.send(1)
+            child.send(2)
+            switch ending {
+            case 0: tracker.cancel()
+            case 1: child.send(completion: .failure(.boom))
+            default:
+                child.send(completion: .finished)
+                upstream.send(completion: .finished)
+            }
+            #expect(tracker.values == [2])
+        }
+        #expect(weakTracker == nil)
+        #expect(weakChild == nil)
+        #expect(weakUpstream == nil)
+    }
+}
+
+/// `switchToLatest` as Combine.
+@Suite("switchToLatest as Combine")
+struct SwitchToLatestCompatTests {
+    @Test func cancelCancelsTheInnerThenTheUpstream() {
+        let log = EventLog()
+        let upstream = ManualPublisher<ManualPublisher<Int, Never>, Never>(
+            subscription: LoggedSubscription("outer", log))
+        let subscriber = LoggingSubscriber<Int, Never>(log, initialDemand: .max(2))
+        upstream.switchToLatest().subscribe(subscriber)
+        upstream.send(ManualPublisher(subscription: LoggedSubscription("first", log)))
+        upstream.send(ManualPublisher(subscription: LoggedSubscription("second", log)))
+        subscriber.subscription?.cancel()
+        #expect(log.all == ["outer.request(unlimited)", "first.request(max(2))", "first.cancel",
+                            "second.request(max(2))", "second.cancel", "outer.cancel"])
+    }
+
+    @Test func anUpstreamFailureCancelsTheInnerBeforeItIsDelivered() {
+        let log = EventLog()
+        let upstream = ManualPublisher<ManualPublisher<Int, TestError>, TestError>(
+            subscription: LoggedSubscription("outer", log))
+        upstream.switchToLatest().subscribe(LoggingSubscriber<Int, TestError>(log))
+        upstream.send(ManualPublisher(subscription: LoggedSubscription("inner", log)))
+        upstream.send(completion: .failure(.boom))
+        #expect(log.all == ["outer.request(unlimited)", "inner.request(unlimited)", "inner.cancel",
+                            "failure(boom)"])
+    }
+
+    @Test func anInnerFailureCancelsTheUpstreamNotItselfBeforeItIsDelivered() {
+        let log = EventLog()
+        let upstream = ManualPublisher<ManualPublisher<Int, TestError>, TestError>(
+            subscription: LoggedSubscription("outer", log))
+        upstream.switchToLatest().subscribe(LoggingSubscriber<Int, TestError>(log))
+        let inner = ManualPublisher<Int, TestError>(subscription: LoggedSubscription("inner", log))
+        upstream.send(inner)
+        inner.send(completion: .failure(.other))
+        inner.send(completion: .failure(.other))
+        #expect(log.all == ["outer.request(unlimited)", "inner.request(unlimited)", "outer.cancel",
+                            "failure(other)"])
+    }
+
+    @Test func aValueBeyondTheDemandTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = PassthroughSubject<TestPublisher<Int, Never>, Never>()
+            let inner = TestPublisher<Int, Never>()
+            let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+            upstream.switchToLatest().subscribe(tracker)
+            upstream.send(inner)
+            inner.send(1)
+            inner.send(2)
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("SwitchToLatest received a value beyond the demand requested"))
+    }
+
+    @Test func eventsBeforeTheSubscription() {
+        let upstream = ManualPublisher<Just<Int>, Never>()
+        let tracker = TrackingSubscriber<Int, Never>()
+        upstream.switchToLatest().subscribe(tracker)
+        #expect(upstream.send(Just(3)) == .none)
+        upstream.send(completion: .finished)
+        #expect(tracker.history == ["subscription(SwitchToLatest)", "value(3)", "finished"])
+        let late = ProbeSubscription()
+        upstream.send(subscription: late)
+        #expect(late.cancelCount == 1)
+    }
+
+    @Test func debugOutput() throws {
+        let upstream = ManualPublisher<ManualPublisher<Int, Never>, Never>(subscription: ProbeSubscription())
+        let inner = ManualPublisher<Int, Never>(subscription: ProbeSubscription())
+        upstream.switchToLatest().subscribe(TrackingSubscriber<Int, Never>())
+        upstream.send(inner)
+        let outer = try #require(upstream.subscriber)
+        #expect(debugOutput(outer).description == "SwitchToLatest")
+        #expect(debugOutput(outer).playground == "SwitchToLatest")
+        #expect(mirrorChildren(outer).isEmpty)
+        let side = try #require(inner.subscriber)
+        #expect(debugOutput(side).description == "SwitchToLatest")
+        let id = try #require(upstream.subscriberIdentifier)
+        #expect(mirrorChildren(side) == ["parentSubscription: \(id)"])
+    }
+}
