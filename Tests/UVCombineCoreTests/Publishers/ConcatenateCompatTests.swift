@@ -44,10 +44,12 @@ struct ConcatenateCompatTests {
 
     @Test func oneValueAtATimeFromSequences() {
         let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
-        [1, 2].publisher.append([3, 4].publisher.map { $0 }).subscribe(tracker)
-        for _ in 0..<4 { tracker.request(.max(1)) }
-        #expect(tracker.history == ["subscription(Concatenate)", "value(1)", "value(2)", "value(3)", "value(4)",
-                                    "finished"])
+        [1, 2].publisher.append(Just(3)).subscribe(tracker)
+        #expect(tracker.values == [1])
+        tracker.request(.max(1))
+        #expect(tracker.values == [1, 2])
+        tracker.request(.max(1))
+        #expect(tracker.history == ["subscription(Concatenate)", "value(1)", "value(2)", "value(3)", "finished"])
     }
 
     @Test func secondAndLateSubscriptionsAreCancelled() {
