@@ -117,7 +117,7 @@ func mirrorChildren(_ value: Any) -> [String] {
 }
 
 /// Debug output of an object: description, playground description.
-func debugOutput(_ value: Any) -> (description: String?, playground: String?) {
+func debugStrings(_ value: Any) -> (description: String?, playground: String?) {
     ((value as? any CustomStringConvertible)?.description,
      (value as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String)
 }

@@ -131,8 +131,8 @@ struct ConcatenateCompatTests {
         #expect(prefix.subscriberIdentifier == suffix.subscriberIdentifier)
         #expect(tracker.subscriptionNames == ["Concatenate"])
         for side in [prefixSide, suffixSide] {
-            #expect(debugOutput(side).description == "Concatenate")
-            #expect(debugOutput(side).playground == "Concatenate")
+            #expect(debugStrings(side).description == "Concatenate")
+            #expect(debugStrings(side).playground == "Concatenate")
             #expect(mirrorChildren(side).isEmpty)
         }
     }

@@ -152,8 +152,8 @@ struct PrefixUntilOutputCompatTests {
         let triggerSide = try #require(trigger.subscriber)
         #expect(upstream.subscriberIdentifier == trigger.subscriberIdentifier)
         for object in [inner, triggerSide] {
-            #expect(debugOutput(object).description == "PrefixUntilOutput")
-            #expect(debugOutput(object).playground == "PrefixUntilOutput")
+            #expect(debugStrings(object).description == "PrefixUntilOutput")
+            #expect(debugStrings(object).playground == "PrefixUntilOutput")
             #expect(mirrorChildren(object).isEmpty)
         }
     }
@@ -285,8 +285,8 @@ struct DropUntilOutputCompatTests {
         let triggerSide = try #require(trigger.subscriber)
         #expect(upstream.subscriberIdentifier == trigger.subscriberIdentifier)
         for object in [inner, triggerSide] {
-            #expect(debugOutput(object).description == "DropUntilOutput")
-            #expect(debugOutput(object).playground == "DropUntilOutput")
+            #expect(debugStrings(object).description == "DropUntilOutput")
+            #expect(debugStrings(object).playground == "DropUntilOutput")
             #expect(mirrorChildren(object).isEmpty)
         }
     }

@@ -1,0 +1,122 @@
+import Testing
+import UVCombineCore
+import UVCombineTesting
+
+/// merge, zip, combineLatest (and MergeMany) under Combine's lifecycle,
+/// misuse and debug-output rules.
+@Suite("merge, zip, combineLatest as Combine")
+struct MergeZipCombineLatestCompatTests {
+    /// The three operators on two inputs, erased to one output type.
+    private static func operators(_ a: ManualPublisher<Int, TestError>, _ b: ManualPublisher<Int, TestError>)
+        -> [(name: String, publisher: AnyPublisher<Int, TestError>)]
+    {
+        [("Merge", a.merge(with: b).eraseToAnyPublisher()),
+         ("Merge", Publishers.MergeMany(a, b).eraseToAnyPublisher()),
+         ("Zip", a.zip(b).map { $0 + $1 }.eraseToAnyPublisher()),
+         ("CombineLatest", a.combineLatest(b).map { $0 + $1 }.eraseToAnyPublisher())]
+    }
+
+    @Test func secondSubscriptionsAreCancelledAndEventsAfterTheEndIgnored() {
+        for index in 0..<4 {
+            let a = ManualPublisher<Int, TestError>()
+            let b = ManualPublisher<Int, TestError>()
+            let (name, publisher) = Self.operators(a, b)[index]
+            let tracker = TrackingSubscriber<Int, TestError>()
+            publisher.subscribe(tracker)
+            let first = ProbeSubscription()
+            let second = ProbeSubscription()
+            a.send(subscription: first)
+            a.send(subscription: second)
+            #expect(second.cancelCount == 1, "\(name)")
+            #expect(first.cancelCount == 0, "\(name)")
+            let other = ProbeSubscription()
+            b.send(subscription: other)
+            a.send(1)
+            b.send(2)
+            a.send(completion: .failure(.boom))
+            // The failure cancels the other input; later events are ignored.
+            #expect(other.cancelCount == 1, "\(name)")
+            b.send(3)
+            b.send(completion: .finished)
+            a.send(completion: .failure(.other))
+            #expect(tracker.completionCount == 1, "\(name)")
+            #expect(tracker.completion == .failure(.boom), "\(name)")
+            let late = ProbeSubscription()
+            b.send(subscription: late)
+            #expect(late.cancelCount == 1, "\(name)")
+        }
+    }
+
+    @Test func cancelCancelsEveryInputOnceAndIsFinal() {
+        for index in 0..<4 {
+            let a = ManualPublisher<Int, TestError>(subscription: ProbeSubscription())
+            let b = ManualPublisher<Int, TestError>(subscription: ProbeSubscription())
+            let (name, publisher) = Self.operators(a, b)[index]
+            let subscriber = ManualSubscriber<Int, TestError>()
+            publisher.subscribe(subscriber)
+            subscriber.subscription?.request(.max(2))
+            subscriber.subscription?.cancel()
+            subscriber.subscription?.cancel()
+            subscriber.subscription?.request(.max(1))
+            a.send(1)
+            b.send(2)
+            a.send(completion: .finished)
+            #expect(subscriber.values.isEmpty, "\(name)")
+            #expect(subscriber.completions.isEmpty, "\(name)")
+        }
+    }
+
+    /// After the end nothing is kept in a cycle through the operator: the
+    /// subjects, the subscriber and the operator are all released.
+    @Test(arguments: 0..<4, 0..<3)
+    func everythingIsReleasedAfterTheEnd(_ index: Int, _ ending: Int) {
+        weak var weakTracker: TrackingSubscriber<Int, TestError>?
+        weak var weakA: PassthroughSubject<Int, TestError>?
+        weak var weakB: PassthroughSubject<Int, TestError>?
+        do {
+            let a = PassthroughSubject<Int, TestError>()
+            let b = PassthroughSubject<Int, TestError>()
+            weakA = a
+            weakB = b
+            let publisher: AnyPublisher<Int, TestError>
+            switch index {
+            case 0: publisher = a.merge(with: b).eraseToAnyPublisher()
+            case 1: publisher = Publishers.MergeMany(a, b).eraseToAnyPublisher()
+            case 2: publisher = a.zip(b).map { $0 + $1 }.eraseToAnyPublisher()
+            default: publisher = a.combineLatest(b).map { $0 + $1 }.eraseToAnyPublisher()
+            }
+            let tracker = TrackingSubscriber<Int, TestError>()
+            weakTracker = tracker
+            publisher.subscribe(tracker)
+            a.send(1)
+            b.send(2)
+            switch ending {
+            case 0: tracker.cancel()
+            case 1: b.send(completion: .failure(.boom))
+            default:
+                a.send(completion: .finished)
+                b.send(completion: .finished)
+            }
+        }
+        #expect(weakTracker == nil)
+        #expect(weakA == nil)
+        #expect(weakB == nil)
+    }
+
+    @Test func debugOutput() throws {
+        for index in 0..<4 {
+            let a = ManualPublisher<Int, TestError>(subscription: ProbeSubscription())
+            let b = ManualPublisher<Int, TestError>(subscription: ProbeSubscription())
+            let (name, publisher) = Self.operators(a, b)[index]
+            let tracker = TrackingSubscriber<Int, TestError>()
+            publisher.subscribe(tracker)
+            #expect(tracker.subscriptionNames.first == name || tracker.subscriptionNames.first == "Map")
+            let side = try #require(a.subscriber)
+            #expect(debugStrings(side).description == name)
+            #expect(debugStrings(side).playground == name)
+            let children = mirrorChildren(side)
+            #expect(children.count == 1 && children[0].hasPrefix("parentSubscription: 0x"), "\(name)")
+            #expect(a.subscriberIdentifier != b.subscriberIdentifier, "\(name)")
+        }
+    }
+}
