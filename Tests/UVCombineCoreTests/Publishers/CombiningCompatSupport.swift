@@ -5,7 +5,7 @@ import UVCombineTesting
 /// An ordered record of events from several subscriptions and subscribers,
 /// so a test can check which call came first (Combine cancels inner
 /// publishers before the outer one, cancels before it fails, ...).
-final class EventLog: @unchecked Sendable {
+final class CmbEventLog: @unchecked Sendable {
     // @unchecked Sendable: all mutable state is inside the mutex.
     private let entries = Mutex<[String]>([])
 
@@ -16,11 +16,11 @@ final class EventLog: @unchecked Sendable {
 }
 
 /// A subscription that writes `name.request(d)` and `name.cancel` to a log.
-final class LoggedSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class CmbLoggedSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
     let name: String
-    let log: EventLog
+    let log: CmbEventLog
 
-    init(_ name: String, _ log: EventLog) {
+    init(_ name: String, _ log: CmbEventLog) {
         self.name = name
         self.log = log
     }
@@ -36,7 +36,7 @@ final class LoggedSubscription: Subscription, CustomStringConvertible, @unchecke
 /// upstream would. It keeps its subscriber for ever, as a careless upstream
 /// might, so lifecycle tests can see whether the operator lets go of its
 /// own downstream.
-final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
+final class CmbManualPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
     // @unchecked Sendable: single-threaded tests only.
     private var onSubscription: ((any Subscription) -> Void)?
     private var onValue: ((Output) -> Subscribers.Demand)?
@@ -81,13 +81,13 @@ final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecked Senda
 
 /// A subscriber that writes `value(v)`, `finished`, `failure(e)` to a log,
 /// after requesting `initialDemand` (unless `.none`).
-final class LoggingSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+final class CmbLoggingSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {
     // @unchecked Sendable: single-threaded tests only.
-    let log: EventLog
+    let log: CmbEventLog
     let initialDemand: Subscribers.Demand
     var subscription: (any Subscription)?
 
-    init(_ log: EventLog, initialDemand: Subscribers.Demand = .unlimited) {
+    init(_ log: CmbEventLog, initialDemand: Subscribers.Demand = .unlimited) {
         self.log = log
         self.initialDemand = initialDemand
     }
@@ -112,18 +112,18 @@ final class LoggingSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sen
 }
 
 /// `Mirror(reflecting:)`'s children as `label: value` strings.
-func mirrorChildren(_ value: Any) -> [String] {
+func cmbMirrorChildren(_ value: Any) -> [String] {
     Mirror(reflecting: value).children.map { "\($0.label ?? "_"): \($0.value)" }
 }
 
 /// Debug output of an object: description, playground description.
-func debugStrings(_ value: Any) -> (description: String?, playground: String?) {
+func cmbDebugStrings(_ value: Any) -> (description: String?, playground: String?) {
     ((value as? any CustomStringConvertible)?.description,
      (value as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String)
 }
 
 /// A subscription that records the demand requested and the cancels.
-final class ProbeSubscription: Subscription, @unchecked Sendable {
+final class CmbProbeSubscription: Subscription, @unchecked Sendable {
     // @unchecked Sendable: all mutable state is inside the mutex.
     private let state = Mutex<([Subscribers.Demand], Int)>(([], 0))
 

@@ -7,9 +7,9 @@ import UVCombineTesting
 @Suite("Concatenate as Combine")
 struct ConcatenateCompatTests {
     @Test func backpressureAcrossThePrefixAndTheSuffix() {
-        let log = EventLog()
-        let prefix = ManualPublisher<Int, Never>(subscription: LoggedSubscription("prefix", log))
-        let suffix = ManualPublisher<Int, Never>(subscription: LoggedSubscription("suffix", log))
+        let log = CmbEventLog()
+        let prefix = CmbManualPublisher<Int, Never>(subscription: CmbLoggedSubscription("prefix", log))
+        let suffix = CmbManualPublisher<Int, Never>(subscription: CmbLoggedSubscription("suffix", log))
         let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(10), demandPerValue: { .max($0) })
         suffix.willSubscribe = {
             // Requested while the suffix is being subscribed: it gets it too.
@@ -53,25 +53,25 @@ struct ConcatenateCompatTests {
     }
 
     @Test func secondAndLateSubscriptionsAreCancelled() {
-        let prefix = ManualPublisher<Int, Never>()
-        let suffix = ManualPublisher<Int, Never>()
+        let prefix = CmbManualPublisher<Int, Never>()
+        let suffix = CmbManualPublisher<Int, Never>()
         let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
         prefix.append(suffix).subscribe(tracker)
-        let first = ProbeSubscription()
-        let second = ProbeSubscription()
+        let first = CmbProbeSubscription()
+        let second = CmbProbeSubscription()
         prefix.send(subscription: first)
         prefix.send(subscription: second)
         #expect(second.cancelCount == 1)
         #expect(first.requested == [.max(3)])
         prefix.send(completion: .finished)
-        let suffixFirst = ProbeSubscription()
-        let suffixSecond = ProbeSubscription()
+        let suffixFirst = CmbProbeSubscription()
+        let suffixSecond = CmbProbeSubscription()
         suffix.send(subscription: suffixFirst)
         suffix.send(subscription: suffixSecond)
         #expect(suffixFirst.requested == [.max(3)])
         #expect(suffixSecond.cancelCount == 1)
         suffix.send(completion: .finished)
-        let late = ProbeSubscription()
+        let late = CmbProbeSubscription()
         suffix.send(subscription: late)
         #expect(late.cancelCount == 1)
         #expect(tracker.history == ["subscription(Concatenate)", "finished"])
@@ -121,8 +121,8 @@ struct ConcatenateCompatTests {
     }
 
     @Test func debugOutputAndIdentity() throws {
-        let prefix = ManualPublisher<Int, Never>(subscription: ProbeSubscription())
-        let suffix = ManualPublisher<Int, Never>(subscription: ProbeSubscription())
+        let prefix = CmbManualPublisher<Int, Never>(subscription: CmbProbeSubscription())
+        let suffix = CmbManualPublisher<Int, Never>(subscription: CmbProbeSubscription())
         let tracker = TrackingSubscriber<Int, Never>()
         prefix.append(suffix).subscribe(tracker)
         prefix.send(completion: .finished)
@@ -131,9 +131,9 @@ struct ConcatenateCompatTests {
         #expect(prefix.subscriberIdentifier == suffix.subscriberIdentifier)
         #expect(tracker.subscriptionNames == ["Concatenate"])
         for side in [prefixSide, suffixSide] {
-            #expect(debugStrings(side).description == "Concatenate")
-            #expect(debugStrings(side).playground == "Concatenate")
-            #expect(mirrorChildren(side).isEmpty)
+            #expect(cmbDebugStrings(side).description == "Concatenate")
+            #expect(cmbDebugStrings(side).playground == "Concatenate")
+            #expect(cmbMirrorChildren(side).isEmpty)
         }
     }
 }

@@ -7,15 +7,15 @@ import UVCombineTesting
 @Suite("flatMap as Combine")
 struct FlatMapCompatTests {
     /// Children named `child0`, `child1`, ... logging into one log.
-    private static func children(_ log: EventLog) -> (Int) -> ManualPublisher<Int, TestError> {
-        { ManualPublisher<Int, TestError>(subscription: LoggedSubscription("child\($0)", log)) }
+    private static func children(_ log: CmbEventLog) -> (Int) -> CmbManualPublisher<Int, TestError> {
+        { CmbManualPublisher<Int, TestError>(subscription: CmbLoggedSubscription("child\($0)", log)) }
     }
 
     @Test func cancelCancelsTheChildrenThenTheUpstream() {
-        let log = EventLog()
-        let upstream = ManualPublisher<Int, TestError>(subscription: LoggedSubscription("outer", log))
+        let log = CmbEventLog()
+        let upstream = CmbManualPublisher<Int, TestError>(subscription: CmbLoggedSubscription("outer", log))
         let make = Self.children(log)
-        let subscriber = LoggingSubscriber<Int, TestError>(log, initialDemand: .max(5))
+        let subscriber = CmbLoggingSubscriber<Int, TestError>(log, initialDemand: .max(5))
         upstream.flatMap { make($0) }.subscribe(subscriber)
         upstream.send(0)
         upstream.send(1)
@@ -26,10 +26,10 @@ struct FlatMapCompatTests {
     }
 
     @Test func anUpstreamFailureCancelsTheChildrenBeforeItIsDelivered() {
-        let log = EventLog()
-        let upstream = ManualPublisher<Int, TestError>(subscription: LoggedSubscription("outer", log))
+        let log = CmbEventLog()
+        let upstream = CmbManualPublisher<Int, TestError>(subscription: CmbLoggedSubscription("outer", log))
         let make = Self.children(log)
-        upstream.flatMap(maxPublishers: .max(3)) { make($0) }.subscribe(LoggingSubscriber<Int, TestError>(log))
+        upstream.flatMap(maxPublishers: .max(3)) { make($0) }.subscribe(CmbLoggingSubscriber<Int, TestError>(log))
         upstream.send(0)
         upstream.send(1)
         upstream.send(completion: .failure(.boom))
@@ -40,15 +40,15 @@ struct FlatMapCompatTests {
     }
 
     @Test func aChildFailureCancelsTheOtherChildrenNotItselfNorTheUpstream() {
-        let log = EventLog()
-        let upstream = ManualPublisher<Int, TestError>(subscription: LoggedSubscription("outer", log))
-        var made: [ManualPublisher<Int, TestError>] = []
+        let log = CmbEventLog()
+        let upstream = CmbManualPublisher<Int, TestError>(subscription: CmbLoggedSubscription("outer", log))
+        var made: [CmbManualPublisher<Int, TestError>] = []
         let make = Self.children(log)
-        upstream.flatMap { n -> ManualPublisher<Int, TestError> in
+        upstream.flatMap { n -> CmbManualPublisher<Int, TestError> in
             let child = make(n)
             made.append(child)
             return child
-        }.subscribe(LoggingSubscriber<Int, TestError>(log))
+        }.subscribe(CmbLoggingSubscriber<Int, TestError>(log))
         upstream.send(0)
         upstream.send(1)
         upstream.send(2)
@@ -86,7 +86,7 @@ struct FlatMapCompatTests {
     }
 
     @Test func eventsBeforeTheSubscription() {
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = CmbManualPublisher<Int, Never>()
         let child = TestPublisher<Int, Never>()
         let tracker = TrackingSubscriber<Int, Never>()
         upstream.flatMap { _ in child }.subscribe(tracker)
@@ -98,17 +98,17 @@ struct FlatMapCompatTests {
         // So is a completion.
         upstream.send(completion: .finished)
         #expect(tracker.history == ["subscription(FlatMap)", "value(5)", "finished"])
-        let late = ProbeSubscription()
+        let late = CmbProbeSubscription()
         upstream.send(subscription: late)
         #expect(late.cancelCount == 1)
     }
 
     @Test func aSecondSubscriptionIsCancelled() {
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = CmbManualPublisher<Int, Never>()
         let tracker = TrackingSubscriber<Int, Never>()
         upstream.flatMap { Just($0) }.subscribe(tracker)
-        let first = ProbeSubscription()
-        let second = ProbeSubscription()
+        let first = CmbProbeSubscription()
+        let second = CmbProbeSubscription()
         upstream.send(subscription: first)
         upstream.send(subscription: second)
         #expect(first.requested == [.unlimited])
@@ -127,19 +127,19 @@ struct FlatMapCompatTests {
     }
 
     @Test func debugOutput() throws {
-        let upstream = ManualPublisher<Int, Never>(subscription: ProbeSubscription())
-        let child = ManualPublisher<Int, Never>(subscription: ProbeSubscription())
+        let upstream = CmbManualPublisher<Int, Never>(subscription: CmbProbeSubscription())
+        let child = CmbManualPublisher<Int, Never>(subscription: CmbProbeSubscription())
         upstream.flatMap { _ in child }.subscribe(TrackingSubscriber<Int, Never>())
         upstream.send(0)
         let outer = try #require(upstream.subscriber)
-        #expect(debugStrings(outer).description == "FlatMap")
-        #expect(debugStrings(outer).playground == "FlatMap")
-        #expect(mirrorChildren(outer).isEmpty)
+        #expect(cmbDebugStrings(outer).description == "FlatMap")
+        #expect(cmbDebugStrings(outer).playground == "FlatMap")
+        #expect(cmbMirrorChildren(outer).isEmpty)
         let side = try #require(child.subscriber)
-        #expect(debugStrings(side).description == "FlatMap")
-        #expect(debugStrings(side).playground == "FlatMap")
+        #expect(cmbDebugStrings(side).description == "FlatMap")
+        #expect(cmbDebugStrings(side).playground == "FlatMap")
         let id = try #require(upstream.subscriberIdentifier)
-        #expect(mirrorChildren(side) == ["parentSubscription: \(id)"])
+        #expect(cmbMirrorChildren(side) == ["parentSubscription: \(id)"])
         #expect(child.subscriberIdentifier != id)
     }
 
@@ -183,35 +183,35 @@ struct FlatMapCompatTests {
 @Suite("switchToLatest as Combine")
 struct SwitchToLatestCompatTests {
     @Test func cancelCancelsTheInnerThenTheUpstream() {
-        let log = EventLog()
-        let upstream = ManualPublisher<ManualPublisher<Int, Never>, Never>(
-            subscription: LoggedSubscription("outer", log))
-        let subscriber = LoggingSubscriber<Int, Never>(log, initialDemand: .max(2))
+        let log = CmbEventLog()
+        let upstream = CmbManualPublisher<CmbManualPublisher<Int, Never>, Never>(
+            subscription: CmbLoggedSubscription("outer", log))
+        let subscriber = CmbLoggingSubscriber<Int, Never>(log, initialDemand: .max(2))
         upstream.switchToLatest().subscribe(subscriber)
-        upstream.send(ManualPublisher(subscription: LoggedSubscription("first", log)))
-        upstream.send(ManualPublisher(subscription: LoggedSubscription("second", log)))
+        upstream.send(CmbManualPublisher(subscription: CmbLoggedSubscription("first", log)))
+        upstream.send(CmbManualPublisher(subscription: CmbLoggedSubscription("second", log)))
         subscriber.subscription?.cancel()
         #expect(log.all == ["outer.request(unlimited)", "first.request(max(2))", "first.cancel",
                             "second.request(max(2))", "second.cancel", "outer.cancel"])
     }
 
     @Test func anUpstreamFailureCancelsTheInnerBeforeItIsDelivered() {
-        let log = EventLog()
-        let upstream = ManualPublisher<ManualPublisher<Int, TestError>, TestError>(
-            subscription: LoggedSubscription("outer", log))
-        upstream.switchToLatest().subscribe(LoggingSubscriber<Int, TestError>(log))
-        upstream.send(ManualPublisher(subscription: LoggedSubscription("inner", log)))
+        let log = CmbEventLog()
+        let upstream = CmbManualPublisher<CmbManualPublisher<Int, TestError>, TestError>(
+            subscription: CmbLoggedSubscription("outer", log))
+        upstream.switchToLatest().subscribe(CmbLoggingSubscriber<Int, TestError>(log))
+        upstream.send(CmbManualPublisher(subscription: CmbLoggedSubscription("inner", log)))
         upstream.send(completion: .failure(.boom))
         #expect(log.all == ["outer.request(unlimited)", "inner.request(unlimited)", "inner.cancel",
                             "failure(boom)"])
     }
 
     @Test func anInnerFailureCancelsTheUpstreamNotItselfBeforeItIsDelivered() {
-        let log = EventLog()
-        let upstream = ManualPublisher<ManualPublisher<Int, TestError>, TestError>(
-            subscription: LoggedSubscription("outer", log))
-        upstream.switchToLatest().subscribe(LoggingSubscriber<Int, TestError>(log))
-        let inner = ManualPublisher<Int, TestError>(subscription: LoggedSubscription("inner", log))
+        let log = CmbEventLog()
+        let upstream = CmbManualPublisher<CmbManualPublisher<Int, TestError>, TestError>(
+            subscription: CmbLoggedSubscription("outer", log))
+        upstream.switchToLatest().subscribe(CmbLoggingSubscriber<Int, TestError>(log))
+        let inner = CmbManualPublisher<Int, TestError>(subscription: CmbLoggedSubscription("inner", log))
         upstream.send(inner)
         inner.send(completion: .failure(.other))
         inner.send(completion: .failure(.other))
@@ -234,29 +234,29 @@ struct SwitchToLatestCompatTests {
     }
 
     @Test func eventsBeforeTheSubscription() {
-        let upstream = ManualPublisher<Just<Int>, Never>()
+        let upstream = CmbManualPublisher<Just<Int>, Never>()
         let tracker = TrackingSubscriber<Int, Never>()
         upstream.switchToLatest().subscribe(tracker)
         #expect(upstream.send(Just(3)) == .none)
         upstream.send(completion: .finished)
         #expect(tracker.history == ["subscription(SwitchToLatest)", "value(3)", "finished"])
-        let late = ProbeSubscription()
+        let late = CmbProbeSubscription()
         upstream.send(subscription: late)
         #expect(late.cancelCount == 1)
     }
 
     @Test func debugOutput() throws {
-        let upstream = ManualPublisher<ManualPublisher<Int, Never>, Never>(subscription: ProbeSubscription())
-        let inner = ManualPublisher<Int, Never>(subscription: ProbeSubscription())
+        let upstream = CmbManualPublisher<CmbManualPublisher<Int, Never>, Never>(subscription: CmbProbeSubscription())
+        let inner = CmbManualPublisher<Int, Never>(subscription: CmbProbeSubscription())
         upstream.switchToLatest().subscribe(TrackingSubscriber<Int, Never>())
         upstream.send(inner)
         let outer = try #require(upstream.subscriber)
-        #expect(debugStrings(outer).description == "SwitchToLatest")
-        #expect(debugStrings(outer).playground == "SwitchToLatest")
-        #expect(mirrorChildren(outer).isEmpty)
+        #expect(cmbDebugStrings(outer).description == "SwitchToLatest")
+        #expect(cmbDebugStrings(outer).playground == "SwitchToLatest")
+        #expect(cmbMirrorChildren(outer).isEmpty)
         let side = try #require(inner.subscriber)
-        #expect(debugStrings(side).description == "SwitchToLatest")
+        #expect(cmbDebugStrings(side).description == "SwitchToLatest")
         let id = try #require(upstream.subscriberIdentifier)
-        #expect(mirrorChildren(side) == ["parentSubscription: \(id)"])
+        #expect(cmbMirrorChildren(side) == ["parentSubscription: \(id)"])
     }
 }

@@ -7,7 +7,7 @@ import UVCombineTesting
 @Suite("merge, zip, combineLatest as Combine")
 struct MergeZipCombineLatestCompatTests {
     /// The three operators on two inputs, erased to one output type.
-    private static func operators(_ a: ManualPublisher<Int, TestError>, _ b: ManualPublisher<Int, TestError>)
+    private static func operators(_ a: CmbManualPublisher<Int, TestError>, _ b: CmbManualPublisher<Int, TestError>)
         -> [(name: String, publisher: AnyPublisher<Int, TestError>)]
     {
         [("Merge", a.merge(with: b).eraseToAnyPublisher()),
@@ -18,18 +18,18 @@ struct MergeZipCombineLatestCompatTests {
 
     @Test func secondSubscriptionsAreCancelledAndEventsAfterTheEndIgnored() {
         for index in 0..<4 {
-            let a = ManualPublisher<Int, TestError>()
-            let b = ManualPublisher<Int, TestError>()
+            let a = CmbManualPublisher<Int, TestError>()
+            let b = CmbManualPublisher<Int, TestError>()
             let (name, publisher) = Self.operators(a, b)[index]
             let tracker = TrackingSubscriber<Int, TestError>()
             publisher.subscribe(tracker)
-            let first = ProbeSubscription()
-            let second = ProbeSubscription()
+            let first = CmbProbeSubscription()
+            let second = CmbProbeSubscription()
             a.send(subscription: first)
             a.send(subscription: second)
             #expect(second.cancelCount == 1, "\(name)")
             #expect(first.cancelCount == 0, "\(name)")
-            let other = ProbeSubscription()
+            let other = CmbProbeSubscription()
             b.send(subscription: other)
             a.send(1)
             b.send(2)
@@ -41,7 +41,7 @@ struct MergeZipCombineLatestCompatTests {
             a.send(completion: .failure(.other))
             #expect(tracker.completionCount == 1, "\(name)")
             #expect(tracker.completion == .failure(.boom), "\(name)")
-            let late = ProbeSubscription()
+            let late = CmbProbeSubscription()
             b.send(subscription: late)
             #expect(late.cancelCount == 1, "\(name)")
         }
@@ -49,8 +49,8 @@ struct MergeZipCombineLatestCompatTests {
 
     @Test func cancelCancelsEveryInputOnceAndIsFinal() {
         for index in 0..<4 {
-            let a = ManualPublisher<Int, TestError>(subscription: ProbeSubscription())
-            let b = ManualPublisher<Int, TestError>(subscription: ProbeSubscription())
+            let a = CmbManualPublisher<Int, TestError>(subscription: CmbProbeSubscription())
+            let b = CmbManualPublisher<Int, TestError>(subscription: CmbProbeSubscription())
             let (name, publisher) = Self.operators(a, b)[index]
             let subscriber = ManualSubscriber<Int, TestError>()
             publisher.subscribe(subscriber)
@@ -105,16 +105,16 @@ struct MergeZipCombineLatestCompatTests {
 
     @Test func debugOutput() throws {
         for index in 0..<4 {
-            let a = ManualPublisher<Int, TestError>(subscription: ProbeSubscription())
-            let b = ManualPublisher<Int, TestError>(subscription: ProbeSubscription())
+            let a = CmbManualPublisher<Int, TestError>(subscription: CmbProbeSubscription())
+            let b = CmbManualPublisher<Int, TestError>(subscription: CmbProbeSubscription())
             let (name, publisher) = Self.operators(a, b)[index]
             let tracker = TrackingSubscriber<Int, TestError>()
             publisher.subscribe(tracker)
             #expect(tracker.subscriptionNames.first == name || tracker.subscriptionNames.first == "Map")
             let side = try #require(a.subscriber)
-            #expect(debugStrings(side).description == name)
-            #expect(debugStrings(side).playground == name)
-            let children = mirrorChildren(side)
+            #expect(cmbDebugStrings(side).description == name)
+            #expect(cmbDebugStrings(side).playground == name)
+            let children = cmbMirrorChildren(side)
             #expect(children.count == 1 && children[0].hasPrefix("parentSubscription: 0x"), "\(name)")
             #expect(a.subscriberIdentifier != b.subscriberIdentifier, "\(name)")
         }

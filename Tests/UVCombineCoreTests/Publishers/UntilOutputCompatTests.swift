@@ -37,43 +37,43 @@ struct PrefixUntilOutputCompatTests {
     }
 
     @Test func theTriggerIsCancelledOnceItEmitsAfterTheUpstream() {
-        let log = EventLog()
-        let upstream = ManualPublisher<Int, Never>(subscription: LoggedSubscription("upstream", log))
-        let trigger = ManualPublisher<Void, Never>(subscription: LoggedSubscription("trigger", log))
-        upstream.prefix(untilOutputFrom: trigger).subscribe(LoggingSubscriber<Int, Never>(log))
+        let log = CmbEventLog()
+        let upstream = CmbManualPublisher<Int, Never>(subscription: CmbLoggedSubscription("upstream", log))
+        let trigger = CmbManualPublisher<Void, Never>(subscription: CmbLoggedSubscription("trigger", log))
+        upstream.prefix(untilOutputFrom: trigger).subscribe(CmbLoggingSubscriber<Int, Never>(log))
         #expect(trigger.send(()) == .none)
         #expect(log.all == ["trigger.request(max(1))", "upstream.request(unlimited)",
                             "upstream.cancel", "trigger.cancel", "finished"])
     }
 
     @Test func subscribesTheTriggerFirstAndHandsTheSubscriptionOverWhenTheUpstreamSendsIt() {
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = CmbManualPublisher<Int, Never>()
         let trigger = TestPublisher<Void, Never>()
         let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
         upstream.prefix(untilOutputFrom: trigger).subscribe(tracker)
         #expect(trigger.subscription?.requested == [.max(1)])
         #expect(tracker.history.isEmpty)
-        let subscription = ProbeSubscription()
+        let subscription = CmbProbeSubscription()
         upstream.send(subscription: subscription)
         #expect(tracker.history == ["subscription(PrefixUntilOutput)"])
         #expect(subscription.requested == [.max(2)])
     }
 
     @Test func aTriggerBeforeTheUpstreamSubscriptionFinishesAlone() {
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = CmbManualPublisher<Int, Never>()
         let trigger = TestPublisher<Void, Never>()
         let tracker = TrackingSubscriber<Int, Never>()
         upstream.prefix(untilOutputFrom: trigger).subscribe(tracker)
         trigger.send(())
         #expect(tracker.history == ["finished"])
-        let late = ProbeSubscription()
+        let late = CmbProbeSubscription()
         upstream.send(subscription: late)
         #expect(late.cancelCount == 1)
         #expect(tracker.history == ["finished"])
     }
 
     @Test func eventsBeforeTheSubscriptionAreIgnored() {
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = CmbManualPublisher<Int, Never>()
         let trigger = TestPublisher<Void, Never>()
         let tracker = TrackingSubscriber<Int, Never>()
         upstream.prefix(untilOutputFrom: trigger).subscribe(tracker)
@@ -83,14 +83,14 @@ struct PrefixUntilOutputCompatTests {
         upstream.send(completion: .finished)
         #expect(trigger.subscription?.cancelCount == 1)
         #expect(tracker.history.isEmpty)
-        let late = ProbeSubscription()
+        let late = CmbProbeSubscription()
         upstream.send(subscription: late)
         #expect(late.cancelCount == 1)
         #expect(tracker.history.isEmpty)
     }
 
     @Test func requestAndCancelBeforeTheSubscription() throws {
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = CmbManualPublisher<Int, Never>()
         let trigger = TestPublisher<Void, Never>()
         upstream.prefix(untilOutputFrom: trigger).subscribe(TrackingSubscriber<Int, Never>())
         let operatorSubscription = try #require(upstream.subscriberAsSubscription)
@@ -98,7 +98,7 @@ struct PrefixUntilOutputCompatTests {
         operatorSubscription.request(.none)
         operatorSubscription.cancel()
         #expect(trigger.subscription?.cancelCount == 1)
-        let late = ProbeSubscription()
+        let late = CmbProbeSubscription()
         upstream.send(subscription: late)
         #expect(late.cancelCount == 1)
         #expect(late.requested.isEmpty)
@@ -114,10 +114,10 @@ struct PrefixUntilOutputCompatTests {
     }
 
     @Test func cancelCancelsTheUpstreamThenTheTrigger() {
-        let log = EventLog()
-        let upstream = ManualPublisher<Int, Never>(subscription: LoggedSubscription("upstream", log))
-        let trigger = ManualPublisher<Void, Never>(subscription: LoggedSubscription("trigger", log))
-        let subscriber = LoggingSubscriber<Int, Never>(log, initialDemand: .max(1))
+        let log = CmbEventLog()
+        let upstream = CmbManualPublisher<Int, Never>(subscription: CmbLoggedSubscription("upstream", log))
+        let trigger = CmbManualPublisher<Void, Never>(subscription: CmbLoggedSubscription("trigger", log))
+        let subscriber = CmbLoggingSubscriber<Int, Never>(log, initialDemand: .max(1))
         upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
         subscriber.subscription?.cancel()
         subscriber.subscription?.cancel()
@@ -125,18 +125,18 @@ struct PrefixUntilOutputCompatTests {
     }
 
     @Test func secondSubscriptionsAreCancelled() {
-        let upstream = ManualPublisher<Int, Never>()
-        let trigger = ManualPublisher<Void, Never>()
+        let upstream = CmbManualPublisher<Int, Never>()
+        let trigger = CmbManualPublisher<Void, Never>()
         let tracker = TrackingSubscriber<Int, Never>()
         upstream.prefix(untilOutputFrom: trigger).subscribe(tracker)
-        let first = ProbeSubscription()
-        let second = ProbeSubscription()
+        let first = CmbProbeSubscription()
+        let second = CmbProbeSubscription()
         trigger.send(subscription: first)
         trigger.send(subscription: second)
         #expect(first.requested == [.max(1)])
         #expect(second.cancelCount == 1)
-        let upstreamFirst = ProbeSubscription()
-        let upstreamSecond = ProbeSubscription()
+        let upstreamFirst = CmbProbeSubscription()
+        let upstreamSecond = CmbProbeSubscription()
         upstream.send(subscription: upstreamFirst)
         upstream.send(subscription: upstreamSecond)
         #expect(upstreamSecond.cancelCount == 1)
@@ -145,16 +145,16 @@ struct PrefixUntilOutputCompatTests {
     }
 
     @Test func debugOutputAndIdentity() throws {
-        let upstream = ManualPublisher<Int, Never>()
-        let trigger = ManualPublisher<Void, Never>()
+        let upstream = CmbManualPublisher<Int, Never>()
+        let trigger = CmbManualPublisher<Void, Never>()
         upstream.prefix(untilOutputFrom: trigger).subscribe(TrackingSubscriber<Int, Never>())
         let inner = try #require(upstream.subscriber)
         let triggerSide = try #require(trigger.subscriber)
         #expect(upstream.subscriberIdentifier == trigger.subscriberIdentifier)
         for object in [inner, triggerSide] {
-            #expect(debugStrings(object).description == "PrefixUntilOutput")
-            #expect(debugStrings(object).playground == "PrefixUntilOutput")
-            #expect(mirrorChildren(object).isEmpty)
+            #expect(cmbDebugStrings(object).description == "PrefixUntilOutput")
+            #expect(cmbDebugStrings(object).playground == "PrefixUntilOutput")
+            #expect(cmbMirrorChildren(object).isEmpty)
         }
     }
 
@@ -192,10 +192,10 @@ struct PrefixUntilOutputCompatTests {
 @Suite("drop(untilOutputFrom:) as Combine")
 struct DropUntilOutputCompatTests {
     @Test func droppedValuesConsumeDemandAndTheTriggerIsCancelledOnceItEmits() {
-        let log = EventLog()
-        let upstream = ManualPublisher<Int, Never>(subscription: LoggedSubscription("upstream", log))
-        let trigger = ManualPublisher<Void, Never>(subscription: LoggedSubscription("trigger", log))
-        upstream.drop(untilOutputFrom: trigger).subscribe(LoggingSubscriber<Int, Never>(log, initialDemand: .max(2)))
+        let log = CmbEventLog()
+        let upstream = CmbManualPublisher<Int, Never>(subscription: CmbLoggedSubscription("upstream", log))
+        let trigger = CmbManualPublisher<Void, Never>(subscription: CmbLoggedSubscription("trigger", log))
+        upstream.drop(untilOutputFrom: trigger).subscribe(CmbLoggingSubscriber<Int, Never>(log, initialDemand: .max(2)))
         #expect(upstream.send(1) == .none)
         #expect(trigger.send(()) == .none)
         #expect(upstream.send(2) == .none)
@@ -215,25 +215,25 @@ struct DropUntilOutputCompatTests {
     }
 
     @Test func demandBeforeTheUpstreamSubscriptionIsSummedAndSent() {
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = CmbManualPublisher<Int, Never>()
         let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(10))
         upstream.drop(untilOutputFrom: PassthroughSubject<Void, Never>()).subscribe(tracker)
         tracker.request(.max(4))
         tracker.request(.none)
-        let subscription = ProbeSubscription()
+        let subscription = CmbProbeSubscription()
         upstream.send(subscription: subscription)
         #expect(subscription.requested == [.max(14)])
     }
 
     @Test func aCompletionBeforeTheSubscriptionIsForwarded() {
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = CmbManualPublisher<Int, Never>()
         let trigger = TestPublisher<Void, Never>()
         let tracker = TrackingSubscriber<Int, Never>()
         upstream.drop(untilOutputFrom: trigger).subscribe(tracker)
         upstream.send(completion: .finished)
         #expect(tracker.history == ["subscription(DropUntilOutput)", "finished"])
         #expect(trigger.subscription?.cancelCount == 1)
-        let late = ProbeSubscription()
+        let late = CmbProbeSubscription()
         upstream.send(subscription: late)
         #expect(late.cancelCount == 1)
     }
@@ -255,22 +255,22 @@ struct DropUntilOutputCompatTests {
     }
 
     @Test func cancelBeforeTheSubscriptionCancelsItOnArrival() throws {
-        let upstream = ManualPublisher<Int, Never>()
+        let upstream = CmbManualPublisher<Int, Never>()
         let trigger = TestPublisher<Void, Never>()
         upstream.drop(untilOutputFrom: trigger).subscribe(TrackingSubscriber<Int, Never>())
         try #require(upstream.subscriberAsSubscription).cancel()
         #expect(trigger.subscription?.cancelCount == 1)
-        let late = ProbeSubscription()
+        let late = CmbProbeSubscription()
         upstream.send(subscription: late)
         #expect(late.cancelCount == 1)
         #expect(late.requested.isEmpty)
     }
 
     @Test func cancelCancelsTheUpstreamThenTheTrigger() {
-        let log = EventLog()
-        let upstream = ManualPublisher<Int, Never>(subscription: LoggedSubscription("upstream", log))
-        let trigger = ManualPublisher<Void, Never>(subscription: LoggedSubscription("trigger", log))
-        let subscriber = LoggingSubscriber<Int, Never>(log, initialDemand: .none)
+        let log = CmbEventLog()
+        let upstream = CmbManualPublisher<Int, Never>(subscription: CmbLoggedSubscription("upstream", log))
+        let trigger = CmbManualPublisher<Void, Never>(subscription: CmbLoggedSubscription("trigger", log))
+        let subscriber = CmbLoggingSubscriber<Int, Never>(log, initialDemand: .none)
         upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
         subscriber.subscription?.cancel()
         subscriber.subscription?.cancel()
@@ -278,16 +278,16 @@ struct DropUntilOutputCompatTests {
     }
 
     @Test func debugOutputAndIdentity() throws {
-        let upstream = ManualPublisher<Int, Never>()
-        let trigger = ManualPublisher<Void, Never>()
+        let upstream = CmbManualPublisher<Int, Never>()
+        let trigger = CmbManualPublisher<Void, Never>()
         upstream.drop(untilOutputFrom: trigger).subscribe(TrackingSubscriber<Int, Never>())
         let inner = try #require(upstream.subscriber)
         let triggerSide = try #require(trigger.subscriber)
         #expect(upstream.subscriberIdentifier == trigger.subscriberIdentifier)
         for object in [inner, triggerSide] {
-            #expect(debugStrings(object).description == "DropUntilOutput")
-            #expect(debugStrings(object).playground == "DropUntilOutput")
-            #expect(mirrorChildren(object).isEmpty)
+            #expect(cmbDebugStrings(object).description == "DropUntilOutput")
+            #expect(cmbDebugStrings(object).playground == "DropUntilOutput")
+            #expect(cmbMirrorChildren(object).isEmpty)
         }
     }
 
