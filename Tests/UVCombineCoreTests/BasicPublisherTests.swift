@@ -66,7 +66,7 @@ struct BasicPublisherTests {
         tracker.request(.max(1))
         #expect(tracker.values == [1, 2])
         tracker.request(.max(1))
-        #expect(tracker.history == ["subscription(Sequence)", "value(1)", "value(2)", "value(3)", "finished"])
+        #expect(tracker.history == ["subscription([1, 2, 3])", "value(1)", "value(2)", "value(3)", "finished"])
     }
 
     @Test func sequenceDemandFromReceiveKeepsGoingWithoutRecursion() {
@@ -87,7 +87,7 @@ struct BasicPublisherTests {
         [1, 2, 3].publisher.subscribe(tracker)
         tracker.cancel()
         tracker.request(.max(5))
-        #expect(tracker.history == ["subscription(Sequence)", "value(1)", "value(2)"])
+        #expect(tracker.history == ["subscription([1, 2, 3])", "value(1)", "value(2)"])
     }
 
     @Test func sequenceCancelDuringLastValueSendsNoCompletion() {
@@ -98,7 +98,7 @@ struct BasicPublisherTests {
         })
         box.tracker = tracker
         [1, 2].publisher.subscribe(tracker)
-        #expect(tracker.history == ["subscription(Sequence)", "value(1)", "value(2)"])
+        #expect(tracker.history == ["subscription([1, 2])", "value(1)", "value(2)"])
     }
 }
 

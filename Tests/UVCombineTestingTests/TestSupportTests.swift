@@ -8,7 +8,7 @@ struct TestSupportTests {
     @Test func trackingSubscriberRecordsEventsInOrder() {
         let tracker = TrackingSubscriber<Int, Never>()
         [1, 2].publisher.subscribe(tracker)
-        #expect(tracker.history == ["subscription(Sequence)", "value(1)", "value(2)", "finished"])
+        #expect(tracker.history == ["subscription([1, 2])", "value(1)", "value(2)", "finished"])
         #expect(tracker.values == [1, 2])
         #expect(tracker.completion == .finished)
         #expect(tracker.completionCount == 1)

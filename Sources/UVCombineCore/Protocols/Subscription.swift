@@ -40,11 +40,17 @@ extension Subscriptions {
 }
 
 /// The subscription behind ``Subscriptions/empty``. Stateless and shared.
+/// As Combine's: every request (`.none` too) and cancel does nothing; it
+/// describes itself as "Empty", with no mirror children.
 @usableFromInline
-internal final class EmptySubscription: Subscription, CustomStringConvertible, Sendable {
+internal final class EmptySubscription: Subscription, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible, Sendable
+{
     @usableFromInline static let singleton = EmptySubscription()
     private init() {}
-    @usableFromInline func request(_ demand: Subscribers.Demand) { demand.assertNonZero() }
+    @usableFromInline func request(_ demand: Subscribers.Demand) {}
     @usableFromInline func cancel() {}
     @usableFromInline var description: String { "Empty" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
 }

@@ -48,7 +48,8 @@ extension Publishers {
                 subscriber.receive(completion: .finished)
                 return
             }
-            subscriber.receive(subscription: Inner(downstream: subscriber, iterator: iterator, first: first))
+            subscriber.receive(subscription: Inner(sequence: sequence, downstream: subscriber, iterator: iterator,
+                                                    first: first))
         }
     }
 }
@@ -58,6 +59,11 @@ extension Publishers.Sequence: Equatable where Elements: Equatable {}
 extension Publishers.Sequence {
     /// Emits elements while there is demand. One element is always read
     /// ahead, so the completion can follow the last element at once.
+    ///
+    /// As Combine's, it releases its subscriber when it finishes or is
+    /// cancelled, accepts a request of `.none` (it adds nothing), and
+    /// describes itself by its sequence (`String(describing: sequence)`,
+    /// mirror child `sequence`) while active, as "Sequence" once done.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -72,11 +78,19 @@ extension Publishers.Sequence {
             /// A loop is running on some thread; new demand joins it.
             @usableFromInline var emitting = false
             @usableFromInline var cancelled = false
+            /// The subscriber, until the subscription finishes or is
+            /// cancelled. The emit loop works on its own copy, taken once
+            /// per loop (not per element).
+            @usableFromInline var downstream: Downstream?
+            /// The sequence, for `description` and the mirror while active.
+            @usableFromInline var sequence: Elements?
 
             @inlinable
-            init(iterator: Elements.Iterator, next: Elements.Element) {
+            init(sequence: Elements, iterator: Elements.Iterator, next: Elements.Element, downstream: Downstream) {
+                self.sequence = sequence
                 self.iterator = iterator
                 self.next = next
+                self.downstream = downstream
             }
         }
 
@@ -85,37 +99,37 @@ extension Publishers.Sequence {
             case stop
         }
 
-        @usableFromInline let downstream: Downstream
         @usableFromInline let state: Mutex<UncheckedSendable<State>>
         /// The emit loop, formed where `receive(subscriber:)` is specialised.
         /// `request` arrives through `any Subscription`, where only the
         /// unspecialised body is reachable; that body allocates per element
         /// (generic iterator coroutines). Calling through this non-capturing
         /// closure runs the specialised loop instead.
-        @usableFromInline let emitter: (Inner) -> Void
+        @usableFromInline let emitter: (Inner, Downstream) -> Void
 
         @inlinable
-        init(downstream: Downstream, iterator: Elements.Iterator, first: Elements.Element) {
-            self.downstream = downstream
-            state = Mutex(UncheckedSendable(State(iterator: iterator, next: first)))
-            emitter = { $0.emit() }
+        init(sequence: Elements, downstream: Downstream, iterator: Elements.Iterator, first: Elements.Element) {
+            state = Mutex(UncheckedSendable(State(sequence: sequence, iterator: iterator, next: first,
+                                                  downstream: downstream)))
+            emitter = { $0.emit(to: $1) }
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
-            let start = state.withLock { s -> Bool in
-                guard s.value.next != nil else { return false }
+            // Combine's Sequence subscription accepts `.none`: nothing to add.
+            guard demand.rawValue > 0 else { return }
+            let start = state.withLock { s -> UncheckedSendable<Downstream?> in
+                guard s.value.next != nil else { return UncheckedSendable(nil) }
                 s.value.demand += demand
-                if s.value.emitting { return false }
+                if s.value.emitting { return UncheckedSendable(nil) }
                 s.value.emitting = true
-                return true
+                return UncheckedSendable(s.value.downstream)
             }
-            if start { emitter(self) }
+            if let downstream = start.value { emitter(self, downstream) }
         }
 
         @inlinable
-        func emit() {
+        func emit(to downstream: Downstream) {
             while true {
                 let step = state.withLock { s -> UncheckedSendable<Step> in
                     guard let element = s.value.next, s.value.demand.rawValue > 0 else {
@@ -131,9 +145,14 @@ extension Publishers.Sequence {
                 guard case .emit(let element, let last) = step.value else { return }
                 let more = downstream.receive(element)
                 if last {
-                    if !state.withLock({ $0.value.cancelled }) {
-                        downstream.receive(completion: .finished)
+                    // Done: forget the subscriber (released when this loop
+                    // returns) and the sequence; finish unless cancelled.
+                    let finish = state.withLock { s -> Bool in
+                        s.value.downstream = nil
+                        s.value.sequence = nil
+                        return !s.value.cancelled
                     }
+                    if finish { downstream.receive(completion: .finished) }
                     return
                 }
                 if more.rawValue > 0 {
@@ -144,14 +163,32 @@ extension Publishers.Sequence {
 
         @inlinable
         func cancel() {
-            state.withLock {
-                $0.value.next = nil
-                $0.value.cancelled = true
+            // Released outside the lock (its deinit may run user code); a
+            // running emit loop keeps its own reference until it stops.
+            let released = state.withLock { s -> UncheckedSendable<(Downstream?, Elements?)> in
+                s.value.next = nil
+                s.value.cancelled = true
+                defer {
+                    s.value.downstream = nil
+                    s.value.sequence = nil
+                }
+                return UncheckedSendable((s.value.downstream, s.value.sequence))
             }
+            _ = released
         }
 
-        @usableFromInline var description: String { "Sequence" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var description: String {
+            guard let sequence = state.withLock({ UncheckedSendable($0.value.sequence) }).value else { return "Sequence" }
+            return String(describing: sequence)
+        }
+
+        @usableFromInline var customMirror: Mirror {
+            guard let sequence = state.withLock({ UncheckedSendable($0.value.sequence) }).value else {
+                return Mirror(self, children: [:])
+            }
+            return Mirror(self, children: ["sequence": sequence])
+        }
+
         @usableFromInline var playgroundDescription: Any { description }
     }
 }

@@ -65,7 +65,7 @@ struct DebuggingOperatorTests {
     @Test func breakpointOnErrorPassesAFinish() {
         let tracker = TrackingSubscriber<Int, Never>()
         [1, 2].publisher.breakpointOnError().subscribe(tracker)
-        #expect(tracker.history == ["subscription(Sequence)", "value(1)", "value(2)", "finished"])
+        #expect(tracker.history == ["subscription([1, 2])", "value(1)", "value(2)", "finished"])
         let upstream = TestPublisher<Int, Never>()
         let c = upstream.breakpoint().sink { _ in }
         c.cancel()

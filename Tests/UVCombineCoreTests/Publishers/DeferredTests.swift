@@ -28,7 +28,7 @@ struct DeferredTests {
         Deferred { [1, 2].publisher }.subscribe(tracker)
         #expect(tracker.values == [1])
         tracker.request(.max(1))
-        #expect(tracker.history == ["subscription(Sequence)", "value(1)", "value(2)", "finished"])
+        #expect(tracker.history == ["subscription([1, 2])", "value(1)", "value(2)", "finished"])
     }
 
     @Test func cancelReachesTheCreatedPublisher() {

@@ -26,7 +26,7 @@ struct HandleEventsTests {
         let log = Log()
         let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: { $0 == 1 ? .max(1) : .none })
         logged([1, 2, 3].publisher, into: log).subscribe(tracker)
-        #expect(log.all == ["subscription(Sequence)", "request(max(2))", "output(1)", "request(max(1))",
+        #expect(log.all == ["subscription([1, 2, 3])", "request(max(2))", "output(1)", "request(max(1))",
                             "output(2)", "output(3)", "completion(finished)"])
         #expect(tracker.history == ["subscription(HandleEvents)", "value(1)", "value(2)", "value(3)", "finished"])
     }

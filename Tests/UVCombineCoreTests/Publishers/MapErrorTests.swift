@@ -38,7 +38,7 @@ struct MapErrorTests {
         Publishers.Sequence<[Int], TestError>(sequence: [1, 2]).mapError { Wrapped.wrapped($0) }.subscribe(tracker)
         #expect(tracker.values == [1])
         tracker.request(.max(1))
-        #expect(tracker.history == ["subscription(Sequence)", "value(1)", "value(2)", "finished"])
+        #expect(tracker.history == ["subscription([1, 2])", "value(1)", "value(2)", "finished"])
     }
 
     @Test func cancelReachesUpstream() {

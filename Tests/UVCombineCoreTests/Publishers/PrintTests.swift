@@ -71,7 +71,7 @@ struct PrintTests {
         tracker.request(.max(1))
         #expect(tracker.history == ["subscription(Print)", "value(1)", "value(2)", "finished"])
         #expect(stream.lines == [
-            "receive subscription: (Sequence)",
+            "receive subscription: ([1, 2])",
             "request max: (1)",
             "receive value: (1)",
             "request max: (1)",

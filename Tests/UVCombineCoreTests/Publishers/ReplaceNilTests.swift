@@ -10,7 +10,7 @@ struct ReplaceNilTests {
         map.subscribe(tracker)
         #expect(tracker.values == [1, 0])
         tracker.request(.max(1))
-        #expect(tracker.history == ["subscription(Sequence)", "value(1)", "value(0)", "value(3)", "finished"])
+        #expect(tracker.history == ["subscription([Optional(1), nil, Optional(3)])", "value(1)", "value(0)", "value(3)", "finished"])
     }
 
     @Test func replaceNilContract() {
@@ -36,7 +36,8 @@ struct ReplaceNilTests {
         let xs = TrackingSubscriber<Int, Never>()
         let one: Publishers.MapKeyPath<Publishers.Sequence<[Point], Never>, Int> = points.map(\.x)
         one.subscribe(xs)
-        #expect(xs.history == ["subscription(Sequence)", "value(1)", "value(4)", "finished"])
+        #expect(xs.history == ["subscription(\([Point(x: 1, y: 2, z: 3), Point(x: 4, y: 5, z: 6)]))", "value(1)", "value(4)",
+                               "finished"])
         var pairs: [String] = []
         _ = points.map(\.x, \.y).sink { pairs.append("\($0.0),\($0.1)") }
         #expect(pairs == ["1,2", "4,5"])

@@ -9,7 +9,7 @@ struct ScanTests {
     @Test func publishesEveryPartialResult() {
         let tracker = TrackingSubscriber<Int, Never>()
         [1, 2, 3].publisher.scan(0) { $0 + $1 }.subscribe(tracker)
-        #expect(tracker.history == ["subscription(Sequence)", "value(1)", "value(3)", "value(6)", "finished"])
+        #expect(tracker.history == ["subscription([1, 3, 6])", "value(1)", "value(3)", "value(6)", "finished"])
     }
 
     @Test func eachSubscriptionStartsFromTheInitialResult() {

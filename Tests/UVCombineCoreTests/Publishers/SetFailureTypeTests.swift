@@ -20,7 +20,7 @@ struct SetFailureTypeTests {
         [1, 2].publisher.setFailureType(to: TestError.self).subscribe(tracker)
         #expect(tracker.values == [1])
         tracker.request(.max(1))
-        #expect(tracker.history == ["subscription(Sequence)", "value(1)", "value(2)", "finished"])
+        #expect(tracker.history == ["subscription([1, 2])", "value(1)", "value(2)", "finished"])
     }
 
     @Test func cancelReachesUpstream() {
