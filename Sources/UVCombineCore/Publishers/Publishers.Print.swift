@@ -13,7 +13,7 @@ extension Publisher {
     /// ```swift
     /// let c = [1, 2].publisher.print("numbers").sink { _ in }
     /// // Prints:
-    /// //  numbers: receive subscription: (Sequence)
+    /// //  numbers: receive subscription: ([1, 2])
     /// //  numbers: request unlimited
     /// //  numbers: receive value: (1)
     /// //  numbers: receive value: (2)
