@@ -87,7 +87,10 @@ struct OperatorAllocationTests {
     @Test func sequencePipelineCostIsIndependentOfLength() {
         var total = 0
         func run(_ n: Int) {
+            // Erased first: on a Publishers.Sequence, compactMap and scan are
+            // Combine's eager specialisations (a new array), not operators.
             _ = (0..<n).publisher
+                .eraseToAnyPublisher()
                 .compactMap { $0 % 2 == 0 ? $0 : nil }
                 .scan(0) { $0 &+ $1 }
                 .tryMap { $0 }

@@ -170,11 +170,16 @@ struct DispatchQueueSchedulerTests {
         let count = Mutex(0)
         let third = DispatchSemaphore(value: 0)
         let holder = TokenHolder()
-        holder.token = queue.schedule(after: queue.now.advanced(by: .milliseconds(1)), interval: .milliseconds(2)) {
-            let n = count.withLock { $0 += 1; return $0 }
-            if n == 3 {
-                holder.token?.cancel() // on the queue: no further tick is in flight
-                third.signal()
+        // Scheduled from the queue itself, so no tick can run before the
+        // token is stored (on a loaded machine the first tick may otherwise
+        // come before the assignment, and the third would find no token).
+        queue.sync {
+            holder.token = queue.schedule(after: queue.now.advanced(by: .milliseconds(1)), interval: .milliseconds(2)) {
+                let n = count.withLock { $0 += 1; return $0 }
+                if n == 3 {
+                    holder.token?.cancel() // on the queue: no further tick is in flight
+                    third.signal()
+                }
             }
         }
         third.wait()
