@@ -586,8 +586,9 @@ struct PrintConcurrencyTests {
         DispatchQueue.concurrentPerform(iterations: 2) { index in
             for value in 0..<count { subjects[index].send(value) }
         }
-        withExtendedLifetime(cancellables) {}
-        let lines = stream.lines
+        // Read while the sinks are alive: releasing them cancels, and print
+        // would add a "receive cancel" line per pipeline.
+        let lines = withExtendedLifetime(cancellables) { stream.lines }
         #expect(lines.count == 2 * (count + 2))
         let wellFormed = lines.allSatisfy { line in
             guard line.hasPrefix("p0: ") || line.hasPrefix("p1: ") else { return false }
