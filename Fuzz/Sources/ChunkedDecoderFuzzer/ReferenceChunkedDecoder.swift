@@ -10,7 +10,8 @@ import UVCombine
 /// chunk-size   = 1*HEXDIG                  (larger than Int.max: refused)
 /// chunk-ext    = BWS ";" *field-value-byte (the parser reads no further)
 /// last-chunk   = 1*("0") [ chunk-ext ] CRLF
-/// trailer-section = *( field-line CRLF )   (checked, then dropped)
+/// trailer-section = *( field-line CRLF )   (checked, then dropped; a line
+///                    starting with SP or HTAB after a field line is obs-fold)
 /// ```
 ///
 /// Limits: a chunk-size line longer than `maximumChunkLineLength` bytes
@@ -141,8 +142,16 @@ struct ReferenceChunkedDecoder {
             line = []
             if lines.count > configuration.maximumHeaderCount { return failed(malformed) }
         }
-        for line in lines {
-            if HTTPGrammar.isOWS(line[0]) { return failed(malformed) }
+        for (number, line) in lines.enumerated() {
+            // A line that starts with whitespace continues the field above
+            // it (obs-fold, RFC 9112 section 5.2: a user agent unfolds it);
+            // before the first field there is nothing to continue.
+            if HTTPGrammar.isOWS(line[0]) {
+                if number == 0 { return failed(malformed) }
+                let content = line.drop(while: HTTPGrammar.isOWS).reversed().drop(while: HTTPGrammar.isOWS)
+                guard content.allSatisfy(HTTPGrammar.isFieldValueByte) else { return failed(malformed) }
+                continue
+            }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return failed(malformed) }
             guard HTTPGrammar.isToken(line[..<colon]) else { return failed(malformed) }
             let value = line[(colon + 1)...].drop(while: HTTPGrammar.isOWS).reversed().drop(while: HTTPGrammar.isOWS)
