@@ -54,31 +54,79 @@ public protocol _Introspection: AnyObject {
 }
 
 extension _Introspection {
-    /// Does nothing by default.
+    /// Called before `publisher` receives `subscriber`; does nothing by default. Runs on the thread of the event it reports.
+    ///
+    /// ```swift
+    /// func willReceive<P: Publisher, S: Subscriber>(publisher: P, subscriber: S) { print("subscribing", subscriber) }
+    /// ```
     public func willReceive<P: Publisher, S: Subscriber>(publisher: P, subscriber: S)
         where P.Failure == S.Failure, P.Output == S.Input {}
-    /// Does nothing by default.
+    /// Called after `publisher` received `subscriber`; does nothing by default. Runs on the thread of the event it reports.
+    ///
+    /// ```swift
+    /// func didReceive<P: Publisher, S: Subscriber>(publisher: P, subscriber: S) { print("subscribed", subscriber) }
+    /// ```
     public func didReceive<P: Publisher, S: Subscriber>(publisher: P, subscriber: S)
         where P.Failure == S.Failure, P.Output == S.Input {}
-    /// Does nothing by default.
+    /// Called before `subscriber` receives its subscription; does nothing by default. Runs on the thread of the event it reports.
+    ///
+    /// ```swift
+    /// func willReceive<S: Subscriber>(subscriber: S, subscription: any Subscription) { print(subscription) }
+    /// ```
     public func willReceive<S: Subscriber>(subscriber: S, subscription: any Subscription) {}
-    /// Does nothing by default.
+    /// Called after `subscriber` received its subscription; does nothing by default. Runs on the thread of the event it reports.
+    ///
+    /// ```swift
+    /// func didReceive<S: Subscriber>(subscriber: S, subscription: any Subscription) { print(subscription) }
+    /// ```
     public func didReceive<S: Subscriber>(subscriber: S, subscription: any Subscription) {}
-    /// Does nothing by default.
+    /// Called before `subscriber` receives a value; does nothing by default. Runs on the thread of the event it reports.
+    ///
+    /// ```swift
+    /// func willReceive<S: Subscriber>(subscriber: S, input: S.Input) { print("value", input) }
+    /// ```
     public func willReceive<S: Subscriber>(subscriber: S, input: S.Input) {}
-    /// Does nothing by default.
+    /// Called after `subscriber` received a value, with the demand it returned; does nothing by default. Runs on the thread of the event it reports.
+    ///
+    /// ```swift
+    /// func didReceive<S: Subscriber>(subscriber: S, input: S.Input, resultingDemand: Subscribers.Demand) { print(resultingDemand) }
+    /// ```
     public func didReceive<S: Subscriber>(subscriber: S, input: S.Input, resultingDemand: Subscribers.Demand) {}
-    /// Does nothing by default.
+    /// Called before `subscriber` receives its completion; does nothing by default. Runs on the thread of the event it reports.
+    ///
+    /// ```swift
+    /// func willReceive<S: Subscriber>(subscriber: S, completion: Subscribers.Completion<S.Failure>) { print(completion) }
+    /// ```
     public func willReceive<S: Subscriber>(subscriber: S, completion: Subscribers.Completion<S.Failure>) {}
-    /// Does nothing by default.
+    /// Called after `subscriber` received its completion; does nothing by default. Runs on the thread of the event it reports.
+    ///
+    /// ```swift
+    /// func didReceive<S: Subscriber>(subscriber: S, completion: Subscribers.Completion<S.Failure>) { print(completion) }
+    /// ```
     public func didReceive<S: Subscriber>(subscriber: S, completion: Subscribers.Completion<S.Failure>) {}
-    /// Does nothing by default.
+    /// Called before a subscriber requests `demand` from `subscription`; does nothing by default. Runs on the thread of the event it reports.
+    ///
+    /// ```swift
+    /// func willRequest(subscription: any Subscription, _ demand: Subscribers.Demand) { print("request", demand) }
+    /// ```
     public func willRequest(subscription: any Subscription, _ demand: Subscribers.Demand) {}
-    /// Does nothing by default.
+    /// Called after a subscriber requested `demand` from `subscription`; does nothing by default. Runs on the thread of the event it reports.
+    ///
+    /// ```swift
+    /// func didRequest(subscription: any Subscription, _ demand: Subscribers.Demand) { print("requested", demand) }
+    /// ```
     public func didRequest(subscription: any Subscription, _ demand: Subscribers.Demand) {}
-    /// Does nothing by default.
+    /// Called before `subscription` is cancelled; does nothing by default. Runs on the thread of the event it reports.
+    ///
+    /// ```swift
+    /// func willCancel(subscription: any Subscription) { print("cancel", subscription) }
+    /// ```
     public func willCancel(subscription: any Subscription) {}
-    /// Does nothing by default.
+    /// Called after `subscription` was cancelled; does nothing by default. Runs on the thread of the event it reports.
+    ///
+    /// ```swift
+    /// func didCancel(subscription: any Subscription) { print("cancelled", subscription) }
+    /// ```
     public func didCancel(subscription: any Subscription) {}
 
     /// Starts reporting to this introspection (idempotent).

@@ -66,6 +66,11 @@ extension Publishers {
             case connected(refcount: Int, connection: any Cancellable)
         }
 
+        /// The connectable publisher this one connects on first subscription.
+        ///
+        /// ```swift
+        /// let upstream = subject.makeConnectable().autoconnect().upstream
+        /// ```
         public final let upstream: Upstream
 
         @usableFromInline internal final let state = Mutex(UncheckedSendable(State.disconnected))

@@ -69,6 +69,10 @@ extension NotificationCenter {
 
 extension NotificationCenter.Publisher: Equatable {
     /// Same center, same name, and the identical object (or both `nil`).
+    ///
+    /// ```swift
+    /// center.publisher(for: name) == center.publisher(for: name) // true
+    /// ```
     public static func == (lhs: NotificationCenter.Publisher, rhs: NotificationCenter.Publisher) -> Bool {
         lhs.center === rhs.center && lhs.name == rhs.name && lhs.object === rhs.object
     }

@@ -6,6 +6,11 @@ import Synchronization
 // `.receive(on: queue)` runs the downstream calls as operations on `queue`.
 
 extension OperationQueue: Scheduler {
+    /// The operation queue scheduler's instants: a `Date`, as Combine declares it.
+    ///
+    /// ```swift
+    /// let later = queue.now.advanced(by: .seconds(1))
+    /// ```
     public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
         /// The date represented by this type.
         public var date: Date
@@ -120,6 +125,10 @@ extension OperationQueue: Scheduler {
     }
 
     /// Options that affect the operation of the operation queue scheduler (none).
+    ///
+    /// ```swift
+    /// queue.schedule(options: nil) { print("ran") }
+    /// ```
     public struct SchedulerOptions: Sendable {}
 
     /// The current date.

@@ -125,6 +125,10 @@ extension RunLoop: Scheduler {
     }
 
     /// Options that affect the operation of the run loop scheduler (none).
+    ///
+    /// ```swift
+    /// runLoop.schedule(options: nil) { print("ran") }
+    /// ```
     public struct SchedulerOptions: Sendable {}
 
     /// The current date.
