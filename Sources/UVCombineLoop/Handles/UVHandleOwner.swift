@@ -3,7 +3,7 @@ import CLibUV
 /// The Swift side of one libuv handle: non-generic, so that the C callbacks
 /// (which capture nothing) can reach it through `handle.data`.
 ///
-/// Rules (DESIGN.md, "libuv binding rules"):
+/// Rules (docs/engineering-notes.md, "libuv handles: who owns what"):
 /// - the handle's memory is allocated here and freed only in the close
 ///   callback;
 /// - `handle.data` holds a retained reference to the owner from `open` until
