@@ -161,7 +161,9 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
             finish(task, .failure(error))
             return
         }
-        let machine = RequestTimeoutStateMachine(timeouts: timeouts, now: now)
+        // Per-request deadlines (RequestOptions) override the session's.
+        let machine = RequestTimeoutStateMachine(
+            timeouts: task.spec.options.isDefault ? timeouts : timeouts.overridden(by: task.spec.options), now: now)
         if let deadline = machine.armedDeadline {
             deadlines.schedule(task, at: deadline.uptimeNanoseconds)
         }

@@ -14,43 +14,49 @@ internal struct HTTPTaskRequest: Sendable {
     @usableFromInline let body: Data?
     /// Where it goes, or why it cannot go anywhere.
     @usableFromInline let target: Result<HTTPRequestTarget, UVURLError>
+    /// Per-request overrides of the session's settings (deadlines).
+    @usableFromInline let options: UVURLSession.RequestOptions
 
     /// A GET for `url`.
-    internal init(url: URL) {
+    internal init(url: URL, options: UVURLSession.RequestOptions = UVURLSession.RequestOptions()) {
         do throws(UVURLError) {
             let target = try HTTPRequestTarget(url: url)
-            self.init(request: target.makeRequest(method: .get), body: nil, target: .success(target))
+            self.init(request: target.makeRequest(method: .get), body: nil, target: .success(target), options: options)
         } catch {
             self.init(request: HTTPRequest(method: .get, scheme: url.scheme, authority: url.host, path: "/"),
-                      body: nil, target: .failure(error))
+                      body: nil, target: .failure(error), options: options)
         }
     }
 
     /// `request` (scheme, authority and path say where) with `body`.
-    internal init(request: HTTPRequest, body: Data?) {
+    internal init(request: HTTPRequest, body: Data?,
+                  options: UVURLSession.RequestOptions = UVURLSession.RequestOptions()) {
         guard let scheme = request.scheme else {
             self.init(request: request, body: body,
-                      target: .failure(UVURLError(.unsupportedURL, detail: "request has no scheme")))
+                      target: .failure(UVURLError(.unsupportedURL, detail: "request has no scheme")), options: options)
             return
         }
         guard let authority = request.authority else {
-            self.init(request: request, body: body, target: .failure(UVURLError(.badURL, detail: "URL has no host")))
+            self.init(request: request, body: body, target: .failure(UVURLError(.badURL, detail: "URL has no host")),
+                      options: options)
             return
         }
         do throws(UVURLError) {
             let target = try HTTPRequestTarget(string: "\(scheme)://\(authority)\(request.path ?? "/")")
             var sent = target.makeRequest(method: request.method, headerFields: request.headerFields)
             sent.extendedConnectProtocol = request.extendedConnectProtocol
-            self.init(request: sent, body: body, target: .success(target))
+            self.init(request: sent, body: body, target: .success(target), options: options)
         } catch {
-            self.init(request: request, body: body, target: .failure(error))
+            self.init(request: request, body: body, target: .failure(error), options: options)
         }
     }
 
-    private init(request: HTTPRequest, body: Data?, target: Result<HTTPRequestTarget, UVURLError>) {
+    private init(request: HTTPRequest, body: Data?, target: Result<HTTPRequestTarget, UVURLError>,
+                 options: UVURLSession.RequestOptions) {
         self.request = request
         self.body = body
         self.target = target
+        self.options = options
     }
 }
 
