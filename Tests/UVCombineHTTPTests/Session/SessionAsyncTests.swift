@@ -428,6 +428,57 @@ struct SessionAsyncTests {
         }
     }
 
+    @Test("download(for:to:) writes each part as it arrives: the file grows while the body is still coming")
+    func downloadStreams() async throws {
+        let body = pseudoRandomBytes(10 * 1000)
+        let server = try TestHTTPServer(routes: [
+            "/slow": .fault(.slowBody(chunks: 10, delay: .milliseconds(100)), body: body),
+        ])
+        defer { server.shutdown() }
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("uvcombine-download-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withLoopThread { loop in
+            let session = UVURLSession(loop: loop)
+            let file = directory.appendingPathComponent("slow.bin")
+            let download = Task { try await session.download(for: server.url("/slow"), to: file) }
+            func size() -> Int {
+                ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int) ?? 0
+            }
+            #expect(await eventually { size() > 0 && size() < body.count },
+                    "a part on disk before the body is complete")
+            let response = try await download.value
+            #expect(response.status == .ok)
+            #expect(try Data(contentsOf: file) == Data(body))
+        }
+    }
+
+    @Test("two next() calls waiting at once on one body trap")
+    func concurrentNextTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let server = try TestHTTPServer(routes: [
+                "/slow": .fault(.slowBody(chunks: 100, delay: .milliseconds(100)), body: Array(repeating: 0x64, count: 100)),
+            ])
+            let background = try UVLoopThread()
+            let session = UVURLSession(loop: background.loop)
+            let (body, _) = try await session.bytes(for: server.url("/slow"))
+            // Parts come 100 ms apart: of four next() calls at once, two wait together.
+            try await withThrowingTaskGroup(of: Data?.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        var iterator = body.makeAsyncIterator()
+                        return try await iterator.next()
+                    }
+                }
+                try await group.waitForAll()
+            }
+            _ = server
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("UVURLSession.AsyncBytes: next() called while another next() is waiting"))
+    }
+
     @Test("a download that fails mid-body throws and leaves no file; an unwritable path throws the file error")
     func downloadFailure() async throws {
         let server = try TestHTTPServer(routes: ["/cut": .fault(.closeMidBody), "/hello": .text("hello")])
