@@ -17,8 +17,9 @@ enum CommandLineTool {
                     timers and sockets; exit status 0 only if every scenario
                     produced what it should, 1 otherwise
             --fast  shrink the delays tenfold (for tests)
-          fetch     a small curl: fetch URL over HTTP/1.1 with the data-task
-                    publishers (-o, -i, -X, -H, -d, --max-time, -L, --fail)
+          fetch     curl's common command lines (-sSfL, -o, -O, -i, -I, -X, -H, -d,
+                    -T, -u, -w, --retry, -m, -v ...) over HTTP/1.1 with the
+                    data-task publishers: the same output and exit status
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -47,11 +48,15 @@ enum CommandLineTool {
             do {
                 parsed = try FetchOptions.parse(options)
             } catch {
-                printError("uvcombine fetch: \(error) (uvcombine fetch --help lists the options)")
+                printError("uvcombine fetch: \(error)\nuvcombine fetch: try 'uvcombine fetch --help' for more information")
                 return FetchExitCode.usage
             }
             if parsed.help {
                 print(FetchOptions.usage)
+                return 0
+            }
+            if parsed.version {
+                print("uvcombine fetch (UVCombine) HTTP/1.1 http https")
                 return 0
             }
             return FetchCommand(options: parsed).run()

@@ -23,13 +23,14 @@ struct FetchPythonTests {
         defer { python.stop() }
         let plain = try runTool(["fetch", "-i", python.url("/absent.txt")])
         #expect(plain.status == 0, "\(plain.stderr)")
-        #expect(plain.output.hasPrefix("HTTP/1.1 404 "))
+        // http.server answers HTTP/1.0; the status line is printed as received.
+        #expect(plain.output.hasPrefix("HTTP/1.0 404 "))
         #expect(plain.output.contains("Error code: 404"))
 
         let failing = try runTool(["fetch", "--fail", python.url("/absent.txt")])
         #expect(failing.status == 22)
         #expect(failing.stdout.isEmpty)
-        #expect(failing.stderr.contains("(22) the requested URL returned error: 404"))
+        #expect(failing.stderr.contains("(22) The requested URL returned error: 404"))
 
         let present = try runTool(["fetch", "--fail", python.url("/present.txt")])
         #expect(present.status == 0)
@@ -42,7 +43,7 @@ struct FetchPythonTests {
         defer { python.stop() }
         let plain = try runTool(["fetch", "-i", python.url("/dir")])
         #expect(plain.status == 0, "\(plain.stderr)")
-        #expect(plain.output.hasPrefix("HTTP/1.1 301 "))
+        #expect(plain.output.hasPrefix("HTTP/1.0 301 "))
         #expect(plain.output.contains("Location: /dir/\r\n"))
 
         let followed = try runTool(["fetch", "-L", python.url("/dir")])

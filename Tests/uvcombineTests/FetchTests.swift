@@ -126,7 +126,7 @@ struct FetchTests {
     }
 
     @Test func badURLFailsWithBadURLAndStatus3() throws {
-        for url in ["http://exa mple.com/", "http:///path", "http://user:secret@127.0.0.1/"] {
+        for url in ["http://exa mple.com/", "http:///path"] {
             let result = try runTool(["fetch", url])
             #expect(result.status == 3, "\(url): \(result.stderr)")
             #expect(result.stderr.contains("UVURLError.badURL: bad URL"), "\(url): \(result.stderr)")
@@ -166,7 +166,7 @@ struct FetchTests {
         let failing = try runTool(["fetch", "--fail", url])
         #expect(failing.status == 22)
         #expect(failing.stdout.isEmpty)
-        #expect(failing.stderr.contains("returned error: 404 Not Found"))
+        #expect(failing.stderr.contains("(22) The requested URL returned error: 404"))
     }
 
     @Test func unwritableOutputFailsWithStatus23() throws {
@@ -203,15 +203,13 @@ struct FetchTests {
 
     @Test func commandLineMistakesExitTwo() throws {
         let cases: [([String], String)] = [
-            (["fetch"], "no URL given"),
+            (["fetch"], "no URL specified!"),
             (["fetch", "http://a/", "http://b/"], "more than one URL"),
-            (["fetch", "--bogus", "http://a/"], "unknown option --bogus"),
-            (["fetch", "-Q", "http://a/"], "unknown option -Q"),
-            (["fetch", "-H", "NoColon", "http://a/"], "expected 'Name: value'"),
-            (["fetch", "-H", "Bad Name: x", "http://a/"], "not a valid header field name"),
-            (["fetch", "-X", "GE T", "http://a/"], "is not an HTTP method"),
-            (["fetch", "--max-time", "soon", "http://a/"], "positive number of seconds"),
-            (["fetch", "-o"], "-o needs a value"),
+            (["fetch", "--bogus", "http://a/"], "option --bogus: is unknown"),
+            (["fetch", "-Z9", "http://a/"], "option -Z9: is unknown"),
+            (["fetch", "--max-time", "soon", "http://a/"], "option --max-time: expected a proper numerical parameter"),
+            (["fetch", "-o"], "option -o: requires parameter"),
+            (["fetch", "--location=yes", "http://a/"], "option --location=yes: is unknown"),
         ]
         for (arguments, message) in cases {
             let result = try runTool(arguments)
@@ -220,10 +218,26 @@ struct FetchTests {
         }
     }
 
+    @Test func curlOptionsNotImplementedExitFour() throws {
+        for arguments in [["fetch", "-b", "a=1", "http://a/"], ["fetch", "--http2", "http://a/"], ["fetch", "--compressed", "http://a/"],
+                          ["fetch", "--unix-socket", "/tmp/none.sock", "http://a/"], ["fetch", "-x", "http://proxy:3128", "http://a/"]] {
+            let result = try runTool(arguments)
+            #expect(result.status == 4, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("(4) option"), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test func invalidMethodOrFieldNameIsAnInvalidRequest() throws {
+        for arguments in [["fetch", "-X", "GE T", "http://127.0.0.1:1/"], ["fetch", "-H", "Bad Name: x", "http://127.0.0.1:1/"]] {
+            let result = try runTool(arguments)
+            #expect(result.status == 43, "\(arguments): \(result.stderr)")
+        }
+    }
+
     @Test func helpListsOptionsAndExitCodes() throws {
         let result = try runTool(["fetch", "--help"])
         #expect(result.status == 0)
-        for text in ["-o, --output FILE", "-L, --location", "--max-time", "-f, --fail", "28  timed out", "22  HTTP status 400"] {
+        for text in ["-o, --output FILE", "-L, --location", "-m, --max-time", "-f, --fail", "--retry N", "-w, --write-out", "28 timed out"] {
             #expect(result.output.contains(text), "\(text)")
         }
     }

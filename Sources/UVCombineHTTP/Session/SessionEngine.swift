@@ -62,6 +62,9 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     /// Operations that arrived during a turn, run at its end.
     private var deferred: [Operation] = []
     private var isShutDown = false
+    /// Sees the bytes on the wire (`uvcombine fetch -v`); nil costs one
+    /// check per read and per request. Loop thread.
+    package var wireObserver: (any SessionWireObserver)?
 
     internal init(loop: UVLoop, configuration: UVURLSession.Configuration, transport: any HTTPTransport) {
         self.loop = loop
@@ -402,6 +405,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
             applyTimeout(task, task.timeouts!.exchangeStarted(now: now))
         }
         connection.parser.expectResponse(to: task.request.method, requestClosesConnection: result.closesConnection)
+        if let wireObserver { connection.writeBuffer.withUnsafeBytes { wireObserver.sessionWillWrite($0) } }
         connection.io?.write(connection.writeBuffer)
         task.lastUnacknowledgedOutput = connection.io?.unacknowledgedOutputByteCount ?? 0
         connection.startReading()
@@ -412,6 +416,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     internal func connectionDidConnect(_ connection: SessionConnection) {
         beginTurn()
         if !connection.isClosed {
+            wireObserver?.sessionDidConnect()
             connection.isEstablished = true
             deadlines.remove(connection)
             connection.startReading()
@@ -431,6 +436,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     internal func connectionDidRead(_ connection: SessionConnection, bytes: UnsafeRawBufferPointer) {
         beginTurn()
         if !connection.isClosed && !bytes.isEmpty {
+            wireObserver?.sessionDidRead(bytes)
             if let task = connection.task {
                 if !process(bytes, for: task, on: connection), case .running = task.progress, task.connection === connection {
                     afterInput(for: task, on: connection)

@@ -1,141 +1,405 @@
 import Foundation
 import HTTPTypes
 import UVCombine
+import UVCombineHTTP
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `uvcombine fetch`: one request on a `UVURLSession` bound to a loop on
-/// the main thread, the response streamed through `bytesPublisher` into
-/// standard output or a file.
+/// `uvcombine fetch`: curl's common command lines on a `UVURLSession`
+/// bound to a loop on the main thread, the response streamed through
+/// `bytesPublisher` into standard output or a file.
 ///
-/// - The session's configuration carries the options: `-L` keeps the
-///   default redirect policy (raised to curl's 50 redirects), its absence
-///   sets `RedirectPolicy.none` so a 3xx is the result; `--max-time` sets
-///   the total timeout (and caps the connect timeout).
+/// - Each request of a transfer (one per redirect hop) is one task on a
+///   session whose redirect policy is `.none`: the tool follows redirects
+///   itself, as curl does (which responses, which method and body after a
+///   301/302/303, credentials only to the first host), so `-i` can print
+///   every hop's head and `-w` can count them.
+/// - `--retry` repeats the whole transfer for curl's transient failures
+///   (``retryReason(_:)``), waiting 1 s doubling (or `--retry-delay`, or
+///   the response's `Retry-After`).
+/// - The heads printed by `-i`, `-I` and `-v` are the bytes on the wire,
+///   seen through the session's package-level wire observer
+///   (``FetchWire``).
 /// - Every failure is the task's typed `UVURLError`, printed on standard
-///   error with its code; the exit status follows from the code
+///   error with its code (unless `-s`); the exit status is curl's
 ///   (``FetchExitCode``).
 struct FetchCommand {
     let options: FetchOptions
+
+    /// How one attempt ended.
+    struct Attempt {
+        var status: Int32 = 0
+        var message: String?
+        var report = FetchReport()
+        var error: UVURLError?
+        var retryAfter: Double?
+    }
 
     func run() -> Int32 {
         // A closed pipe on standard output is a write error (status 23),
         // not a signal that kills the process.
         signal(SIGPIPE, SIG_IGN)
 
-        let target: HTTPRequestTarget
-        do {
-            // As curl: a URL without a scheme is http.
-            target = try HTTPRequestTarget(string: options.url.contains("://") ? options.url : "http://" + options.url)
-        } catch {
-            return fail(error)
+        if let option = options.unsupported {
+            return report(FetchExitCode.notBuiltIn, "option \(option): is not supported by uvcombine fetch")
         }
-        let body = options.data.map { Data($0.utf8) }
-        let method = options.method.flatMap { HTTPRequest.Method($0) } ?? (body == nil ? .get : .post)
-        let request = target.makeRequest(method: method, headerFields: headerFields(hasBody: body != nil))
+        // The library features these need are not built yet (issue 19).
+        if options.compressed {
+            return report(FetchExitCode.notBuiltIn, "option --compressed: response decompression is not built in yet")
+        }
+        if options.unixSocket != nil {
+            return report(FetchExitCode.notBuiltIn, "option --unix-socket: Unix domain sockets are not built in yet")
+        }
+        if options.proxy != nil {
+            return report(FetchExitCode.notBuiltIn, "option --proxy: proxies are not built in yet")
+        }
+
+        let plan: FetchPlan
+        do {
+            plan = try FetchPlan(options: options)
+        } catch {
+            return report(error.status, error.message)
+        }
+        for warning in plan.warnings { note(warning) }
+
+        var outputPath = options.output == "-" ? nil : options.output
+        if options.remoteName && options.output == nil {
+            let name = Self.remoteName(of: plan.url)
+            guard !name.isEmpty else { return report(FetchExitCode.writeError, "Remote file name has no length!") }
+            outputPath = name
+        }
+        let output = FetchOutput(path: outputPath)
+
+        var format: String?
+        if let writeOut = options.writeOut {
+            if writeOut.hasPrefix("@") {
+                let file = String(writeOut.dropFirst())
+                let contents = file == "-" ? FileHandle.standardInput.readDataToEndOfFile()
+                    : FileManager.default.contents(atPath: file)
+                format = contents.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            } else {
+                format = writeOut
+            }
+        }
 
         let loop: UVLoop
         do {
             loop = try UVLoop()
         } catch {
-            printError("uvcombine fetch: cannot create a loop: \(error)")
-            return FetchExitCode.otherFailure
+            return report(FetchExitCode.otherFailure, "cannot create a loop: \(error)")
         }
-        let status = transfer(request, body: body, on: loop)
-        try? loop.close()
-        return status
-    }
 
-    /// The request's header fields: curl's defaults (`User-Agent`,
-    /// `Accept`, and for `-d` a form `Content-Type`) unless `-H` names the
-    /// same field, then every `-H` in order.
-    private func headerFields(hasBody: Bool) -> HTTPFields {
-        var defaults: [(HTTPField.Name, String)] = [(.userAgent, "uvcombine-fetch/1"), (.accept, "*/*")]
-        if hasBody { defaults.append((.contentType, "application/x-www-form-urlencoded")) }
-        let given = options.headers.compactMap { HTTPField.Name($0.name) }
-        var fields = HTTPFields()
-        for (name, value) in defaults where !given.contains(name) {
-            fields.append(HTTPField(name: name, value: value))
-        }
-        for (name, value) in options.headers {
-            // Names were checked while parsing.
-            fields.append(HTTPField(name: HTTPField.Name(name)!, value: value))
-        }
-        return fields
-    }
-
-    private func configuration() -> UVURLSession.Configuration {
-        var configuration = UVURLSession.Configuration()
-        if options.followRedirects {
-            configuration.redirectPolicy.maximumRedirects = 50
-        } else {
-            configuration.redirectPolicy = .none
-        }
-        if let maxTime = options.maxTime {
-            let limit = UVLoop.SchedulerTimeType.Stride.seconds(maxTime)
-            let duration = Duration.nanoseconds(limit.nanoseconds)
-            configuration.totalTimeout = duration
-            configuration.connectTimeout = min(configuration.connectTimeout, duration)
-        }
-        if let caCertificates = options.caCertificates {
-            configuration.tls.trustRoots = .pemFile(caCertificates)
-        }
-        if options.insecure {
-            configuration.tls.certificateVerification = .disabledInsecure
-        }
-        return configuration
-    }
-
-    private func transfer(_ request: HTTPRequest, body: Data?, on loop: UVLoop) -> Int32 {
-        let output = FetchOutput(path: options.output)
-        let receiver = FetchReceiver(options: options, output: output, loop: loop)
-        do {
-            let session = UVURLSession(loop: loop, configuration: configuration())
-            session.bytesPublisher(for: request, body: body).subscribe(receiver)
-            loop.run()
-        }
-        switch receiver.outcome {
-        case .completed:
-            do {
-                try output.close()
-            } catch {
-                printError("uvcombine fetch: \(error)")
-                return FetchExitCode.writeError
+        let clock = FetchClock()
+        let retryStart = ContinuousClock.now
+        var retriesLeft = options.retries
+        var sleep = options.retryDelay > 0 ? options.retryDelay : 1
+        var attempt: Attempt
+        while true {
+            clock.restart()
+            attempt = transfer(plan, output: output, loop: loop, clock: clock)
+            let elapsed = Double((ContinuousClock.now - retryStart).components.seconds)
+            if retriesLeft > 0, options.retryMaxTime == 0 || elapsed < options.retryMaxTime,
+               let reason = retryReason(attempt) {
+                var delay = sleep
+                if reason == ": HTTP error", let after = attempt.retryAfter { delay = after }
+                if options.retryMaxTime > 0 { delay = min(delay, max(options.retryMaxTime - elapsed, 0)) }
+                note("Warning: Problem \(reason). Will retry in \(Int(delay)) seconds. \(retriesLeft) retries left.")
+                retriesLeft -= 1
+                if options.retryDelay == 0 { sleep = min(sleep * 2, 600) }
+                do {
+                    try output.truncateForRetry()
+                } catch {
+                    attempt.status = FetchExitCode.writeError
+                    attempt.message = "Failed writing received data to disk/application: \(error)"
+                    break
+                }
+                if delay > 0 { usleep(UInt32(min(delay, 4000) * 1_000_000)) }
+                continue
             }
-            return FetchExitCode.success
-        case .httpError(let status):
-            printError("uvcombine fetch: (22) the requested URL returned error: \(status.code) \(status.reasonPhrase)")
-            return FetchExitCode.httpError
-        case .writeFailed(let error):
-            printError("uvcombine fetch: (23) \(error)")
-            return FetchExitCode.writeError
-        case .failed(let error):
-            return fail(error)
-        case nil:
-            printError("uvcombine fetch: the transfer ended without a result")
-            return FetchExitCode.otherFailure
+            break
+        }
+        try? loop.close()
+
+        do {
+            try output.close()
+        } catch {
+            if attempt.status == 0 {
+                attempt.status = FetchExitCode.writeError
+                attempt.message = "Failure writing output to destination: \(error)"
+            }
+        }
+        if let format {
+            var report = attempt.report
+            report.exitCode = attempt.status
+            report.errorMessage = attempt.status == 0 ? "" : (attempt.message ?? "")
+            report.outputFile = outputPath
+            for piece in FetchWriteOut.render(format, report, silent: options.silent) {
+                let bytes = Array(piece.text.utf8)
+                if piece.toStandardOutput {
+                    bytes.withUnsafeBytes { buffer in
+                        var offset = 0
+                        while offset < buffer.count {
+                            let written = Glibc.write(1, buffer.baseAddress! + offset, buffer.count - offset)
+                            if written <= 0 { break }
+                            offset += written
+                        }
+                    }
+                } else {
+                    FetchOutput.writeStandardError(bytes)
+                }
+            }
+        }
+        if attempt.status != 0, let message = attempt.message {
+            return report(attempt.status, message)
+        }
+        return attempt.status
+    }
+
+    // MARK: One attempt: the request and its redirects
+
+    private func transfer(_ plan: FetchPlan, output: FetchOutput, loop: UVLoop, clock: FetchClock) -> Attempt {
+        var attempt = Attempt()
+        attempt.report.url = options.url
+        var url = plan.url
+        var method = plan.method
+        var body = plan.body
+        var redirects = 0
+        var firstKey: ConnectionKey?
+        let limit: Double? = options.maxTime.flatMap { $0 > 0 ? $0 : nil }
+        var redirectTime = 0.0
+
+        while true {
+            attempt.report.urlEffective = url
+            let target: HTTPRequestTarget
+            do {
+                target = try HTTPRequestTarget(string: url)
+            } catch {
+                return failed(attempt, error)
+            }
+            attempt.report.scheme = target.scheme == .https ? "HTTPS" : "HTTP"
+            attempt.report.remotePort = target.port
+            attempt.report.remoteIP = Self.isAddressLiteral(target.host) ? target.host : ""
+            if firstKey == nil { firstKey = target.key }
+            let sent = plan.customMethod ?? method
+            attempt.report.method = sent
+            guard let requestMethod = HTTPRequest.Method(sent) else {
+                attempt.status = FetchExitCode.invalidRequest
+                attempt.message = "invalid request method \"\(sent)\""
+                return attempt
+            }
+            var fields = HTTPFields()
+            for (name, value) in plan.fields(withBody: body != nil, keepingCredentials: options.locationTrusted || target.key == firstKey) {
+                guard let fieldName = HTTPField.Name(name) else {
+                    attempt.status = FetchExitCode.invalidRequest
+                    attempt.message = "invalid header field name \"\(name)\""
+                    return attempt
+                }
+                fields.append(HTTPField(name: fieldName, value: value))
+            }
+            let request = target.makeRequest(method: requestMethod, headerFields: fields)
+
+            var configuration = UVURLSession.Configuration()
+            configuration.redirectPolicy = .none
+            // curl has no idle timeout, and allows 300 s to connect.
+            configuration.idleReadTimeout = nil
+            var connectLimit = options.connectTimeout.flatMap { $0 > 0 ? $0 : nil } ?? 300
+            if let limit {
+                let remaining = limit - clock.seconds
+                guard remaining > 0 else {
+                    attempt.status = FetchExitCode.timedOut
+                    attempt.message = "Operation timed out after \(Int(limit * 1000)) milliseconds"
+                    return attempt
+                }
+                configuration.totalTimeout = Self.duration(remaining)
+                connectLimit = min(connectLimit, remaining)
+            } else {
+                configuration.totalTimeout = nil
+            }
+            configuration.connectTimeout = Self.duration(connectLimit)
+            if let caCertificates = options.caCertificates {
+                configuration.tls.trustRoots = .pemFile(caCertificates)
+            }
+            if options.insecure {
+                configuration.tls.certificateVerification = .disabledInsecure
+            }
+
+            if options.verbose {
+                FetchOutput.writeStandardError(Array("*   Trying \(target.host):\(target.port)...\n".utf8))
+            }
+            let wire = FetchWire(output: options.includeHead || options.headOnly ? output : nil,
+                                 verbose: options.verbose, clock: clock)
+            let receiver = FetchReceiver(options: options, output: output, loop: loop)
+            do {
+                let session = UVURLSession(loop: loop, configuration: configuration)
+                session.engine.wireObserver = wire
+                session.bytesPublisher(for: request, body: body).subscribe(receiver)
+                loop.run()
+                session.engine.wireObserver = nil
+            }
+
+            var report = attempt.report
+            report.sizeHeader += wire.headerBytes
+            report.sizeRequest += wire.requestBytes
+            report.sizeUpload += body?.count ?? 0
+            report.numConnects += wire.connectionCount
+            report.httpVersion = wire.httpVersion ?? report.httpVersion
+            report.timeConnect = wire.connectedAt ?? report.timeConnect
+            report.timePretransfer = wire.requestWrittenAt ?? report.timePretransfer
+            report.timeStarttransfer = wire.firstByteAt ?? report.timeStarttransfer
+            report.timeTotal = clock.seconds
+            report.sizeDownload = receiver.bodyBytes
+            if let response = receiver.response {
+                report.httpCode = response.status.code
+                report.contentType = response.headerFields[.contentType]
+                report.responseFields = response.headerFields
+                report.redirectURL = nil
+                if (300..<400).contains(response.status.code), let location = response.headerFields[.location] {
+                    report.redirectURL = Self.resolve(location, against: url)
+                }
+                attempt.retryAfter = response.headerFields[HTTPField.Name("Retry-After")!].flatMap { Double($0) }
+            }
+            attempt.report = report
+            if let error = wire.writeError {
+                attempt.status = FetchExitCode.writeError
+                attempt.message = "Failure writing output to destination: \(error)"
+                return attempt
+            }
+
+            switch receiver.outcome {
+            case .redirect(let location):
+                redirects += 1
+                if options.maximumRedirects >= 0 && redirects > options.maximumRedirects {
+                    attempt.status = FetchExitCode.redirects
+                    attempt.message = "Maximum (\(options.maximumRedirects)) redirects followed"
+                    return attempt
+                }
+                redirectTime = clock.seconds
+                attempt.report.numRedirects = redirects
+                attempt.report.timeRedirect = redirectTime
+                url = Self.resolve(location, against: url)
+                if options.verbose {
+                    FetchOutput.writeStandardError(Array("* Issue another request to this URL: '\(url)'\n".utf8))
+                }
+                // curl's rules for the method after a redirect.
+                let code = receiver.response?.status.code ?? 0
+                if (code == 301 || code == 302) && method == "POST" {
+                    method = "GET"
+                    body = nil
+                } else if code == 303 && method != "GET" && method != "HEAD" {
+                    method = "GET"
+                    body = nil
+                }
+            case .completed:
+                if options.failWithBody, let code = receiver.response?.status.code, code >= 400 {
+                    attempt.status = FetchExitCode.httpError
+                    attempt.message = "The requested URL returned error: \(code)"
+                }
+                return attempt
+            case .httpError(let status):
+                attempt.status = FetchExitCode.httpError
+                attempt.message = "The requested URL returned error: \(status.code)"
+                return attempt
+            case .writeFailed(let error):
+                attempt.status = FetchExitCode.writeError
+                attempt.message = "Failure writing output to destination: \(error)"
+                return attempt
+            case .failed(let error):
+                return failed(attempt, error)
+            case nil:
+                attempt.status = FetchExitCode.otherFailure
+                attempt.message = "the transfer ended without a result"
+                return attempt
+            }
         }
     }
 
-    /// Prints the typed error and returns its exit status.
-    private func fail(_ error: UVURLError) -> Int32 {
-        let status = FetchExitCode.forError(error)
-        printError("uvcombine fetch: (\(status)) UVURLError.\(error.code): \(error)")
+    private func failed(_ attempt: Attempt, _ error: UVURLError) -> Attempt {
+        var attempt = attempt
+        attempt.status = FetchExitCode.forError(error)
+        attempt.message = "UVURLError.\(error.code): \(error)"
+        attempt.error = error
+        return attempt
+    }
+
+    /// curl's transient failures (its tool_operate.c): a timeout or a host
+    /// that did not resolve; a refused connection with
+    /// `--retry-connrefused`; HTTP 408, 429, 500, 502, 503 and 504 (a
+    /// completed transfer, or `-f`'s failure); anything with
+    /// `--retry-all-errors`. Returns curl's wording, or nil.
+    private func retryReason(_ attempt: Attempt) -> String? {
+        var reason: String?
+        switch attempt.status {
+        case FetchExitCode.timedOut, FetchExitCode.cannotFindHost:
+            reason = ": timeout"
+        case FetchExitCode.cannotConnect where options.retryConnectionRefused:
+            reason = ": connection refused"
+        case 0, FetchExitCode.httpError:
+            if attempt.status == 0 || options.failOnHTTPError || options.failWithBody,
+               [408, 429, 500, 502, 503, 504].contains(attempt.report.httpCode) {
+                reason = ": HTTP error"
+            }
+        default:
+            break
+        }
+        if reason == nil && attempt.status != 0 && options.retryAllErrors { reason = " (retrying all errors)" }
+        return reason
+    }
+
+    // MARK: Helpers
+
+    /// Prints `uvcombine fetch: (status) message` unless `-s` (without
+    /// `-S`); returns `status`.
+    @discardableResult
+    private func report(_ status: Int32, _ message: String) -> Int32 {
+        if !options.silent || options.showError {
+            printError("uvcombine fetch: (\(status)) \(message)")
+        }
         return status
+    }
+
+    /// A warning, unless `-s`.
+    private func note(_ message: String) {
+        if !options.silent { printError(message) }
+    }
+
+    private static func duration(_ seconds: Double) -> Duration {
+        .nanoseconds(Int64(min(seconds, 1e9) * 1e9))
+    }
+
+    /// `Location` resolved against the URL it came from.
+    static func resolve(_ location: String, against url: String) -> String {
+        guard let base = URL(string: url), let resolved = URL(string: location, relativeTo: base) else {
+            return location
+        }
+        return resolved.absoluteString
+    }
+
+    /// `-O`'s file name: the URL path's last segment.
+    static func remoteName(of url: String) -> String {
+        var rest = Substring(url)
+        if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
+        rest = rest.prefix(while: { $0 != "?" && $0 != "#" })
+        guard let slash = rest.lastIndex(of: "/") else { return "" }
+        return String(rest[rest.index(after: slash)...])
+    }
+
+    private static func isAddressLiteral(_ host: String) -> Bool {
+        host.contains(":") || host.allSatisfy { $0.isNumber || $0 == "." }
     }
 }
 
-/// Receives the response parts: the head (status check, `-i`, the file
-/// created, the progress bar started), then the body parts, written as
-/// they arrive. Loop thread only.
+/// Receives one request's response parts: the head (redirect, `-f`, the
+/// progress bar), then the body parts, written as they arrive. Loop
+/// thread only.
 final class FetchReceiver: Subscriber {
     typealias Input = UVURLSession.ResponsePart
     typealias Failure = UVURLError
 
     enum Outcome {
         case completed
+        case redirect(String)
         case httpError(HTTPResponse.Status)
         case writeFailed(FetchOutput.WriteError)
         case failed(UVURLError)
@@ -147,6 +411,8 @@ final class FetchReceiver: Subscriber {
     private var subscription: (any Subscription)?
     private var progress: ProgressBar?
     private(set) var outcome: Outcome?
+    private(set) var response: HTTPResponse?
+    private(set) var bodyBytes = 0
 
     init(options: FetchOptions, output: FetchOutput, loop: UVLoop) {
         self.options = options
@@ -166,18 +432,27 @@ final class FetchReceiver: Subscriber {
         do {
             switch part {
             case .head(let response):
-                if options.failOnHTTPError && response.status.code >= 400 {
+                self.response = response
+                let code = response.status.code
+                // curl follows every 3xx with a Location but 304.
+                if options.followRedirects, (300..<400).contains(code), code != 304,
+                   let location = response.headerFields[.location] {
+                    stop(.redirect(location))
+                    return .none
+                }
+                if options.failOnHTTPError && !options.failWithBody && code >= 400 {
                     stop(.httpError(response.status))
                     return .none
                 }
+                // As curl: the file exists even when the body is empty.
                 try output.open()
-                if options.includeHead { try output.write(Data(Self.head(of: response).utf8)) }
-                if ProgressBar.isWanted(output: output) {
+                if !options.headOnly && !options.silent && ProgressBar.isWanted(output: output) {
                     let length = response.headerFields[.contentLength].flatMap { Int($0) }
                     progress = ProgressBar(loop: loop, expectedBytes: length)
                 }
             case .body(let data):
-                try output.write(data)
+                bodyBytes += data.count
+                if !options.headOnly { try output.write(data) }
                 progress?.add(data.count)
             }
         } catch {
@@ -197,21 +472,12 @@ final class FetchReceiver: Subscriber {
         progress = nil
     }
 
-    /// Ends the transfer early: the task is cancelled (its socket closes).
+    /// Ends the request early: the task is cancelled (its socket closes).
     private func stop(_ outcome: Outcome) {
         self.outcome = outcome
         progress?.finish(completed: false)
         progress = nil
         subscription?.cancel()
         subscription = nil
-    }
-
-    /// `HTTP/1.1 200 OK`, the fields as received, and the blank line.
-    static func head(of response: HTTPResponse) -> String {
-        var text = "HTTP/1.1 \(response.status.code) \(response.status.reasonPhrase)\r\n"
-        for field in response.headerFields {
-            text += "\(field.name.rawName): \(field.value)\r\n"
-        }
-        return text + "\r\n"
     }
 }

@@ -7,11 +7,15 @@ enum FetchExitCode {
     static let otherFailure: Int32 = 1
     static let usage: Int32 = 2
     static let badURL: Int32 = 3
+    /// curl's "a feature, protocol or option was not found built-in".
+    static let notBuiltIn: Int32 = 4
     static let cannotFindHost: Int32 = 6
     static let cannotConnect: Int32 = 7
     static let badServerResponse: Int32 = 8
     static let httpError: Int32 = 22
     static let writeError: Int32 = 23
+    /// A file to send (`-T`) cannot be read.
+    static let readError: Int32 = 26
     static let timedOut: Int32 = 28
     static let tlsHandshake: Int32 = 35
     static let invalidRequest: Int32 = 43

@@ -1,27 +1,77 @@
 import Foundation
-import HTTPTypes
 
-/// `uvcombine fetch`'s command line, parsed the way curl reads its own:
-/// options before or after the URL, short options clustered (`-iL`), a
-/// short option's value attached or separate (`-ofile`, `-o file`), long
-/// options with `--name value` or `--name=value`, and `--` ending options.
+/// `uvcombine fetch`'s command line, read the way curl reads its own so
+/// that scripts can swap `curl` for `uvcombine fetch`: options before or
+/// after the URL, short options clustered (`-sSL`, `-sSo file`), a short
+/// option's value attached or separate (`-ofile`, `-o file`), long options
+/// as `--name value` or `--name=value`, booleans negated with `--no-`
+/// (`--no-location`), and `--` ending the options.
+///
+/// An option curl does not know fails with status 2 (curl's "option
+/// --x: is unknown"); an option curl knows that this tool does not
+/// implement fails with status 4 (curl's "a feature ... not built in"),
+/// so a script learns the difference.
 struct FetchOptions {
+    /// One `-d`-family argument: how curl reads it.
+    enum DataKind {
+        /// `-d`/`--data`/`--data-ascii`: `@file` is read with CR and LF removed.
+        case ascii
+        /// `--data-binary`: `@file` is read as is.
+        case binary
+        /// `--data-raw`: no `@` handling.
+        case raw
+        /// `--data-urlencode`: `content`, `name=content`, `@file`, `name@file`.
+        case urlencode
+    }
+
+    /// A header argument (`-H`): add, remove a default (`Name:`), or send
+    /// empty (`Name;`).
+    enum HeaderChange {
+        case add(name: String, value: String)
+        case remove(name: String)
+    }
+
     var url: String = ""
     var output: String?
+    var remoteName = false
     var includeHead = false
+    var headOnly = false
     var method: String?
-    var headers: [(name: String, value: String)] = []
-    var data: String?
-    var maxTime: Double?
+    var headers: [HeaderChange] = []
+    var userAgent: String?
+    var referer: String?
+    var user: String?
+    var data: [(kind: DataKind, value: String)] = []
+    var getWithData = false
+    var uploadFile: String?
     var followRedirects = false
+    var maximumRedirects = 50
+    var locationTrusted = false
+    var maxTime: Double?
+    var connectTimeout: Double?
+    var retries = 0
+    var retryDelay: Double = 0
+    var retryMaxTime: Double = 0
+    var retryConnectionRefused = false
+    var retryAllErrors = false
+    var writeOut: String?
     var failOnHTTPError = false
-    /// `--cacert FILE`: trust only the CA certificates in FILE (PEM).
+    var failWithBody = false
+    var silent = false
+    var showError = false
+    var verbose = false
+    var compressed = false
+    var proxy: String?
+    var unixSocket: String?
     var caCertificates: String?
-    /// `-k`: no certificate verification at all (tests only).
     var insecure = false
     var help = false
+    var version = false
+    /// The first option seen that curl has but this tool does not
+    /// implement (exit status 4 when the command runs).
+    var unsupported: String?
 
-    /// A command-line mistake; exit status 2.
+    /// A command-line mistake; exit status 2 (curl's "option ...").
     struct UsageError: Error, CustomStringConvertible {
         let description: String
     }
@@ -29,66 +79,156 @@ struct FetchOptions {
     static let usage = """
         usage: uvcombine fetch [options] URL       (a URL without a scheme is http)
 
-        Fetches URL over HTTP/1.1 with UVCombine's data-task publishers (the
-        response streams through bytesPublisher, so -o never holds the whole
-        body in memory) and writes the body to standard output or FILE.
+        A drop-in for the common curl command lines: the same options print the
+        same bytes on standard output and exit with the same status as curl.
+        The response streams through UVURLSession's bytesPublisher, so -o never
+        holds the whole body in memory.
 
-          -o, --output FILE        write the body to FILE instead of standard output
-                                   (- is standard output)
-          -i, --include            write the status line and header fields before the body
-          -X, --request METHOD     use METHOD (default GET, or POST with -d)
-          -H, --header 'Name: value'
-                                   add a header field (repeatable; replaces the default
-                                   User-Agent, Accept or Content-Type of the same name)
-          -d, --data DATA          send DATA as the body (implies POST and Content-Type
-                                   application/x-www-form-urlencoded, like curl; repeated
-                                   -d values are joined with '&')
-          -m, --max-time SECONDS   fail with a timeout when the whole transfer takes longer
-          -L, --location           follow redirects (up to 50); without it a 3xx response
-                                   is the result, as with curl
-          -f, --fail               exit with status 22 on an HTTP status of 400 or more,
-                                   writing no body (without it, a 404 is a result: status 0)
-              --cacert FILE        verify https servers against the CA certificates in
-                                   FILE (PEM) instead of the system store (/etc/ssl/certs)
-          -k, --insecure           do not verify the https server's certificate or name
-                                   (for tests: anyone on the path can read and change
-                                   the transfer)
+          -o, --output FILE        write the body to FILE (- is standard output)
+          -O, --remote-name        write the body to a file named like the URL's last
+                                   path segment, in the current directory
+          -i, --include            write the status line and header fields, as received,
+                                   before the body (every response's, with -L)
+          -I, --head               send HEAD and write the header fields only
+          -X, --request METHOD     use METHOD for every request (also after redirects)
+          -H, --header 'Name: v'   add a field; 'Name:' removes a default one, 'Name;'
+                                   sends it empty (repeatable)
+          -A, --user-agent NAME    the User-Agent (default uvcombine-fetch/1; '' sends none)
+          -e, --referer URL        the Referer field
+          -u, --user USER:PASS     HTTP basic authentication (also from http://user:pass@...)
+          -d, --data DATA          POST DATA (form content type); @FILE reads FILE without
+                                   its line breaks; repeated -d are joined with '&'
+              --data-binary DATA   as -d, but @FILE is read as is
+              --data-raw DATA      as -d, without @FILE
+              --data-urlencode D   as -d, URL-encoding the content of D (name=content, @file)
+          -G, --get                send the -d data as the URL's query with GET
+          -T, --upload-file FILE   PUT FILE (to URL/FILE when URL ends with '/')
+          -L, --location           follow redirects (301 302 303 307 308), up to --max-redirs
+              --max-redirs N       at most N redirects (default 50; exit 47 beyond)
+              --location-trusted   keep sending -u credentials to other hosts on redirects
+          -f, --fail               exit 22 on an HTTP status of 400 or more, writing no body
+              --fail-with-body     exit 22 on 400 or more, after writing the body
+          -m, --max-time SECONDS   fail with exit 28 when one attempt takes longer
+              --connect-timeout S  fail with exit 28 when connecting (TCP and TLS) takes longer
+              --retry N            retry transient failures N times: timeouts, a host that does
+                                   not resolve, HTTP 408 429 500 502 503 504 (Retry-After honoured)
+              --retry-delay S      wait S seconds between retries (default: 1 s, doubling)
+              --retry-max-time S   retry only while S seconds have not passed
+              --retry-connrefused  also retry a refused connection
+              --retry-all-errors   retry every failure
+          -w, --write-out FORMAT   print FORMAT after the transfer: %{http_code},
+                                   %{size_download}, %{time_total}, %{url_effective} ...
+                                   (curl's variables; @FILE reads FORMAT from FILE)
+          -s, --silent             print no error messages (nor progress)
+          -S, --show-error         with -s, print error messages anyway
+          -v, --verbose            trace the exchange on standard error: '> ' request lines,
+                                   '< ' response lines, '* ' notes
+              --cacert FILE        verify https servers against the CA certificates in FILE
+          -k, --insecure           do not verify the https server's certificate (tests only)
+              --compressed         ask for a compressed response and decode it
+              --unix-socket PATH   connect to the Unix domain socket PATH
+          -x, --proxy URL          send requests through the proxy at URL
           -h, --help               show this help
+          -V, --version            show the version
 
-        A progress bar appears on standard error for downloads that take longer
-        than half a second, when standard error is a terminal (and the body
-        does not go to that terminal).
-
-        Exit status (curl's numbers where curl has one):
-           0  the transfer completed (whatever the HTTP status, unless --fail)
-           1  unsupported URL scheme (not http or https), or another failure
-           2  bad command line
-           3  bad URL (no host, bad port, user info, control characters, ...)
-           6  the host name did not resolve
-           7  cannot connect to the host (refused, unreachable)
-           8  the server's response is not valid HTTP/1.1
-          22  HTTP status 400 or more, with --fail
-          23  cannot write the output (FILE or standard output)
-          28  timed out (--max-time, or the session's connect or idle-read timeout)
-          35  the TLS handshake failed (protocol error, no common version)
-          43  the request cannot be sent (an invalid method or header field)
-          47  too many redirects, or a redirect from https to http
-          56  the connection was lost while receiving the response
-          60  the server's certificate was not accepted (untrusted, expired, wrong name)
-          63  the response is larger than allowed
-        On failure the typed error (UVURLError with its code) goes to standard error.
+        Exit status: curl's. 0 done (whatever the HTTP status, unless -f), 1 unsupported
+        scheme, 2 bad command line, 3 bad URL, 4 a curl option this tool does not
+        implement, 6 host not resolved, 7 cannot connect, 8 invalid HTTP response,
+        22 HTTP status >= 400 with -f, 23 cannot write the output, 26 cannot read a
+        file to send, 28 timed out, 35 TLS handshake failed, 43 invalid request,
+        47 too many redirects, 52 empty reply, 56 connection lost while receiving,
+        60 certificate not accepted, 63 response too large.
         """
 
-    /// Short options that take a value.
-    private static let shortWithValue: [Character: String] = [
-        "o": "--output", "X": "--request", "H": "--header", "d": "--data", "m": "--max-time",
+    /// The options: each name (long, and short when it has one), whether it
+    /// takes a value, and what it sets.
+    private struct Spec {
+        let long: String
+        let short: Character?
+        let takesValue: Bool
+    }
+
+    private static let specs: [Spec] = [
+        Spec(long: "output", short: "o", takesValue: true),
+        Spec(long: "remote-name", short: "O", takesValue: false),
+        Spec(long: "include", short: "i", takesValue: false),
+        Spec(long: "head", short: "I", takesValue: false),
+        Spec(long: "request", short: "X", takesValue: true),
+        Spec(long: "header", short: "H", takesValue: true),
+        Spec(long: "user-agent", short: "A", takesValue: true),
+        Spec(long: "referer", short: "e", takesValue: true),
+        Spec(long: "user", short: "u", takesValue: true),
+        Spec(long: "data", short: "d", takesValue: true),
+        Spec(long: "data-ascii", short: nil, takesValue: true),
+        Spec(long: "data-binary", short: nil, takesValue: true),
+        Spec(long: "data-raw", short: nil, takesValue: true),
+        Spec(long: "data-urlencode", short: nil, takesValue: true),
+        Spec(long: "get", short: "G", takesValue: false),
+        Spec(long: "upload-file", short: "T", takesValue: true),
+        Spec(long: "location", short: "L", takesValue: false),
+        Spec(long: "max-redirs", short: nil, takesValue: true),
+        Spec(long: "location-trusted", short: nil, takesValue: false),
+        Spec(long: "fail", short: "f", takesValue: false),
+        Spec(long: "fail-with-body", short: nil, takesValue: false),
+        Spec(long: "max-time", short: "m", takesValue: true),
+        Spec(long: "connect-timeout", short: nil, takesValue: true),
+        Spec(long: "retry", short: nil, takesValue: true),
+        Spec(long: "retry-delay", short: nil, takesValue: true),
+        Spec(long: "retry-max-time", short: nil, takesValue: true),
+        Spec(long: "retry-connrefused", short: nil, takesValue: false),
+        Spec(long: "retry-all-errors", short: nil, takesValue: false),
+        Spec(long: "write-out", short: "w", takesValue: true),
+        Spec(long: "silent", short: "s", takesValue: false),
+        Spec(long: "show-error", short: "S", takesValue: false),
+        Spec(long: "verbose", short: "v", takesValue: false),
+        Spec(long: "cacert", short: nil, takesValue: true),
+        Spec(long: "insecure", short: "k", takesValue: false),
+        Spec(long: "compressed", short: nil, takesValue: false),
+        Spec(long: "unix-socket", short: nil, takesValue: true),
+        Spec(long: "proxy", short: "x", takesValue: true),
+        Spec(long: "url", short: nil, takesValue: true),
+        Spec(long: "help", short: "h", takesValue: false),
+        Spec(long: "version", short: "V", takesValue: false),
+        // curl's options that are accepted and have nothing to do here:
+        // progress display, FTP-only options curl ignores for HTTP, and
+        // what this tool does anyway (no URL globbing, paths as given, no
+        // decoding unless asked).
+        Spec(long: "progress-bar", short: "#", takesValue: false),
+        Spec(long: "globoff", short: "g", takesValue: false),
+        Spec(long: "path-as-is", short: nil, takesValue: false),
+        Spec(long: "raw", short: nil, takesValue: false),
+        Spec(long: "styled-output", short: nil, takesValue: false),
+        Spec(long: "quote", short: "Q", takesValue: true),
+        Spec(long: "ftp-pasv", short: nil, takesValue: false),
+        Spec(long: "list-only", short: "l", takesValue: false),
+        Spec(long: "append", short: "a", takesValue: false),
+        Spec(long: "sasl-ir", short: nil, takesValue: false),
+        Spec(long: "ssl-no-revoke", short: nil, takesValue: false),
+        Spec(long: "no-progress-meter", short: nil, takesValue: false),
+        Spec(long: "http1.1", short: nil, takesValue: false),
+        Spec(long: "tcp-nodelay", short: nil, takesValue: false),
     ]
-    /// Short flags.
-    private static let shortFlags: [Character: String] = [
-        "i": "--include", "L": "--location", "f": "--fail", "h": "--help", "k": "--insecure",
+
+    /// Options curl has that this tool does not implement: accepted by the
+    /// parser (so their values are not taken for URLs), then refused with
+    /// status 4. Values: whether the option takes a value.
+    private static let notImplemented: [String: (short: Character?, takesValue: Bool)] = [
+        "cookie": ("b", true), "cookie-jar": ("c", true), "form": ("F", true), "range": ("r", true),
+        "continue-at": ("C", true), "dump-header": ("D", true), "cert": ("E", true), "key": (nil, true),
+        "http2": (nil, false), "http3": (nil, false), "http1.0": ("0", false), "ipv4": ("4", false),
+        "ipv6": ("6", false), "limit-rate": (nil, true), "resolve": (nil, true), "proxy-user": ("U", true),
+        "noproxy": (nil, true), "socks5": (nil, true), "digest": (nil, false), "ntlm": (nil, false),
+        "negotiate": (nil, false), "anyauth": (nil, false), "netrc": ("n", false), "config": ("K", true),
+        "parallel": ("Z", false), "remote-header-name": ("J", false), "create-dirs": (nil, false),
+        "trace": (nil, true), "trace-ascii": (nil, true), "stderr": (nil, true), "interface": (nil, true),
+        "local-port": (nil, true), "keepalive-time": (nil, true), "speed-limit": ("Y", true),
+        "speed-time": ("y", true), "time-cond": ("z", true), "tlsv1.2": (nil, false), "tlsv1.3": (nil, false),
+        "capath": (nil, true), "pinnedpubkey": (nil, true), "post301": (nil, false), "post302": (nil, false),
+        "post303": (nil, false), "json": (nil, true), "remote-name-all": (nil, false), "output-dir": (nil, true), "proto": (nil, true),
+        "proto-redir": (nil, true), "junk-session-cookies": ("j", false), "next": (nil, false),
+        "dns-servers": (nil, true), "happy-eyeballs-timeout-ms": (nil, true),
+        "expect100-timeout": (nil, true), "ignore-content-length": (nil, false), "manual": ("M", false),
     ]
-    private static let longWithValue: Set<String> = ["--output", "--request", "--header", "--data", "--max-time", "--cacert"]
-    private static let longFlags: Set<String> = ["--include", "--location", "--fail", "--help", "--insecure"]
 
     /// Parses the arguments after `fetch`.
     static func parse(_ arguments: [String]) throws(UsageError) -> FetchOptions {
@@ -97,9 +237,9 @@ struct FetchOptions {
         var index = 0
         var optionsEnded = false
 
-        func value(for option: String) throws(UsageError) -> String {
+        func nextValue(_ shown: String) throws(UsageError) -> String {
             index += 1
-            guard index < arguments.count else { throw UsageError(description: "\(option) needs a value") }
+            guard index < arguments.count else { throw UsageError(description: "option \(shown): requires parameter") }
             return arguments[index]
         }
 
@@ -110,82 +250,145 @@ struct FetchOptions {
             } else if argument == "--" {
                 optionsEnded = true
             } else if argument.hasPrefix("--") {
-                if let equals = argument.firstIndex(of: "=") {
-                    let name = String(argument[..<equals])
-                    guard longWithValue.contains(name) else {
-                        throw UsageError(description: "unknown option \(name)")
+                var name = String(argument.dropFirst(2))
+                var attached: String?
+                if let equals = name.firstIndex(of: "=") {
+                    attached = String(name[name.index(after: equals)...])
+                    name = String(name[..<equals])
+                }
+                var negated = false
+                if specs.first(where: { $0.long == name }) == nil && notImplemented[name] == nil,
+                   name.hasPrefix("no-") {
+                    negated = true
+                    name = String(name.dropFirst(3))
+                }
+                if let spec = specs.first(where: { $0.long == name }), !(negated && spec.takesValue) {
+                    if spec.takesValue {
+                        let value: String
+                        if let attached { value = attached } else { value = try nextValue(argument) }
+                        try options.apply(spec.long, value: value, shown: "--\(spec.long)")
+                    } else {
+                        guard attached == nil else { throw UsageError(description: "option \(argument): is unknown") }
+                        try options.apply(spec.long, value: negated ? "no" : nil, shown: "--\(spec.long)")
                     }
-                    try options.apply(name, value: String(argument[argument.index(after: equals)...]))
-                } else if longWithValue.contains(argument) {
-                    try options.apply(argument, value: try value(for: argument))
-                } else if longFlags.contains(argument) {
-                    try options.apply(argument, value: nil)
+                } else if let known = notImplemented[name] {
+                    if known.takesValue && attached == nil { _ = try nextValue(argument) }
+                    options.unsupported = options.unsupported ?? "--\(name)"
                 } else {
-                    throw UsageError(description: "unknown option \(argument)")
+                    throw UsageError(description: "option \(argument): is unknown")
                 }
             } else {
                 // A cluster of short options: flags, then at most one
                 // option whose value is the rest or the next argument.
-                var letters = argument.dropFirst()
+                var letters = Substring(argument.dropFirst())
                 while let letter = letters.first {
                     letters = letters.dropFirst()
-                    if let name = shortFlags[letter] {
-                        try options.apply(name, value: nil)
-                    } else if let name = shortWithValue[letter] {
-                        let given = letters.isEmpty ? try value(for: "-\(letter)") : String(letters)
-                        try options.apply(name, value: given)
-                        break
+                    if let spec = specs.first(where: { $0.short == letter }) {
+                        if spec.takesValue {
+                            let value = letters.isEmpty ? try nextValue("-\(letter)") : String(letters)
+                            try options.apply(spec.long, value: value, shown: "-\(letter)")
+                            break
+                        }
+                        try options.apply(spec.long, value: nil, shown: "-\(letter)")
+                    } else if let (name, known) = notImplemented.first(where: { $0.value.short == letter }) {
+                        options.unsupported = options.unsupported ?? "--\(name)"
+                        if known.takesValue {
+                            if letters.isEmpty { _ = try nextValue("-\(letter)") }
+                            break
+                        }
                     } else {
-                        throw UsageError(description: "unknown option -\(letter)")
+                        throw UsageError(description: "option \(argument): is unknown")
                     }
                 }
             }
             index += 1
         }
-        if options.help { return options }
+        if options.help || options.version { return options }
+        if let url = options.urlOption { urls.insert(url, at: 0) }
+        guard !urls.isEmpty else { throw UsageError(description: "no URL specified!") }
         guard urls.count == 1 else {
-            throw UsageError(description: urls.isEmpty ? "no URL given" : "more than one URL given: \(urls.joined(separator: " "))")
+            // curl fetches each URL in turn; this tool fetches one.
+            throw UsageError(description: "more than one URL is not supported by uvcombine fetch: \(urls.joined(separator: " "))")
         }
         options.url = urls[0]
         return options
     }
 
-    private mutating func apply(_ option: String, value: String?) throws(UsageError) {
+    /// `--url URL`: the URL, given as an option.
+    private var urlOption: String?
+
+    private mutating func apply(_ option: String, value: String?, shown: String) throws(UsageError) {
+        let on = value != "no"
+        func number(_ text: String?) throws(UsageError) -> Double {
+            guard let text, let number = Double(text), number >= 0, number.isFinite else {
+                throw UsageError(description: "option \(shown): expected a proper numerical parameter")
+            }
+            return number
+        }
+        func integer(_ text: String?) throws(UsageError) -> Int {
+            guard let text, let number = Int(text), number >= -1 else {
+                throw UsageError(description: "option \(shown): expected a proper numerical parameter")
+            }
+            return number
+        }
         switch option {
-        case "--output":
-            guard let value, !value.isEmpty else { throw UsageError(description: "--output needs a file name") }
-            output = value == "-" ? nil : value
-        case "--request":
-            guard let value, HTTPRequest.Method(value) != nil else {
-                throw UsageError(description: "--request: \(value.map { "\"\($0)\"" } ?? "") is not an HTTP method (a token such as GET or PUT)")
+        case "output":
+            output = value
+        case "remote-name": remoteName = on
+        case "include": includeHead = on
+        case "head": headOnly = on
+        case "request": method = value
+        case "header":
+            guard let value else { return }
+            if let colon = value.firstIndex(of: ":") {
+                let name = String(value[..<colon])
+                let rest = value[value.index(after: colon)...].drop(while: { $0 == " " || $0 == "\t" })
+                if rest.isEmpty {
+                    headers.append(.remove(name: name))
+                } else {
+                    headers.append(.add(name: name, value: String(rest)))
+                }
+            } else if value.hasSuffix(";") {
+                // `Name;`: the field with an empty value.
+                headers.append(.add(name: String(value.dropLast()), value: ""))
             }
-            method = value
-        case "--header":
-            guard let value, let colon = value.firstIndex(of: ":") else {
-                throw UsageError(description: "--header: expected 'Name: value', got \(value.map { "\"\($0)\"" } ?? "nothing")")
-            }
-            let name = String(value[..<colon]).trimmingCharacters(in: .whitespaces)
-            guard HTTPField.Name(name) != nil else {
-                throw UsageError(description: "--header: \"\(name)\" is not a valid header field name")
-            }
-            headers.append((name, String(value[value.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
-        case "--data":
-            let value = value ?? ""
-            data = data.map { $0 + "&" + value } ?? value
-        case "--max-time":
-            guard let value, let seconds = Double(value), seconds > 0, seconds.isFinite else {
-                throw UsageError(description: "--max-time: expected a positive number of seconds, got \(value.map { "\"\($0)\"" } ?? "nothing")")
-            }
-            maxTime = seconds
-        case "--include": includeHead = true
-        case "--location": followRedirects = true
-        case "--fail": failOnHTTPError = true
-        case "--insecure": insecure = true
-        case "--cacert":
-            guard let value, !value.isEmpty else { throw UsageError(description: "--cacert needs a file name") }
-            caCertificates = value
-        case "--help": help = true
-        default: throw UsageError(description: "unknown option \(option)")
+            // curl ignores a header argument with neither ':' nor ';'.
+        case "user-agent": userAgent = value
+        case "referer": referer = value
+        case "user": user = value
+        case "data", "data-ascii": data.append((.ascii, value ?? ""))
+        case "data-binary": data.append((.binary, value ?? ""))
+        case "data-raw": data.append((.raw, value ?? ""))
+        case "data-urlencode": data.append((.urlencode, value ?? ""))
+        case "get": getWithData = on
+        case "upload-file": uploadFile = value
+        case "location": followRedirects = on
+        case "max-redirs": maximumRedirects = try integer(value)
+        case "location-trusted":
+            locationTrusted = on
+            if on { followRedirects = true }
+        case "fail": failOnHTTPError = on
+        case "fail-with-body": failWithBody = on
+        case "max-time": maxTime = try number(value)
+        case "connect-timeout": connectTimeout = try number(value)
+        case "retry": retries = try integer(value)
+        case "retry-delay": retryDelay = try number(value)
+        case "retry-max-time": retryMaxTime = try number(value)
+        case "retry-connrefused": retryConnectionRefused = on
+        case "retry-all-errors": retryAllErrors = on
+        case "write-out": writeOut = value
+        case "silent": silent = on
+        case "show-error": showError = on
+        case "verbose": verbose = on
+        case "cacert": caCertificates = value
+        case "insecure": insecure = on
+        case "compressed": compressed = on
+        case "unix-socket": unixSocket = value
+        case "proxy": proxy = value
+        case "url": urlOption = value
+        case "help": help = true
+        case "version": version = true
+        default: break
         }
     }
 }

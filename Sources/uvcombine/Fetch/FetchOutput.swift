@@ -68,6 +68,29 @@ final class FetchOutput {
         byteCount += bytes.count
     }
 
+    /// Empties the file for another attempt (`--retry`), as curl does;
+    /// standard output keeps what was written.
+    func truncateForRetry() throws(WriteError) {
+        guard let path, descriptor >= 0, byteCount > 0 else { return }
+        if ftruncate(descriptor, 0) != 0 || lseek(descriptor, 0, SEEK_SET) < 0 {
+            throw WriteError(description: "cannot truncate \(path): \(String(cString: strerror(errno)))")
+        }
+        byteCount = 0
+    }
+
+    /// Writes `bytes` to standard error, whole (write(2) on descriptor 2).
+    static func writeStandardError(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+
     /// Closes the file, reporting a failure to write it out.
     func close() throws(WriteError) {
         guard path != nil, descriptor >= 0 else { return }

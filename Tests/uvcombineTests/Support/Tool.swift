@@ -34,8 +34,10 @@ func runTool(_ arguments: [String], timeout: Double = 120) throws -> ToolResult 
     try runProcess(toolURL(), arguments, timeout: timeout)
 }
 
-/// Runs `executable` as ``runTool(_:timeout:)`` does.
-func runProcess(_ executable: URL, _ arguments: [String], timeout: Double = 120) throws -> ToolResult {
+/// Runs `executable` as ``runTool(_:timeout:)`` does, in `directory`
+/// when one is given.
+func runProcess(_ executable: URL, _ arguments: [String], timeout: Double = 120,
+                directory workingDirectory: URL? = nil) throws -> ToolResult {
     let directory = try TemporaryDirectory()
     let outURL = directory.url.appendingPathComponent("stdout")
     let errURL = directory.url.appendingPathComponent("stderr")
@@ -47,6 +49,7 @@ func runProcess(_ executable: URL, _ arguments: [String], timeout: Double = 120)
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    if let workingDirectory { process.currentDirectoryURL = workingDirectory }
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = out
     process.standardError = err

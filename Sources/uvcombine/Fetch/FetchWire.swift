@@ -1,0 +1,149 @@
+import Foundation
+import UVCombine
+import UVCombineHTTP
+
+/// Watches one exchange's bytes on the wire (through the session's
+/// package-level ``SessionWireObserver`` hook) to do what curl does with
+/// the raw heads:
+///
+/// - `-i`/`-I`: every response head (interim `100 Continue` heads too) is
+///   written to the output exactly as received, CRLFs and all;
+/// - `-v`: the request head's lines go to standard error as `> line`, the
+///   response heads' as `< line`, curl's format;
+/// - `-w`: the head sizes, the HTTP version (`1.0` or `1.1`) and the
+///   times of connection and first response byte.
+///
+/// Only the heads are scanned; once the final head is complete, body bytes
+/// are only counted out. Loop thread only.
+final class FetchWire: SessionWireObserver {
+    private let output: FetchOutput?
+    private let verbose: Bool
+    private let clock: FetchClock
+
+    /// Response head bytes not yet complete.
+    private var pending: [UInt8] = []
+    private var headsDone = false
+    /// A failure writing a head to the output.
+    private(set) var writeError: FetchOutput.WriteError?
+
+    private(set) var requestBytes = 0
+    private(set) var headerBytes = 0
+    /// `1` (HTTP/1.0) or `1.1`, from the final status line, as curl's
+    /// `%{http_version}` spells them.
+    private(set) var httpVersion: String?
+    private(set) var connectedAt: Double?
+    private(set) var requestWrittenAt: Double?
+    private(set) var firstByteAt: Double?
+    private(set) var connectionCount = 0
+
+    /// `output` receives the heads (nil: they are not written).
+    init(output: FetchOutput?, verbose: Bool, clock: FetchClock) {
+        self.output = output
+        self.verbose = verbose
+        self.clock = clock
+    }
+
+    func sessionDidConnect() {
+        connectionCount += 1
+        if connectedAt == nil { connectedAt = clock.seconds }
+    }
+
+    func sessionWillWrite(_ bytes: UnsafeRawBufferPointer) {
+        requestBytes += bytes.count
+        requestWrittenAt = clock.seconds
+        guard verbose else { return }
+        // The head: up to and including the empty line.
+        let head = Self.headLength(bytes) ?? bytes.count
+        var text: [UInt8] = []
+        for line in Self.lines(UnsafeRawBufferPointer(rebasing: bytes[0..<head])) {
+            text.append(contentsOf: "> ".utf8)
+            text.append(contentsOf: line)
+        }
+        if head < bytes.count {
+            text.append(contentsOf: "} [\(bytes.count - head) bytes data]\n".utf8)
+        }
+        FetchOutput.writeStandardError(text)
+    }
+
+    func sessionDidRead(_ bytes: UnsafeRawBufferPointer) {
+        if firstByteAt == nil { firstByteAt = clock.seconds }
+        guard !headsDone else { return }
+        pending.append(contentsOf: bytes)
+        // Heads complete in `pending`: write each, drop it, look again
+        // (a 1xx head is followed by another).
+        while !headsDone, let length = pending.withUnsafeBytes({ Self.headLength($0) }) {
+            pending.withUnsafeBytes { all in
+                emit(UnsafeRawBufferPointer(rebasing: all[0..<length]))
+            }
+            let isInterim = pending.count > 9 && pending[9] == UInt8(ascii: "1")
+                && !(pending.count > 11 && pending[10] == UInt8(ascii: "0") && pending[11] == UInt8(ascii: "1"))
+            if !isInterim {
+                // "HTTP/1.x"
+                // curl's %{http_version}: "1" for HTTP/1.0, "1.1".
+                if pending.count > 7 { httpVersion = pending[7] == UInt8(ascii: "0") ? "1" : "1.1" }
+                headsDone = true
+            }
+            pending.removeFirst(length)
+        }
+        if headsDone { pending = [] }
+    }
+
+    private func emit(_ head: UnsafeRawBufferPointer) {
+        headerBytes += head.count
+        if verbose {
+            var text: [UInt8] = []
+            for line in Self.lines(head) {
+                text.append(contentsOf: "< ".utf8)
+                text.append(contentsOf: line)
+            }
+            FetchOutput.writeStandardError(text)
+        }
+        if let output, writeError == nil {
+            do {
+                try output.write(head)
+            } catch {
+                writeError = error
+            }
+        }
+    }
+
+    /// The length of the head at the start of `bytes`, through its empty
+    /// line (CRLF CRLF, or LF LF as curl also accepts), or nil if the head
+    /// is not complete yet.
+    static func headLength(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 0x0A {
+                if index + 1 < bytes.count && bytes[index + 1] == 0x0A { return index + 2 }
+                if index + 2 < bytes.count && bytes[index + 1] == 0x0D && bytes[index + 2] == 0x0A { return index + 3 }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The lines of `bytes`, each with its line ending.
+    private static func lines(_ bytes: UnsafeRawBufferPointer) -> [ArraySlice<UInt8>] {
+        let all = Array(bytes)
+        var result: [ArraySlice<UInt8>] = []
+        var start = 0
+        for (index, byte) in all.enumerated() where byte == 0x0A {
+            result.append(all[start...index])
+            start = index + 1
+        }
+        if start < all.count { result.append(all[start...]) }
+        return result
+    }
+}
+
+/// Seconds since the transfer started, for `-w`'s times.
+final class FetchClock {
+    private var start = ContinuousClock.now
+
+    func restart() { start = ContinuousClock.now }
+
+    var seconds: Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,264 @@
+import Foundation
+import Testing
+
+/// curl, if installed (CI installs it: .ci/run).
+let curlExecutable = findExecutable("curl")
+
+/// `uvcombine fetch` is a drop-in for curl's common command lines: each
+/// case runs the same arguments with `curl` and with `uvcombine fetch`
+/// against the same server, each in its own empty working directory, and
+/// compares standard output byte for byte, the exit status, and the files
+/// each left behind (`-o`, `-O`). Standard error is not compared (progress
+/// meters and messages differ), except `-v`'s `>`/`<` lines.
+///
+/// The server (``OracleHTTPServer``) answers identically every time (fixed
+/// `Date`), and its `/echo` route prints the request it received, so
+/// comparing output compares what the two tools sent.
+@Suite("uvcombine fetch against curl as the oracle",
+       .enabled(if: curlExecutable != nil, "curl is not installed (apt-get install curl)"))
+struct FetchCurlOracleTests {
+    struct Run {
+        let result: ToolResult
+        let files: [String: Data]
+    }
+
+    /// Runs `arguments` with curl and with `uvcombine fetch`.
+    static func run(_ arguments: [String], timeout: Double = 60) throws -> (curl: Run, fetch: Run) {
+        func one(_ executable: URL, _ prefix: [String]) throws -> Run {
+            let directory = try TemporaryDirectory()
+            let result = try runProcess(executable, prefix + arguments, timeout: timeout, directory: directory.url)
+            var files: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) {
+                files[name] = try Data(contentsOf: directory.file(name))
+            }
+            return Run(result: result, files: files)
+        }
+        return (try one(curlExecutable!, []), try one(toolURL(), ["fetch"]))
+    }
+
+    /// Expects the same standard output, exit status and files.
+    static func expectSame(_ arguments: [String], timeout: Double = 60,
+                           sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let (curl, fetch) = try run(arguments, timeout: timeout)
+        #expect(fetch.result.status == curl.result.status,
+                "\(arguments): curl exited \(curl.result.status), fetch \(fetch.result.status): \(fetch.result.stderr)",
+                sourceLocation: sourceLocation)
+        #expect(fetch.result.stdout == curl.result.stdout,
+                "\(arguments): curl printed \(curl.result.output.debugDescription), fetch \(fetch.result.output.debugDescription)",
+                sourceLocation: sourceLocation)
+        #expect(fetch.files == curl.files, "\(arguments): files \(curl.files.keys.sorted()) vs \(fetch.files.keys.sorted())",
+                sourceLocation: sourceLocation)
+    }
+
+    @Test func bodiesAndSilentFlags() throws {
+        let server = try OracleHTTPServer(files: ["data.bin": Data(testBytes(300_000, seed: 3))])
+        defer { server.stop() }
+        for arguments in [
+            [server.url("/echo")],
+            ["-s", server.url("/echo")],
+            ["-sS", server.url("/files/data.bin")],
+            ["-sSL", server.url("/chunked")],
+            ["-s", server.url("/http10/echo")],
+            ["-s", server.url("/status/404")],
+            ["-s", "127.0.0.1:\(server.port)/echo"],
+            ["--silent", "--show-error", "--url", server.url("/echo")],
+            [server.url("/echo"), "-s"],
+            ["-s", "--", server.url("/echo")],
+        ] {
+            try Self.expectSame(arguments)
+        }
+    }
+
+    @Test func headsAsReceived() throws {
+        let server = try OracleHTTPServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let upload = directory.file("upload.txt")
+        try Data("line one\nline two\n".utf8).write(to: upload)
+        for arguments in [
+            ["-si", server.url("/echo")],
+            ["-sI", server.url("/echo")],
+            ["-si", server.url("/http10/status/200")],
+            ["-sI", server.url("/http10/echo")],
+            ["-si", server.url("/chunked")],
+            ["-siL", server.url("/redirect/302?to=/status/201")],
+            ["-sIL", server.url("/redirect/301?to=/echo")],
+            ["-si", server.url("/redirect/302?to=/echo")],
+            ["-sfi", server.url("/status/404")],
+            // curl sends Expect: 100-continue with -T; the server's
+            // interim 100 head is printed too.
+            ["-si", "-T", upload.path, server.url("/status/201")],
+            ["--include", "--silent", server.url("/status/204")],
+        ] {
+            try Self.expectSame(arguments)
+        }
+    }
+
+    @Test func failAndOutputFiles() throws {
+        let server = try OracleHTTPServer(files: ["data.bin": Data(testBytes(100_000, seed: 5))])
+        defer { server.stop() }
+        for arguments in [
+            ["-sf", server.url("/status/404")],
+            ["-f", server.url("/status/500")],
+            ["-sSf", server.url("/status/200")],
+            ["-s", "--fail-with-body", server.url("/status/403")],
+            ["-s", "-o", "out.bin", server.url("/files/data.bin")],
+            ["-so", "out.bin", server.url("/files/data.bin")],
+            ["-s", "-o", "-", server.url("/echo")],
+            ["-sO", server.url("/files/data.bin")],
+            ["-s", "-O", server.url("/")],
+            ["-sf", "-o", "absent.txt", server.url("/status/404")],
+            ["-s", "-o", "empty.txt", server.url("/status/204")],
+            ["-s", "-o", "/nonexistent-directory/out.txt", server.url("/echo")],
+        ] {
+            try Self.expectSame(arguments)
+        }
+    }
+
+    @Test func whatIsSent() throws {
+        let server = try OracleHTTPServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let form = directory.file("form.txt")
+        try Data("a=1\nb=2\r\n".utf8).write(to: form)
+        for arguments in [
+            ["-s", "-X", "DELETE", server.url("/echo")],
+            ["-s", "-H", "X-One: 1", "-H", "X-Two: two words", server.url("/echo")],
+            ["-s", "-H", "Accept:", "-H", "X-Empty;", server.url("/echo")],
+            ["-s", "-H", "Accept: application/json", server.url("/echo")],
+            ["-s", "-A", "", server.url("/echo")],
+            ["-s", "-e", "http://example.com/from", server.url("/echo")],
+            ["-s", "-u", "user:secret", server.url("/auth")],
+            ["-s", "-u", "user:wrong", server.url("/auth")],
+            ["-s", "http://user:secret@127.0.0.1:\(server.port)/auth"],
+            ["-s", "-d", "a=1", "-d", "b=2", server.url("/echo")],
+            ["-s", "-d", "@\(form.path)", server.url("/echo")],
+            ["-s", "--data-binary", "@\(form.path)", server.url("/echo")],
+            ["-s", "--data-raw", "@not-a-file", server.url("/echo")],
+            ["-s", "--data-urlencode", "q=a b&c/d", "--data-urlencode", "plain", server.url("/echo")],
+            ["-s", "-d", "x=1", "-H", "Content-Type: application/json", server.url("/echo")],
+            ["-s", "-G", "-d", "q=1", "-d", "r=2", server.url("/echo?p=0")],
+            ["-s", "-d", "", server.url("/echo")],
+            ["-s", "-T", form.path, server.url("/echo")],
+            ["-s", "-T", form.path, server.url("/")],
+            ["-s", "-X", "PATCH", "--data-binary", "@\(form.path)", server.url("/echo")],
+            ["-s", "-T", directory.file("missing.txt").path, server.url("/echo")],
+        ] {
+            try Self.expectSame(arguments)
+        }
+    }
+
+    @Test func redirects() throws {
+        let server = try OracleHTTPServer()
+        defer { server.stop() }
+        let elsewhere = "http://localhost:\(server.port)/echo"
+        for arguments in [
+            ["-s", server.url("/redirect/302?to=/echo")],
+            ["-sL", server.url("/redirect/302?to=/echo")],
+            ["-sL", "-d", "x=1", server.url("/redirect/301?to=/echo")],
+            ["-sL", "-d", "x=1", server.url("/redirect/302?to=/echo")],
+            ["-sL", "-d", "x=1", server.url("/redirect/303?to=/echo")],
+            ["-sL", "-d", "x=1", server.url("/redirect/307?to=/echo")],
+            ["-sL", "-d", "x=1", server.url("/redirect/308?to=/echo")],
+            ["-sL", "-X", "DELETE", server.url("/redirect/303?to=/echo")],
+            ["-sL", server.url("/redirect/302?to=/redirect/301?to=/status/404")],
+            ["-sLf", server.url("/redirect/302?to=/status/404")],
+            ["-sL", "--max-redirs", "1", server.url("/redirect/302?to=/redirect/302?to=/echo")],
+            ["-sL", "--max-redirs", "0", server.url("/redirect/302?to=/echo")],
+            ["-sL", server.url("/redirect/300?to=/echo")],
+            // Credentials stay with the first host unless trusted.
+            ["-sL", "-u", "user:secret", server.url("/redirect/302?to=\(elsewhere)")],
+            ["-s", "--location-trusted", "-u", "user:secret", server.url("/redirect/302?to=\(elsewhere)")],
+        ] {
+            try Self.expectSame(arguments)
+        }
+    }
+
+    @Test func writeOut() throws {
+        let server = try OracleHTTPServer()
+        defer { server.stop() }
+        let format = "%{http_code} %{response_code} %{size_download} %{num_redirects} %{url_effective} "
+            + "%{content_type} %{http_version} %{method} %{scheme} %{exitcode} %{redirect_url} %% \\t.\\n"
+        for arguments in [
+            ["-s", "-o", "/dev/null", "-w", format, server.url("/echo")],
+            ["-s", "-w", format, "-L", server.url("/redirect/302?to=/status/404")],
+            ["-s", "-w", format, server.url("/redirect/301?to=/echo")],
+            ["-s", "-w", format, server.url("/http10/status/200")],
+            ["-sf", "-w", format, server.url("/status/500")],
+            ["-s", "-w", "%{http_code} %{exitcode}\\n", "http://127.0.0.1:1/"],
+            ["-s", "-I", "-w", "%header{content-type}|%{size_upload}\\n", server.url("/echo")],
+            ["-s", "-A", "same", "-d", "abc", "-w", "%{size_upload} %{size_request}\\n", "-o", "/dev/null", server.url("/status/200")],
+            ["-s", "-w", "before %{onerror}after\\n", server.url("/echo")],
+            ["-s", "-w", "%{stderr}to standard error", server.url("/echo")],
+        ] {
+            try Self.expectSame(arguments)
+        }
+        // time_total: seconds with six decimals.
+        let timed = try runTool(["fetch", "-s", "-o", "/dev/null", "-w", "%{time_total}|%{time_starttransfer}", server.url("/echo")])
+        #expect(timed.output.wholeMatch(of: /\d+\.\d{6}\|\d+\.\d{6}/) != nil, "\(timed.output)")
+    }
+
+    @Test func failuresExitAsCurl() throws {
+        let server = try OracleHTTPServer()
+        defer { server.stop() }
+        for arguments in [
+            ["-s", "http://127.0.0.1:1/"],
+            ["-sS", "http://127.0.0.1:1/"],
+            ["-s", "http://no-such-host.invalid/"],
+            ["-s", "--bogus", server.url("/echo")],
+            ["-s", "-Z9", server.url("/echo")],
+            ["-s", "-Q", "NOOP", server.url("/echo")],
+            ["-s", "-o"],
+            ["-s"],
+            [],
+            ["-s", "--max-time", "soon", server.url("/echo")],
+            ["-s", "--retry", "x", server.url("/echo")],
+            ["-s", "-m", "0.5", server.url("/slow?s=3")],
+            ["-s", "--connect-timeout", "5", server.url("/echo")],
+            ["-s", "http://[::1/"],
+            ["-s", "http://127.0.0.1:99999/"],
+        ] {
+            try Self.expectSame(arguments)
+        }
+    }
+
+    @Test func retriesOnlyTransientFailures() throws {
+        let server = try OracleHTTPServer()
+        defer { server.stop() }
+        // curl waits 1 s before the first retry; these cases retry once.
+        for arguments in [
+            ["-s", "--retry", "2", server.url("/flaky?key=a&fails=1")],
+            ["-sf", "--retry", "1", server.url("/flaky?key=b&fails=3")],
+            ["-s", "--retry", "2", server.url("/flaky?key=c&fails=1&code=404")],
+            ["-s", "--retry", "1", "--retry-delay", "1", "-o", "out.txt", server.url("/flaky?key=d&fails=1&code=429")],
+            ["-s", "--retry", "3", "http://127.0.0.1:1/"],
+        ] {
+            try Self.expectSame(arguments)
+        }
+    }
+
+    /// `-v`: the `>` and `<` lines are curl's, except `User-Agent` (each
+    /// tool names itself) and the place of `Content-Length` (the session
+    /// writes it after the fields; curl before `Content-Type`).
+    @Test func verboseTraceLines() throws {
+        let server = try OracleHTTPServer()
+        defer { server.stop() }
+        for arguments in [
+            ["-s", "-v", server.url("/echo")],
+            ["-s", "-v", "-d", "a=1", "-H", "X-Trace: 1", server.url("/echo")],
+            ["-s", "-v", "-L", server.url("/redirect/302?to=/http10/status/200")],
+        ] {
+            let (curl, fetch) = try Self.run(arguments)
+            func traced(_ run: Run) -> [String] {
+                // "\r\n" is one Character: split the scalars.
+                run.result.stderr.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n")
+                    .filter { ($0.hasPrefix("> ") || $0.hasPrefix("< ")) && !$0.contains("User-Agent:") && !$0.contains("Content-Length:") }
+                    .map(String.init)
+            }
+            #expect(!traced(curl).isEmpty)
+            #expect(traced(fetch) == traced(curl), "\(arguments)")
+            #expect(fetch.result.stdout == curl.result.stdout, "\(arguments)")
+            #expect(fetch.result.status == curl.result.status, "\(arguments)")
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Python HTTP/1.1 server with routes for comparing `uvcombine fetch`
+/// with curl (FetchCurlOracleTests): it answers the same way every time
+/// (fixed `Date` and `Server`), so two runs of the same command line get
+/// the same bytes.
+///
+/// Routes (any method):
+/// - `/echo`: the request line, the header fields (sorted, `User-Agent`
+///   left out: the two tools name themselves) and the body;
+/// - `/status/N`: status N with a short body;
+/// - `/redirect/N?to=URL`: status N, `Location: URL`;
+/// - `/flaky?key=K&fails=N[&code=C][&after=S]`: status C (503) the first
+///   N times per key and User-Agent (so each tool gets its own count),
+///   then 200; `Retry-After: S` when asked;
+/// - `/auth`: 200 for `user:secret` (basic), else 401;
+/// - `/slow?s=S`: answers after S seconds;
+/// - `/chunked`: a chunked body;
+/// - `/http10/...`: the same routes answered as HTTP/1.0, closing;
+/// - `/files/NAME`: the file NAME from the served directory.
+final class OracleHTTPServer {
+    let directory: TemporaryDirectory
+    let port: Int
+    private let process: Process
+
+    static let script = #"""
+        import http.server, sys, time, base64, threading, os
+        directory = sys.argv[1]
+        counts = {}
+        lock = threading.Lock()
+        class H(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            server_version = "OracleServer/1"
+            sys_version = ""
+            def log_message(self, *a): pass
+            def date_time_string(self, timestamp=None): return "Thu, 01 Jan 2026 00:00:00 GMT"
+            def send(self, code, body=b"", headers=()):
+                self.send_response(code)
+                for k, v in headers: self.send_header(k, v)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                if self.command != "HEAD": self.wfile.write(body)
+            def handle_any(self):
+                path, _, query = self.path.partition("?")
+                if path.startswith("/http10/"):
+                    self.protocol_version = "HTTP/1.0"
+                    self.close_connection = True
+                    path = path[7:]
+                q = dict(p.partition("=")[::2] for p in query.split("&") if p)
+                n = int(self.headers.get("Content-Length") or 0)
+                data = self.rfile.read(n) if n else b""
+                if path == "/echo":
+                    lines = sorted("%s: %s" % (k, v) for k, v in self.headers.items() if k.lower() != "user-agent")
+                    out = ("%s %s\n" % (self.command, self.path) + "\n".join(lines) + "\n\n").encode() + data
+                    self.send(200, out, [("Content-Type", "text/plain")])
+                elif path.startswith("/status/"):
+                    code = int(path[8:])
+                    self.send(code, ("status %d\n" % code).encode(), [("Content-Type", "text/plain")])
+                elif path.startswith("/redirect/"):
+                    self.send(int(path[10:]), b"moving\n", [("Location", q.get("to", "/echo"))])
+                elif path == "/flaky":
+                    key = (q.get("key", ""), self.headers.get("User-Agent", ""))
+                    with lock:
+                        counts[key] = counts.get(key, 0) + 1
+                        n = counts[key]
+                    if n <= int(q.get("fails", "1")):
+                        h = [("Content-Type", "text/plain")]
+                        if "after" in q: h.append(("Retry-After", q["after"]))
+                        self.send(int(q.get("code", "503")), ("attempt %d failed\n" % n).encode(), h)
+                    else:
+                        self.send(200, ("attempt %d ok\n" % n).encode(), [("Content-Type", "text/plain")])
+                elif path == "/auth":
+                    if self.headers.get("Authorization") == "Basic " + base64.b64encode(b"user:secret").decode():
+                        self.send(200, b"welcome\n")
+                    else:
+                        self.send(401, b"who are you\n", [("WWW-Authenticate", 'Basic realm="test"')])
+                elif path == "/slow":
+                    time.sleep(float(q.get("s", "5")))
+                    self.send(200, b"late\n")
+                elif path == "/chunked":
+                    self.send_response(200)
+                    self.send_header("Transfer-Encoding", "chunked")
+                    self.end_headers()
+                    for part in (b"hello ", b"chunked ", b"world\n"):
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(part), part))
+                    self.wfile.write(b"0\r\n\r\n")
+                elif path.startswith("/files/") and os.path.isfile(os.path.join(directory, path[7:])):
+                    with open(os.path.join(directory, path[7:]), "rb") as f:
+                        self.send(200, f.read(), [("Content-Type", "application/octet-stream")])
+                else:
+                    self.send(404, b"no such route\n", [("Content-Type", "text/plain")])
+            do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = handle_any
+        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+        httpd.daemon_threads = True
+        print("Serving HTTP on 127.0.0.1 port %d" % httpd.server_address[1], flush=True)
+        httpd.serve_forever()
+        """#
+
+    /// Writes `files` into the served directory and starts the server.
+    init(files: [String: Data] = [:]) throws {
+        directory = try TemporaryDirectory()
+        for (name, contents) in files {
+            try contents.write(to: directory.file(name))
+        }
+        guard let python = findExecutable("python3") else {
+            throw PythonHTTPServer.Failure(description: "python3 not found")
+        }
+        let process = Process()
+        process.executableURL = python
+        process.arguments = ["-u", "-c", Self.script, directory.url.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        var text = ""
+        var found: Int?
+        while found == nil {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+            if let range = text.range(of: #"port (\d+)"#, options: .regularExpression) {
+                found = Int(text[range].dropFirst(5))
+            }
+        }
+        guard let found else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw PythonHTTPServer.Failure(description: "the oracle server did not start: \(text)")
+        }
+        port = found
+    }
+
+    func url(_ path: String) -> String {
+        "http://127.0.0.1:\(port)\(path)"
+    }
+
+    /// Ends the server by PID.
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    deinit {
+        stop()
+    }
+}
+
+/// The first `name` on PATH that is executable.
+func findExecutable(_ name: String) -> URL? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return path.split(separator: ":").map { URL(fileURLWithPath: "\($0)/\(name)") }
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+}
