@@ -36,14 +36,23 @@ struct FetchCurlOracleTests {
         return (try one(curlExecutable!, []), try one(toolURL(), ["fetch"]))
     }
 
-    /// Expects the same standard output, exit status and files.
-    static func expectSame(_ arguments: [String], timeout: Double = 60,
+    /// `Date: ...` lines blanked (a server whose clock shows through).
+    static func withoutDates(_ data: Data) -> Data {
+        let text = String(decoding: data, as: UTF8.self)
+        return Data(text.replacing(/Date: [^\r\n]*/, with: "Date: (any)").utf8)
+    }
+
+    /// Expects the same standard output, exit status and files; with
+    /// `ignoringDates`, `Date` field lines may differ.
+    static func expectSame(_ arguments: [String], timeout: Double = 60, ignoringDates: Bool = false,
                            sourceLocation: SourceLocation = #_sourceLocation) throws {
         let (curl, fetch) = try run(arguments, timeout: timeout)
         #expect(fetch.result.status == curl.result.status,
                 "\(arguments): curl exited \(curl.result.status), fetch \(fetch.result.status): \(fetch.result.stderr)",
                 sourceLocation: sourceLocation)
-        #expect(fetch.result.stdout == curl.result.stdout,
+        let stdout = ignoringDates ? (withoutDates(curl.result.stdout), withoutDates(fetch.result.stdout))
+            : (curl.result.stdout, fetch.result.stdout)
+        #expect(stdout.1 == stdout.0,
                 "\(arguments): curl printed \(curl.result.output.debugDescription), fetch \(fetch.result.output.debugDescription)",
                 sourceLocation: sourceLocation)
         #expect(fetch.files == curl.files, "\(arguments): files \(curl.files.keys.sorted()) vs \(fetch.files.keys.sorted())",
@@ -259,6 +268,44 @@ struct FetchCurlOracleTests {
             #expect(traced(fetch) == traced(curl), "\(arguments)")
             #expect(fetch.result.stdout == curl.result.stdout, "\(arguments)")
             #expect(fetch.result.status == curl.result.status, "\(arguments)")
+        }
+    }
+
+    /// nginx, a server we did not write: static files (gzip on for text,
+    /// sent only when asked), basic auth, directory redirects, and https
+    /// with a certificate made for this run.
+    @Test(.enabled(if: NginxServer.executable != nil, "nginx is not installed"))
+    func nginx() throws {
+        let certificate = try FetchTLSTests.SelfSigned()
+        let text = Data(String(repeating: "nginx serves this line.\n", count: 400).utf8)
+        let server = try NginxServer(
+            files: ["text.txt": text, "data.bin": Data(testBytes(200_000, seed: 9)), "dir/index.html": Data("<p>index</p>\n".utf8),
+                    "private/secret.txt": Data("the secret\n".utf8)],
+            tls: (certificate.certificate, certificate.key))
+        defer { server.stop() }
+        let https = "https://localhost:\(server.tlsPort!)"
+        for arguments in [
+            ["-s", server.url("/text.txt")],
+            ["-sO", server.url("/data.bin")],
+            ["-si", server.url("/text.txt")],
+            ["-sI", server.url("/data.bin")],
+            // gzip, not decoded: the bytes nginx sent.
+            ["-s", "-H", "Accept-Encoding: gzip", server.url("/text.txt")],
+            ["-si", server.url("/dir")],
+            ["-sL", server.url("/dir")],
+            ["-siL", server.url("/dir")],
+            ["-s", "-u", "user:secret", server.url("/private/secret.txt")],
+            ["-si", "-u", "user:wrong", server.url("/private/secret.txt")],
+            ["-sf", server.url("/private/secret.txt")],
+            ["-s", "-w", "%{http_code} %{size_download} %{content_type}\\n", "-o", "/dev/null", server.url("/data.bin")],
+            ["-s", "-X", "POST", "-d", "x", server.url("/text.txt")],
+            ["-s", "--cacert", certificate.certificate, "\(https)/text.txt"],
+            ["-sI", "--cacert", certificate.certificate, "\(https)/data.bin"],
+            ["-s", "\(https)/text.txt"],
+            ["-sk", "\(https)/data.bin"],
+            ["-sk", "-w", "%{scheme} %{http_code}\\n", "-o", "/dev/null", "\(https)/data.bin"],
+        ] {
+            try Self.expectSame(arguments, ignoringDates: true)
         }
     }
 }

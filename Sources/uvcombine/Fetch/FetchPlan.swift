@@ -108,7 +108,9 @@ struct FetchPlan {
             guard let value, !given.contains(name.lowercased()) else { return }
             fields.append((name, value))
         }
-        if let credentials {
+        if var credentials {
+            // curl would prompt for a missing password; fetch sends it empty.
+            if !credentials.contains(":") { credentials += ":" }
             addDefault("Authorization", "Basic " + Data(credentials.utf8).base64EncodedString())
         }
         let agent = options.userAgent ?? "uvcombine-fetch/1"
