@@ -73,6 +73,13 @@ struct FetchCurlOracleTests {
             ["--silent", "--show-error", "--url", server.url("/echo")],
             [server.url("/echo"), "-s"],
             ["-s", "--", server.url("/echo")],
+            // Several URLs: each in turn, the n-th -o/-O with the n-th URL,
+            // the status the last one's.
+            ["-s", "-w", "[%{http_code} %{url}]\\n", server.url("/status/200"), "http://127.0.0.1:1/", server.url("/status/201")],
+            ["-sf", server.url("/status/404"), server.url("/status/200")],
+            ["-sf", server.url("/status/200"), server.url("/status/404")],
+            ["-s", server.url("/status/201"), "-o", "one", "-O", server.url("/status/200")],
+            ["-s", "--remote-name-all", server.url("/status/200"), server.url("/status/201")],
         ] {
             try Self.expectSame(arguments)
         }
@@ -152,6 +159,11 @@ struct FetchCurlOracleTests {
             ["-s", "-T", form.path, server.url("/")],
             ["-s", "-X", "PATCH", "--data-binary", "@\(form.path)", server.url("/echo")],
             ["-s", "-T", directory.file("missing.txt").path, server.url("/echo")],
+            ["-s", "--json", #"{"a":1}"#, server.url("/echo")],
+            ["-s", "-d", "@-", server.url("/echo")],
+            ["-s", "-d", "@\(directory.file("missing.txt").path)", server.url("/echo")],
+            ["-s", "-I", "-d", "x", server.url("/echo")],
+            ["-s", "-G", "-I", "-d", "a=1", server.url("/echo")],
         ] {
             try Self.expectSame(arguments)
         }
@@ -241,6 +253,8 @@ struct FetchCurlOracleTests {
             ["-s", "--retry", "2", server.url("/flaky?key=c&fails=1&code=404")],
             ["-s", "--retry", "1", "--retry-delay", "1", "-o", "out.txt", server.url("/flaky?key=d&fails=1&code=429")],
             ["-s", "--retry", "3", "http://127.0.0.1:1/"],
+            // Retry-After: 1 (curl's wait for the first retry anyway).
+            ["-s", "--retry", "1", "-w", "%{http_code}\\n", server.url("/flaky?key=e&fails=1&after=1")],
         ] {
             try Self.expectSame(arguments)
         }
@@ -303,6 +317,7 @@ struct FetchCurlOracleTests {
             ["-sI", "--cacert", certificate.certificate, "\(https)/data.bin"],
             ["-s", "\(https)/text.txt"],
             ["-sk", "\(https)/data.bin"],
+            ["-s", "--cacert", certificate.directory.file("absent.pem").path, "\(https)/text.txt"],
             ["-sk", "-w", "%{scheme} %{http_code}\\n", "-o", "/dev/null", "\(https)/data.bin"],
         ] {
             try Self.expectSame(arguments, ignoringDates: true)

@@ -204,7 +204,7 @@ struct FetchTests {
     @Test func commandLineMistakesExitTwo() throws {
         let cases: [([String], String)] = [
             (["fetch"], "no URL specified!"),
-            (["fetch", "http://a/", "http://b/"], "more than one URL"),
+            (["fetch", "-I", "-d", "x", "http://a/"], "You can only select one HTTP request method!"),
             (["fetch", "--bogus", "http://a/"], "option --bogus: is unknown"),
             (["fetch", "-Z9", "http://a/"], "option -Z9: is unknown"),
             (["fetch", "--max-time", "soon", "http://a/"], "option --max-time: expected a proper numerical parameter"),

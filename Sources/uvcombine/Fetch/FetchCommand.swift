@@ -56,22 +56,6 @@ struct FetchCommand {
             return report(FetchExitCode.notBuiltIn, "option --proxy: proxies are not built in yet")
         }
 
-        let plan: FetchPlan
-        do {
-            plan = try FetchPlan(options: options)
-        } catch {
-            return report(error.status, error.message)
-        }
-        for warning in plan.warnings { note(warning) }
-
-        var outputPath = options.output == "-" ? nil : options.output
-        if options.remoteName && options.output == nil {
-            let name = Self.remoteName(of: plan.url)
-            guard !name.isEmpty else { return report(FetchExitCode.writeError, "Remote file name has no length!") }
-            outputPath = name
-        }
-        let output = FetchOutput(path: outputPath)
-
         var format: String?
         if let writeOut = options.writeOut {
             if writeOut.hasPrefix("@") {
@@ -90,6 +74,39 @@ struct FetchCommand {
         } catch {
             return report(FetchExitCode.otherFailure, "cannot create a loop: \(error)")
         }
+        // As curl: each URL in turn, whatever happened to the one before;
+        // the status is the last one's.
+        var status: Int32 = 0
+        for (index, url) in options.urls.enumerated() {
+            let output: String?? = index < options.outputs.count ? options.outputs[index]
+                : (options.remoteNameAll ? .some(nil) : .none)
+            status = fetch(url, output: output, format: format, loop: loop)
+        }
+        try? loop.close()
+        return status
+    }
+
+    /// Fetches one URL (with its retries); `output` is nil for standard
+    /// output, `.some(nil)` for `-O`, `.some(path)` for `-o path`.
+    private func fetch(_ url: String, output outputOption: String??, format: String?, loop: UVLoop) -> Int32 {
+        let plan: FetchPlan
+        do {
+            plan = try FetchPlan(options: options, url: url)
+        } catch {
+            return report(error.status, error.message)
+        }
+        for warning in plan.warnings { note(warning) }
+
+        var outputPath: String?
+        switch outputOption {
+        case .none: outputPath = nil
+        case .some(.some(let path)): outputPath = path == "-" ? nil : path
+        case .some(.none):
+            let name = Self.remoteName(of: plan.url)
+            guard !name.isEmpty else { return report(FetchExitCode.writeError, "Remote file name has no length!") }
+            outputPath = name
+        }
+        let output = FetchOutput(path: outputPath)
 
         let clock = FetchClock()
         let retryStart = ContinuousClock.now
@@ -120,7 +137,6 @@ struct FetchCommand {
             }
             break
         }
-        try? loop.close()
 
         do {
             try output.close()
@@ -161,7 +177,7 @@ struct FetchCommand {
 
     private func transfer(_ plan: FetchPlan, output: FetchOutput, loop: UVLoop, clock: FetchClock) -> Attempt {
         var attempt = Attempt()
-        attempt.report.url = options.url
+        attempt.report.url = plan.commandLineURL
         var url = plan.url
         var method = plan.method
         var body = plan.body
@@ -182,6 +198,11 @@ struct FetchCommand {
             attempt.report.remotePort = target.port
             attempt.report.remoteIP = Self.isAddressLiteral(target.host) ? target.host : ""
             if firstKey == nil { firstKey = target.key }
+            if target.scheme == .https, let file = options.caCertificates, !FileManager.default.isReadableFile(atPath: file) {
+                attempt.status = FetchExitCode.caCertificateFile
+                attempt.message = "error setting certificate verify locations: CAfile: \(file)"
+                return attempt
+            }
             let sent = plan.customMethod ?? method
             attempt.report.method = sent
             guard let requestMethod = HTTPRequest.Method(sent) else {

@@ -23,6 +23,8 @@ enum FetchExitCode {
     static let connectionLost: Int32 = 56
     static let peerCertificate: Int32 = 60
     static let tooLarge: Int32 = 63
+    /// The `--cacert` file cannot be read.
+    static let caCertificateFile: Int32 = 77
 
     /// The status for a failed task.
     static func forError(_ error: UVURLError) -> Int32 {

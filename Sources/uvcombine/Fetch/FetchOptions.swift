@@ -31,9 +31,13 @@ struct FetchOptions {
         case remove(name: String)
     }
 
-    var url: String = ""
-    var output: String?
-    var remoteName = false
+    /// The URLs, fetched one after the other as curl does.
+    var urls: [String] = []
+    /// `-o FILE` and `-O` (nil) in order: the n-th goes with the n-th
+    /// URL; URLs without one write to standard output.
+    var outputs: [String?] = []
+    /// `--remote-name-all`: every URL without `-o` gets `-O`.
+    var remoteNameAll = false
     var includeHead = false
     var headOnly = false
     var method: String?
@@ -43,6 +47,8 @@ struct FetchOptions {
     var user: String?
     var data: [(kind: DataKind, value: String)] = []
     var getWithData = false
+    /// `--json`: the data is JSON (`Content-Type` and `Accept` say so).
+    var json = false
     var uploadFile: String?
     var followRedirects = false
     var maximumRedirects = 50
@@ -77,7 +83,7 @@ struct FetchOptions {
     }
 
     static let usage = """
-        usage: uvcombine fetch [options] URL       (a URL without a scheme is http)
+        usage: uvcombine fetch [options] URL...    (a URL without a scheme is http)
 
         A drop-in for the common curl command lines: the same options print the
         same bytes on standard output and exit with the same status as curl.
@@ -87,6 +93,9 @@ struct FetchOptions {
           -o, --output FILE        write the body to FILE (- is standard output)
           -O, --remote-name        write the body to a file named like the URL's last
                                    path segment, in the current directory
+              --remote-name-all    -O for every URL
+        Several URLs are fetched one after the other; the n-th -o or -O goes with the
+        n-th URL; the exit status is the last transfer's.
           -i, --include            write the status line and header fields, as received,
                                    before the body (every response's, with -L)
           -I, --head               send HEAD and write the header fields only
@@ -101,6 +110,7 @@ struct FetchOptions {
               --data-binary DATA   as -d, but @FILE is read as is
               --data-raw DATA      as -d, without @FILE
               --data-urlencode D   as -d, URL-encoding the content of D (name=content, @file)
+              --json DATA          as --data-binary, with Content-Type and Accept application/json
           -G, --get                send the -d data as the URL's query with GET
           -T, --upload-file FILE   PUT FILE (to URL/FILE when URL ends with '/')
           -L, --location           follow redirects (301 302 303 307 308), up to --max-redirs
@@ -151,6 +161,7 @@ struct FetchOptions {
     private static let specs: [Spec] = [
         Spec(long: "output", short: "o", takesValue: true),
         Spec(long: "remote-name", short: "O", takesValue: false),
+        Spec(long: "remote-name-all", short: nil, takesValue: false),
         Spec(long: "include", short: "i", takesValue: false),
         Spec(long: "head", short: "I", takesValue: false),
         Spec(long: "request", short: "X", takesValue: true),
@@ -163,6 +174,7 @@ struct FetchOptions {
         Spec(long: "data-binary", short: nil, takesValue: true),
         Spec(long: "data-raw", short: nil, takesValue: true),
         Spec(long: "data-urlencode", short: nil, takesValue: true),
+        Spec(long: "json", short: nil, takesValue: true),
         Spec(long: "get", short: "G", takesValue: false),
         Spec(long: "upload-file", short: "T", takesValue: true),
         Spec(long: "location", short: "L", takesValue: false),
@@ -224,7 +236,7 @@ struct FetchOptions {
         "local-port": (nil, true), "keepalive-time": (nil, true), "speed-limit": ("Y", true),
         "speed-time": ("y", true), "time-cond": ("z", true), "tlsv1.2": (nil, false), "tlsv1.3": (nil, false),
         "capath": (nil, true), "pinnedpubkey": (nil, true), "post301": (nil, false), "post302": (nil, false),
-        "post303": (nil, false), "json": (nil, true), "remote-name-all": (nil, false), "output-dir": (nil, true), "proto": (nil, true),
+        "post303": (nil, false), "output-dir": (nil, true), "proto": (nil, true),
         "proto-redir": (nil, true), "junk-session-cookies": ("j", false), "next": (nil, false),
         "dns-servers": (nil, true), "happy-eyeballs-timeout-ms": (nil, true),
         "expect100-timeout": (nil, true), "ignore-content-length": (nil, false), "manual": ("M", false),
@@ -304,18 +316,18 @@ struct FetchOptions {
             index += 1
         }
         if options.help || options.version { return options }
-        if let url = options.urlOption { urls.insert(url, at: 0) }
-        guard !urls.isEmpty else { throw UsageError(description: "no URL specified!") }
-        guard urls.count == 1 else {
-            // curl fetches each URL in turn; this tool fetches one.
-            throw UsageError(description: "more than one URL is not supported by uvcombine fetch: \(urls.joined(separator: " "))")
+        if options.headOnly && ((!options.data.isEmpty && !options.getWithData) || options.uploadFile != nil) {
+            let other = options.uploadFile != nil ? "PUT (-T, --upload-file)" : "POST (-d, --data)"
+            throw UsageError(description: "You can only select one HTTP request method! You asked for both \(other) and HEAD (-I, --head).")
         }
-        options.url = urls[0]
+        urls = options.urlOptions + urls
+        guard !urls.isEmpty else { throw UsageError(description: "no URL specified!") }
+        options.urls = urls
         return options
     }
 
-    /// `--url URL`: the URL, given as an option.
-    private var urlOption: String?
+    /// `--url URL`: URLs given as options (before the others).
+    private var urlOptions: [String] = []
 
     private mutating func apply(_ option: String, value: String?, shown: String) throws(UsageError) {
         let on = value != "no"
@@ -332,9 +344,9 @@ struct FetchOptions {
             return number
         }
         switch option {
-        case "output":
-            output = value
-        case "remote-name": remoteName = on
+        case "output": outputs.append(value)
+        case "remote-name": if on { outputs.append(nil) }
+        case "remote-name-all": remoteNameAll = on
         case "include": includeHead = on
         case "head": headOnly = on
         case "request": method = value
@@ -360,6 +372,9 @@ struct FetchOptions {
         case "data-binary": data.append((.binary, value ?? ""))
         case "data-raw": data.append((.raw, value ?? ""))
         case "data-urlencode": data.append((.urlencode, value ?? ""))
+        case "json":
+            data.append((.binary, value ?? ""))
+            json = true
         case "get": getWithData = on
         case "upload-file": uploadFile = value
         case "location": followRedirects = on
@@ -385,7 +400,7 @@ struct FetchOptions {
         case "compressed": compressed = on
         case "unix-socket": unixSocket = value
         case "proxy": proxy = value
-        case "url": urlOption = value
+        case "url": if let value { urlOptions.append(value) }
         case "help": help = true
         case "version": version = true
         default: break

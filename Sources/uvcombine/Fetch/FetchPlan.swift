@@ -25,6 +25,8 @@ struct FetchPlan {
     }
 
     var url: String
+    /// The URL as given on the command line (`%{url}`).
+    var commandLineURL: String
     /// The method `-I`, `-d` or `-T` chose (curl's "httpreq"), which a
     /// redirect may turn into GET.
     var method: String
@@ -45,8 +47,8 @@ struct FetchPlan {
     /// `Expect: 100-continue`.
     static let expectThreshold = 1024 * 1024
 
-    init(options: FetchOptions) throws(Failure) {
-        var url = options.url
+    init(options: FetchOptions, url commandLineURL: String) throws(Failure) {
+        var url = commandLineURL
         if !url.contains("://") { url = "http://" + url }
         var credentials = options.user
         if let (stripped, userInfo) = Self.splitUserInfo(url) {
@@ -115,14 +117,19 @@ struct FetchPlan {
         }
         let agent = options.userAgent ?? "uvcombine-fetch/1"
         addDefault("User-Agent", agent.isEmpty ? nil : agent)
-        addDefault("Accept", "*/*")
+        if options.json {
+            addDefault("Content-Type", "application/json")
+            addDefault("Accept", "application/json")
+        } else {
+            addDefault("Accept", "*/*")
+        }
         addDefault("Referer", options.referer)
         for change in options.headers {
             if case .add(let name, let value) = change { fields.append((name, value)) }
         }
         let common = fields
         fields = []
-        if dataBody != nil && !options.getWithData && options.uploadFile == nil {
+        if dataBody != nil && !options.getWithData && options.uploadFile == nil && !options.json {
             addDefault("Content-Type", "application/x-www-form-urlencoded")
         }
         if let body, options.uploadFile != nil || body.count > Self.expectThreshold {
@@ -132,6 +139,7 @@ struct FetchPlan {
         fields = common
 
         self.url = url
+        self.commandLineURL = commandLineURL
         self.method = method
         self.customMethod = options.method
         self.fields = fields
