@@ -236,6 +236,9 @@ struct FetchCurlOracleTests {
             ["-s", "--retry", "x", server.url("/echo")],
             ["-s", "-m", "0.5", server.url("/slow?s=3")],
             ["-s", "--connect-timeout", "5", server.url("/echo")],
+            // A connect that hangs: 28 from --connect-timeout and from -m.
+            ["-s", "--connect-timeout", "0.5", "http://127.0.0.1:\(server.blackholePort)/"],
+            ["-s", "-m", "0.5", "http://127.0.0.1:\(server.blackholePort)/"],
             ["-s", "http://[::1/"],
             ["-s", "http://127.0.0.1:99999/"],
         ] {

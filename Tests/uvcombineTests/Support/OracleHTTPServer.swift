@@ -22,9 +22,13 @@ import Glibc
 /// - `/chunked`: a chunked body;
 /// - `/http10/...`: the same routes answered as HTTP/1.0, closing;
 /// - `/files/NAME`: the file NAME from the served directory.
+///
+/// Beside it, ``blackholePort`` never accepts a connection.
 final class OracleHTTPServer {
     let directory: TemporaryDirectory
     let port: Int
+    /// A port whose connects hang (for `--connect-timeout`).
+    let blackholePort: Int
     private let process: Process
 
     static let script = #"""
@@ -96,7 +100,21 @@ final class OracleHTTPServer {
             do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = handle_any
         httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
         httpd.daemon_threads = True
-        print("Serving HTTP on 127.0.0.1 port %d" % httpd.server_address[1], flush=True)
+        # A port that never accepts: backlog 0, the accept queue filled by
+        # connects nobody accepts (until one hangs), so new SYNs are dropped.
+        import socket, select
+        blackhole = socket.socket()
+        blackhole.bind(("127.0.0.1", 0))
+        blackhole.listen(0)
+        fillers = []
+        for i in range(16):
+            c = socket.socket()
+            c.setblocking(False)
+            try: c.connect(blackhole.getsockname())
+            except (BlockingIOError, InterruptedError): pass
+            fillers.append(c)
+            if not select.select([], [c], [], 0.2)[1]: break
+        print("Serving HTTP on 127.0.0.1 port %d blackhole %d" % (httpd.server_address[1], blackhole.getsockname()[1]), flush=True)
         httpd.serve_forever()
         """#
 
@@ -119,13 +137,13 @@ final class OracleHTTPServer {
         try process.run()
         self.process = process
         var text = ""
-        var found: Int?
+        var found: (Int, Int)?
         while found == nil {
             let data = output.fileHandleForReading.availableData
             if data.isEmpty { break }
             text += String(decoding: data, as: UTF8.self)
-            if let range = text.range(of: #"port (\d+)"#, options: .regularExpression) {
-                found = Int(text[range].dropFirst(5))
+            if let match = text.firstMatch(of: /port (\d+) blackhole (\d+)/) {
+                found = (Int(match.1)!, Int(match.2)!)
             }
         }
         guard let found else {
@@ -133,7 +151,7 @@ final class OracleHTTPServer {
             process.waitUntilExit()
             throw PythonHTTPServer.Failure(description: "the oracle server did not start: \(text)")
         }
-        port = found
+        (port, blackholePort) = found
     }
 
     func url(_ path: String) -> String {
