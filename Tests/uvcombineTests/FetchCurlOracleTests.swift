@@ -28,8 +28,10 @@ struct FetchCurlOracleTests {
             let directory = try TemporaryDirectory()
             let result = try runProcess(executable, prefix + arguments, timeout: timeout, directory: directory.url)
             var files: [String: Data] = [:]
-            for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) {
-                files[name] = try Data(contentsOf: directory.file(name))
+            for name in FileManager.default.subpaths(atPath: directory.url.path) ?? [] {
+                var isDirectory: ObjCBool = false
+                _ = FileManager.default.fileExists(atPath: directory.file(name).path, isDirectory: &isDirectory)
+                files[name] = isDirectory.boolValue ? Data("(directory)".utf8) : try Data(contentsOf: directory.file(name))
             }
             return Run(result: result, files: files)
         }
@@ -126,6 +128,14 @@ struct FetchCurlOracleTests {
             ["-sf", "-o", "absent.txt", server.url("/status/404")],
             ["-s", "-o", "empty.txt", server.url("/status/204")],
             ["-s", "-o", "/nonexistent-directory/out.txt", server.url("/echo")],
+            ["-s", "-o", "a/b/c.txt", server.url("/echo")],
+            ["-s", "--create-dirs", "-o", "a/b/c.txt", server.url("/echo")],
+            ["-s", "--output-dir", "d", "-O", server.url("/files/data.bin")],
+            ["-s", "--output-dir", "d", "--create-dirs", "-O", server.url("/files/data.bin")],
+            ["-s", "-D", "-", "-L", server.url("/redirect/302?to=/status/200")],
+            ["-s", "-D", "heads.txt", "-o", "body.txt", "-L", server.url("/redirect/301?to=/echo")],
+            ["-s", "-i", "-D", "-", server.url("/status/201")],
+            ["-s", "-r", "0-9", server.url("/echo")],
         ] {
             try Self.expectSame(arguments)
         }

@@ -106,7 +106,21 @@ struct FetchCommand {
             guard !name.isEmpty else { return report(FetchExitCode.writeError, "Remote file name has no length!") }
             outputPath = name
         }
+        if let directory = options.outputDirectory, let path = outputPath, !path.hasPrefix("/") {
+            outputPath = directory + "/" + path
+        }
+        if options.createDirectories, let path = outputPath {
+            let parent = (path as NSString).deletingLastPathComponent
+            if !parent.isEmpty {
+                try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            }
+        }
         let output = FetchOutput(path: outputPath)
+        let dump = options.dumpHeader.map { FetchOutput(path: $0 == "-" ? nil : $0) }
+        // As curl: each head line to -D's file first, then to the output.
+        var heads: [FetchOutput] = []
+        if let dump { heads.append(dump) }
+        if options.includeHead || options.headOnly { heads.append(output) }
 
         let clock = FetchClock()
         let retryStart = ContinuousClock.now
@@ -115,7 +129,7 @@ struct FetchCommand {
         var attempt: Attempt
         while true {
             clock.restart()
-            attempt = transfer(plan, output: output, loop: loop, clock: clock)
+            attempt = transfer(plan, output: output, heads: heads, loop: loop, clock: clock)
             let elapsed = Double((ContinuousClock.now - retryStart).components.seconds)
             if retriesLeft > 0, options.retryMaxTime == 0 || elapsed < options.retryMaxTime,
                let reason = retryReason(attempt) {
@@ -140,6 +154,7 @@ struct FetchCommand {
 
         do {
             try output.close()
+            try dump?.close()
         } catch {
             if attempt.status == 0 {
                 attempt.status = FetchExitCode.writeError
@@ -175,7 +190,8 @@ struct FetchCommand {
 
     // MARK: One attempt: the request and its redirects
 
-    private func transfer(_ plan: FetchPlan, output: FetchOutput, loop: UVLoop, clock: FetchClock) -> Attempt {
+    private func transfer(_ plan: FetchPlan, output: FetchOutput, heads: [FetchOutput], loop: UVLoop,
+                          clock: FetchClock) -> Attempt {
         var attempt = Attempt()
         attempt.report.url = plan.commandLineURL
         var url = plan.url
@@ -249,8 +265,7 @@ struct FetchCommand {
             if options.verbose {
                 FetchOutput.writeStandardError(Array("*   Trying \(target.host):\(target.port)...\n".utf8))
             }
-            let wire = FetchWire(output: options.includeHead || options.headOnly ? output : nil,
-                                 verbose: options.verbose, clock: clock)
+            let wire = FetchWire(outputs: heads, verbose: options.verbose, clock: clock)
             let receiver = FetchReceiver(options: options, output: output, loop: loop)
             do {
                 let session = UVURLSession(loop: loop, configuration: configuration)

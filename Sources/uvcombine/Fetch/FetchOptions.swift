@@ -38,6 +38,15 @@ struct FetchOptions {
     var outputs: [String?] = []
     /// `--remote-name-all`: every URL without `-o` gets `-O`.
     var remoteNameAll = false
+    /// `--output-dir DIR`: where `-o` and `-O` files go (relative names).
+    var outputDirectory: String?
+    /// `--create-dirs`: create the output file's missing directories.
+    var createDirectories = false
+    /// `-D FILE`: every response head, as received, to FILE (`-` is
+    /// standard output).
+    var dumpHeader: String?
+    /// `-r RANGE`: `Range: bytes=RANGE`.
+    var range: String?
     var includeHead = false
     var headOnly = false
     var method: String?
@@ -94,6 +103,11 @@ struct FetchOptions {
           -O, --remote-name        write the body to a file named like the URL's last
                                    path segment, in the current directory
               --remote-name-all    -O for every URL
+              --output-dir DIR     put -o and -O files in DIR
+              --create-dirs        create the missing directories of -o's path
+          -D, --dump-header FILE   write every response head, as received, to FILE (- is
+                                   standard output)
+          -r, --range RANGE        ask for the bytes RANGE (Range: bytes=RANGE)
         Several URLs are fetched one after the other; the n-th -o or -O goes with the
         n-th URL; the exit status is the last transfer's.
           -i, --include            write the status line and header fields, as received,
@@ -162,6 +176,10 @@ struct FetchOptions {
         Spec(long: "output", short: "o", takesValue: true),
         Spec(long: "remote-name", short: "O", takesValue: false),
         Spec(long: "remote-name-all", short: nil, takesValue: false),
+        Spec(long: "output-dir", short: nil, takesValue: true),
+        Spec(long: "create-dirs", short: nil, takesValue: false),
+        Spec(long: "dump-header", short: "D", takesValue: true),
+        Spec(long: "range", short: "r", takesValue: true),
         Spec(long: "include", short: "i", takesValue: false),
         Spec(long: "head", short: "I", takesValue: false),
         Spec(long: "request", short: "X", takesValue: true),
@@ -225,18 +243,18 @@ struct FetchOptions {
     /// parser (so their values are not taken for URLs), then refused with
     /// status 4. Values: whether the option takes a value.
     private static let notImplemented: [String: (short: Character?, takesValue: Bool)] = [
-        "cookie": ("b", true), "cookie-jar": ("c", true), "form": ("F", true), "range": ("r", true),
-        "continue-at": ("C", true), "dump-header": ("D", true), "cert": ("E", true), "key": (nil, true),
+        "cookie": ("b", true), "cookie-jar": ("c", true), "form": ("F", true),
+        "continue-at": ("C", true), "cert": ("E", true), "key": (nil, true),
         "http2": (nil, false), "http3": (nil, false), "http1.0": ("0", false), "ipv4": ("4", false),
         "ipv6": ("6", false), "limit-rate": (nil, true), "resolve": (nil, true), "proxy-user": ("U", true),
         "noproxy": (nil, true), "socks5": (nil, true), "digest": (nil, false), "ntlm": (nil, false),
         "negotiate": (nil, false), "anyauth": (nil, false), "netrc": ("n", false), "config": ("K", true),
-        "parallel": ("Z", false), "remote-header-name": ("J", false), "create-dirs": (nil, false),
+        "parallel": ("Z", false), "remote-header-name": ("J", false),
         "trace": (nil, true), "trace-ascii": (nil, true), "stderr": (nil, true), "interface": (nil, true),
         "local-port": (nil, true), "keepalive-time": (nil, true), "speed-limit": ("Y", true),
         "speed-time": ("y", true), "time-cond": ("z", true), "tlsv1.2": (nil, false), "tlsv1.3": (nil, false),
         "capath": (nil, true), "pinnedpubkey": (nil, true), "post301": (nil, false), "post302": (nil, false),
-        "post303": (nil, false), "output-dir": (nil, true), "proto": (nil, true),
+        "post303": (nil, false), "proto": (nil, true),
         "proto-redir": (nil, true), "junk-session-cookies": ("j", false), "next": (nil, false),
         "dns-servers": (nil, true), "happy-eyeballs-timeout-ms": (nil, true),
         "expect100-timeout": (nil, true), "ignore-content-length": (nil, false), "manual": ("M", false),
@@ -347,6 +365,10 @@ struct FetchOptions {
         case "output": outputs.append(value)
         case "remote-name": if on { outputs.append(nil) }
         case "remote-name-all": remoteNameAll = on
+        case "output-dir": outputDirectory = value
+        case "create-dirs": createDirectories = on
+        case "dump-header": dumpHeader = value
+        case "range": range = value
         case "include": includeHead = on
         case "head": headOnly = on
         case "request": method = value

@@ -124,6 +124,7 @@ struct FetchPlan {
             addDefault("Accept", "*/*")
         }
         addDefault("Referer", options.referer)
+        addDefault("Range", options.range.map { "bytes=" + $0 })
         for change in options.headers {
             if case .add(let name, let value) = change { fields.append((name, value)) }
         }

@@ -16,7 +16,7 @@ import UVCombineHTTP
 /// Only the heads are scanned; once the final head is complete, body bytes
 /// are only counted out. Loop thread only.
 final class FetchWire: SessionWireObserver {
-    private let output: FetchOutput?
+    private let outputs: [FetchOutput]
     private let verbose: Bool
     private let clock: FetchClock
 
@@ -36,9 +36,9 @@ final class FetchWire: SessionWireObserver {
     private(set) var firstByteAt: Double?
     private(set) var connectionCount = 0
 
-    /// `output` receives the heads (nil: they are not written).
-    init(output: FetchOutput?, verbose: Bool, clock: FetchClock) {
-        self.output = output
+    /// `outputs` receive the heads (`-i`/`-I`: the body's output; `-D`).
+    init(outputs: [FetchOutput], verbose: Bool, clock: FetchClock) {
+        self.outputs = outputs
         self.verbose = verbose
         self.clock = clock
     }
@@ -98,11 +98,16 @@ final class FetchWire: SessionWireObserver {
             }
             FetchOutput.writeStandardError(text)
         }
-        if let output, writeError == nil {
-            do {
-                try output.write(head)
-            } catch {
-                writeError = error
+        // Line by line to each output in turn, as curl writes them (so
+        // `-i -D -` interleaves the lines).
+        let lines = outputs.count > 1 ? Self.lines(head) : [ArraySlice(head)]
+        for line in lines {
+            for output in outputs where writeError == nil {
+                do {
+                    try line.withUnsafeBytes { try output.write($0) }
+                } catch {
+                    writeError = error as? FetchOutput.WriteError
+                }
             }
         }
     }
