@@ -208,7 +208,7 @@ struct FetchCommand {
             do {
                 target = try HTTPRequestTarget(string: url)
             } catch {
-                return failed(attempt, error)
+                return failed(attempt, error, url: url, host: nil, port: nil, clock: clock, received: 0)
             }
             attempt.report.scheme = target.scheme == .https ? "HTTPS" : "HTTP"
             attempt.report.remotePort = target.port
@@ -265,7 +265,8 @@ struct FetchCommand {
             if options.verbose {
                 FetchOutput.writeStandardError(Array("*   Trying \(target.host):\(target.port)...\n".utf8))
             }
-            let wire = FetchWire(outputs: heads, verbose: options.verbose, clock: clock)
+            let wire = FetchWire(outputs: heads, verbose: options.verbose, clock: clock,
+                                 endpoint: "\(target.host) port \(target.port)")
             let receiver = FetchReceiver(options: options, output: output, loop: loop)
             do {
                 let session = UVURLSession(loop: loop, configuration: configuration)
@@ -342,7 +343,8 @@ struct FetchCommand {
                 attempt.message = "Failure writing output to destination: \(error)"
                 return attempt
             case .failed(let error):
-                return failed(attempt, error)
+                return failed(attempt, error, url: url, host: target.host, port: target.port, clock: clock,
+                              received: receiver.bodyBytes)
             case nil:
                 attempt.status = FetchExitCode.otherFailure
                 attempt.message = "the transfer ended without a result"
@@ -351,10 +353,28 @@ struct FetchCommand {
         }
     }
 
-    private func failed(_ attempt: Attempt, _ error: UVURLError) -> Attempt {
+    /// The attempt failed with `error`: curl's status, and curl's words
+    /// followed by the typed error.
+    private func failed(_ attempt: Attempt, _ error: UVURLError, url: String, host: String?, port: Int?,
+                        clock: FetchClock, received: Int) -> Attempt {
         var attempt = attempt
         attempt.status = FetchExitCode.forError(error)
-        attempt.message = "UVURLError.\(error.code): \(error)"
+        let milliseconds = Int(clock.seconds * 1000)
+        let words: String? = switch error.code {
+        case .badURL: "URL using bad/illegal format or missing URL"
+        case .unsupportedURL:
+            "Protocol \"\(url.split(separator: ":").first.map(String.init) ?? "")\" not supported or disabled"
+        case .cannotFindHost: "Could not resolve host: \(host ?? "")"
+        case .cannotConnectToHost:
+            "Failed to connect to \(host ?? "") port \(port ?? 0) after \(milliseconds) ms: Couldn't connect to server"
+        case .timedOut where error.timeoutKind == .connect: "Connection timed out after \(milliseconds) milliseconds"
+        case .timedOut: "Operation timed out after \(milliseconds) milliseconds with \(received) bytes received"
+        case .badServerResponse: "Weird server reply"
+        case .networkConnectionLost: "Recv failure: the connection was lost"
+        default: nil
+        }
+        let typed = "UVURLError.\(error.code): \(error)"
+        attempt.message = words.map { "\($0) (\(typed))" } ?? typed
         attempt.error = error
         return attempt
     }

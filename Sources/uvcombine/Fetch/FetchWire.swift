@@ -18,6 +18,7 @@ import UVCombineHTTP
 final class FetchWire: SessionWireObserver {
     private let outputs: [FetchOutput]
     private let verbose: Bool
+    private let endpoint: String
     private let clock: FetchClock
 
     /// Response head bytes not yet complete.
@@ -37,8 +38,10 @@ final class FetchWire: SessionWireObserver {
     private(set) var connectionCount = 0
 
     /// `outputs` receive the heads (`-i`/`-I`: the body's output; `-D`).
-    init(outputs: [FetchOutput], verbose: Bool, clock: FetchClock) {
+    /// `endpoint` names the server in `-v`'s `* Connected to` line.
+    init(outputs: [FetchOutput], verbose: Bool, clock: FetchClock, endpoint: String = "") {
         self.outputs = outputs
+        self.endpoint = endpoint
         self.verbose = verbose
         self.clock = clock
     }
@@ -46,6 +49,7 @@ final class FetchWire: SessionWireObserver {
     func sessionDidConnect() {
         connectionCount += 1
         if connectedAt == nil { connectedAt = clock.seconds }
+        if verbose { FetchOutput.writeStandardError(Array("* Connected to \(endpoint)\n".utf8)) }
     }
 
     func sessionWillWrite(_ bytes: UnsafeRawBufferPointer) {
