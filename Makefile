@@ -1,6 +1,7 @@
 # UVCombine: the README's Quick start is `make demo` and `make test`.
 #
-# Both install libuv1-dev and libssl-dev (OpenSSL 3, for https), and the
+# Both install libuv1-dev, libssl-dev (OpenSSL 3, for https), zlib1g-dev
+# (gzip and deflate response bodies), and the
 # openssl command line (the TLS tests make their certificates with it), with
 # apt-get when they are missing and we run as root; otherwise they print
 # exactly what to install.
@@ -15,14 +16,14 @@ SWIFT_TEST_FLAGS ?=
 all: build
 
 deps:
-	@if pkg-config --exists libuv openssl 2>/dev/null && command -v openssl >/dev/null 2>&1; then :; \
+	@if pkg-config --exists libuv openssl zlib 2>/dev/null && command -v openssl >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "Installing libuv1-dev, libssl-dev and openssl (pkg-config libuv or openssl, or the openssl tool, not found)"; \
-		(apt-get install -y -qq libuv1-dev libssl-dev openssl pkg-config >/dev/null 2>&1 || \
-		 (apt-get update -qq && apt-get install -y -qq libuv1-dev libssl-dev openssl pkg-config)); \
+		echo "Installing libuv1-dev, libssl-dev, zlib1g-dev and openssl (pkg-config libuv, openssl or zlib, or the openssl tool, not found)"; \
+		(apt-get install -y -qq libuv1-dev libssl-dev zlib1g-dev openssl pkg-config >/dev/null 2>&1 || \
+		 (apt-get update -qq && apt-get install -y -qq libuv1-dev libssl-dev zlib1g-dev openssl pkg-config)); \
 	else \
-		echo "libuv or OpenSSL is missing. Install them with:"; \
-		echo "    sudo apt-get install -y libuv1-dev libssl-dev openssl pkg-config"; \
+		echo "libuv, OpenSSL or zlib is missing. Install them with:"; \
+		echo "    sudo apt-get install -y libuv1-dev libssl-dev zlib1g-dev openssl pkg-config"; \
 		exit 1; \
 	fi
 

@@ -3,9 +3,10 @@
 // UVCombine: Combine's programming model on a libuv event loop.
 //
 // The root package depends on nothing beyond the toolchain, libuv (through the
-// CLibUV system-library target), OpenSSL 3 (COpenSSL, for https) and
-// apple/swift-http-types; swift-docc-plugin is a command plugin that only
-// `make docs` runs (nothing links it).
+// CLibUV system-library target), OpenSSL 3 (COpenSSL, for https), zlib
+// (CZlib, for gzip and deflate responses) and apple/swift-http-types;
+// swift-docc-plugin is a command plugin that only `make docs` runs
+// (nothing links it).
 // Benchmarks live in the nested package `Benchmarks/` so that their
 // dependencies (package-benchmark, OpenCombine) never reach our users.
 import PackageDescription
@@ -53,6 +54,14 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
+        // zlib, for gzip and deflate response bodies (ContentDecoder).
+        // Only UVCombineHTTP imports it.
+        .systemLibrary(
+            name: "CZlib",
+            path: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(name: "UVCombineCore"),
         // The libuv loop as a Scheduler, the uv_timer timer publisher; the
         // only Swift module besides the C API that imports CLibUV.
@@ -75,6 +84,7 @@ let package = Package(
                 "UVCombineCore",
                 "UVCombineLoop",
                 "COpenSSL",
+                "CZlib",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -126,7 +136,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UVCombineHTTPTests",
-            dependencies: ["UVCombineHTTP", "UVCombineLoop", "UVCombineCore", "UVCombineTesting", "CUVCombineMallocCounter"]
+            dependencies: ["UVCombineHTTP", "UVCombineLoop", "UVCombineCore", "UVCombineTesting", "CUVCombineMallocCounter", "CZlib"]
         ),
         // Builds libuvcombine-c.so and C programs with gcc (`make c-build`)
         // and runs them: every header function, bad input, AddressSanitizer.

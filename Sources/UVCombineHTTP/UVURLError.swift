@@ -79,6 +79,11 @@ public struct UVURLError: Error, Sendable, Equatable, Hashable, CustomStringConv
         public static let cancelled = Code(rawValue: -999)
         /// The response body is longer than the configured maximum.
         public static let dataLengthExceedsMaximum = Code(rawValue: -1103)
+        /// The response body's content coding (`Content-Encoding: gzip` or
+        /// `deflate`) could not be undone: a corrupt or truncated stream;
+        /// `detail` says which, with zlib's message. The connection is
+        /// closed.
+        public static let cannotDecodeContentData = Code(rawValue: -1016)
         /// A resource the task needed was not available, for example the
         /// session was shut down before the task started.
         public static let resourceUnavailable = Code(rawValue: -1008)
@@ -132,6 +137,7 @@ public struct UVURLError: Error, Sendable, Equatable, Hashable, CustomStringConv
             case .badServerResponse: "badServerResponse"
             case .cancelled: "cancelled"
             case .dataLengthExceedsMaximum: "dataLengthExceedsMaximum"
+            case .cannotDecodeContentData: "cannotDecodeContentData"
             case .resourceUnavailable: "resourceUnavailable"
             case .invalidRequest: "invalidRequest"
             case .insecureRedirect: "insecureRedirect"
@@ -159,6 +165,7 @@ public struct UVURLError: Error, Sendable, Equatable, Hashable, CustomStringConv
             case .badServerResponse: "bad server response"
             case .cancelled: "cancelled"
             case .dataLengthExceedsMaximum: "the response body exceeds the maximum length"
+            case .cannotDecodeContentData: "cannot decode the response body's content encoding"
             case .resourceUnavailable: "resource unavailable"
             case .invalidRequest: "invalid request"
             case .insecureRedirect: "refused redirect from https to http"

@@ -65,6 +65,14 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     /// Sees the bytes on the wire (`uvcombine fetch -v`); nil costs one
     /// check per read and per request. Loop thread.
     package var wireObserver: (any SessionWireObserver)?
+    /// Where decoded response bytes land before they are appended to a
+    /// data task's body or copied into a streaming part: one buffer for
+    /// all tasks (the loop thread runs one decode at a time), allocated
+    /// with the first compressed response.
+    private var decodeBuffer: UnsafeMutableRawBufferPointer?
+    /// ``decodeBuffer``'s size: a streaming part of decoded bytes is at
+    /// most this long.
+    internal static let decodeBufferSize = 64 * 1024
 
     internal init(loop: UVLoop, configuration: UVURLSession.Configuration, transport: any HTTPTransport) {
         self.loop = loop
@@ -76,6 +84,10 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         transport.timerHandler = self
     }
 
+    deinit {
+        decodeBuffer?.deallocate()
+    }
+
     // MARK: Introspection (tests)
 
     /// Connections in any state. Loop thread.
@@ -85,10 +97,11 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     /// Scheduled deadlines. Loop thread.
     package var deadlineCount: Int { deadlines.count }
     /// Response bytes held for paused streaming tasks (parts waiting for
-    /// demand and unparsed bytes), over all tasks. Loop thread.
+    /// demand, unparsed bytes and encoded bytes not decoded yet), over all
+    /// tasks. Loop thread.
     package var heldResponseByteCount: Int {
         tasks.values.reduce(0) { total, task in
-            total + task.stash.count + (task.pendingPart?.data?.count ?? 0)
+            total + task.stash.count + (task.pendingPart?.data?.count ?? 0) + (task.decoder?.pendingInput.count ?? 0)
         }
     }
     /// Response bytes held below the session, not yet delivered (TLS
@@ -236,6 +249,21 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
                 return
             }
         }
+        // Decoded output the subscriber had no demand for comes before
+        // any byte the parser has not seen.
+        if let decoder = task.decoder, decoder.needsDrain {
+            decoder.needsDrain = false
+            var pending: [UInt8] = []
+            swap(&pending, &decoder.pendingInput)
+            let stopped = pending.withUnsafeBytes { bytes in
+                decode(bytes, with: decoder, for: task, on: connection, rest: UnsafeRawBufferPointer(start: nil, count: 0))
+            }
+            if decoder.pendingInput.isEmpty {
+                pending.removeAll(keepingCapacity: true)
+                decoder.pendingInput = pending
+            }
+            if stopped { return }
+        }
         // The parser is asked again even with nothing stashed: the part
         // just delivered may have been the response's last, and only the
         // parser can say that the response ended (issue 17: a small
@@ -274,6 +302,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         task.pendingPart = nil
         task.stash = []
         task.redirectStep = nil
+        task.decoder = nil
     }
 
     /// Unlinks a task and its connection.
@@ -568,6 +597,9 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
             case .head(let response):
                 switch task.redirects!.decide(response: response, request: task.request) {
                 case .deliver:
+                    if configuration.decompressesResponses, let coding = ContentDecoder.coding(of: response) {
+                        task.decoder = ContentDecoder(coding: coding)
+                    }
                     if task.isStreaming {
                         if offer(.head(response), for: task, on: connection, rest: rest) { return true }
                     } else {
@@ -582,7 +614,9 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
                 }
             case .body(let slice):
                 guard task.redirectStep == nil else { continue }
-                if task.isStreaming {
+                if let decoder = task.decoder {
+                    if decode(slice, with: decoder, for: task, on: connection, rest: rest) { return true }
+                } else if task.isStreaming {
                     if offer(.body(Data(bytes: slice.baseAddress!, count: slice.count)), for: task, on: connection, rest: rest) { return true }
                 } else {
                     task.data.append(slice.baseAddress!.assumingMemoryBound(to: UInt8.self), count: slice.count)
@@ -596,6 +630,53 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
             case .needMoreData:
                 return false
             }
+        }
+    }
+
+    /// Decodes a run of encoded body bytes and delivers what comes out: a
+    /// data task appends it to its body, a streaming task gets it in parts
+    /// of at most ``decodeBufferSize`` bytes, each taking one unit of
+    /// demand. Returns true when processing must stop: the stream is
+    /// corrupt or the decoded body too long (the task failed), the
+    /// subscriber has no demand (paused: the undecoded rest of `encoded`
+    /// stays with the decoder, `rest` goes to the stash), or it cancelled.
+    private func decode(_ encoded: UnsafeRawBufferPointer, with decoder: ContentDecoder, for task: SessionTask,
+                        on connection: SessionConnection, rest: UnsafeRawBufferPointer) -> Bool {
+        let output = decodeBuffer ?? {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.decodeBufferSize, alignment: 16)
+            decodeBuffer = buffer
+            return buffer
+        }()
+        var input = encoded
+        while true {
+            let count: Int
+            do throws(UVURLError) {
+                count = try decoder.decode(&input, into: output)
+            } catch {
+                requestFailed(task, error)
+                return true
+            }
+            if count > 0 {
+                task.decodedLength += count
+                if let maximum = configuration.maximumResponseBodyLength, task.decodedLength > maximum {
+                    requestFailed(task, UVURLError(.dataLengthExceedsMaximum,
+                                                   detail: "decoded body exceeds the maximum of \(maximum) bytes"))
+                    return true
+                }
+                if task.isStreaming {
+                    let part = UVURLSession.ResponsePart.body(Data(bytes: output.baseAddress!, count: count))
+                    if offer(part, for: task, on: connection, rest: rest) {
+                        if task.isPaused {
+                            decoder.pendingInput.append(contentsOf: input)
+                            decoder.needsDrain = true
+                        }
+                        return true
+                    }
+                } else {
+                    task.data.append(output.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
+                }
+            }
+            if input.isEmpty && count < output.count { return false }
         }
     }
 
@@ -644,6 +725,15 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     /// The response ended: the connection goes back to the pool (or is
     /// closed), then the task follows its redirect or delivers.
     private func responseEnded(_ task: SessionTask, on connection: SessionConnection, reusable: Bool) {
+        if let decoder = task.decoder {
+            do throws(UVURLError) {
+                try decoder.finish()
+            } catch {
+                // The connection is closed: its exchange failed.
+                requestFailed(task, error)
+                return
+            }
+        }
         let id = task.requestID
         tasks.removeValue(forKey: id)
         detach(task)

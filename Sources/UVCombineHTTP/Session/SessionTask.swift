@@ -17,19 +17,29 @@ internal struct HTTPTaskRequest: Sendable {
     /// Per-request overrides of the session's settings (deadlines).
     @usableFromInline let options: UVURLSession.RequestOptions
 
-    /// A GET for `url`.
-    internal init(url: URL, options: UVURLSession.RequestOptions = UVURLSession.RequestOptions()) {
+    /// The `Accept-Encoding` a session that decompresses responses sends
+    /// (``UVURLSession/Configuration/decompressesResponses``).
+    internal static let acceptEncoding = HTTPField(name: .acceptEncoding, value: "gzip, deflate")
+
+    /// A GET for `url`; with `acceptEncoding`, it says
+    /// `Accept-Encoding: gzip, deflate`.
+    internal init(url: URL, acceptEncoding: Bool, options: UVURLSession.RequestOptions = UVURLSession.RequestOptions()) {
         do throws(UVURLError) {
             let target = try HTTPRequestTarget(url: url)
-            self.init(request: target.makeRequest(method: .get), body: nil, target: .success(target), options: options)
+            let fields = acceptEncoding ? HTTPFields(CollectionOfOne(Self.acceptEncoding)) : HTTPFields()
+            self.init(request: target.makeRequest(method: .get, headerFields: fields), body: nil, target: .success(target),
+                      options: options)
         } catch {
             self.init(request: HTTPRequest(method: .get, scheme: url.scheme, authority: url.host, path: "/"),
                       body: nil, target: .failure(error), options: options)
         }
     }
 
-    /// `request` (scheme, authority and path say where) with `body`.
-    internal init(request: HTTPRequest, body: Data?,
+    /// `request` (scheme, authority and path say where) with `body`; with
+    /// `acceptEncoding`, a request without an `Accept-Encoding` of its own
+    /// says `Accept-Encoding: gzip, deflate` (added here, once per
+    /// publisher, so a request costs nothing more).
+    internal init(request: HTTPRequest, body: Data?, acceptEncoding: Bool,
                   options: UVURLSession.RequestOptions = UVURLSession.RequestOptions()) {
         guard let scheme = request.scheme else {
             self.init(request: request, body: body,
@@ -43,7 +53,11 @@ internal struct HTTPTaskRequest: Sendable {
         }
         do throws(UVURLError) {
             let target = try HTTPRequestTarget(string: "\(scheme)://\(authority)\(request.path ?? "/")")
-            var sent = target.makeRequest(method: request.method, headerFields: request.headerFields)
+            var fields = request.headerFields
+            if acceptEncoding && fields[.acceptEncoding] == nil {
+                fields.append(Self.acceptEncoding)
+            }
+            var sent = target.makeRequest(method: request.method, headerFields: fields)
             sent.extendedConnectProtocol = request.extendedConnectProtocol
             self.init(request: sent, body: body, target: .success(target), options: options)
         } catch {
@@ -57,6 +71,21 @@ internal struct HTTPTaskRequest: Sendable {
         self.body = body
         self.target = target
         self.options = options
+    }
+}
+
+extension UVURLSession {
+    /// What a publisher for `url` asks this session to fetch, with the
+    /// session's `Accept-Encoding` (``Configuration/decompressesResponses``).
+    internal func taskRequest(url: URL, options: RequestOptions = RequestOptions()) -> HTTPTaskRequest {
+        HTTPTaskRequest(url: url, acceptEncoding: configuration.decompressesResponses, options: options)
+    }
+
+    /// What a publisher for `request` with `body` asks this session to
+    /// fetch, with the session's `Accept-Encoding`.
+    internal func taskRequest(request: HTTPRequest, body: Data?,
+                              options: RequestOptions = RequestOptions()) -> HTTPTaskRequest {
+        HTTPTaskRequest(request: request, body: body, acceptEncoding: configuration.decompressesResponses, options: options)
     }
 }
 
@@ -322,6 +351,12 @@ internal class SessionTask: DeadlineEntry {
     internal final var stash: [UInt8] = []
     /// Streaming: reading is stopped until the subscriber asks for more.
     internal final var isPaused = false
+    /// The current response's content decoder (`Content-Encoding: gzip`
+    /// or `deflate`, ``UVURLSession/Configuration/decompressesResponses``),
+    /// or nil.
+    internal final var decoder: ContentDecoder?
+    /// Decoded body bytes so far, for `maximumResponseBodyLength`.
+    internal final var decodedLength = 0
 
     /// Forgets one exchange's response (before a retry or a redirect).
     internal final func resetExchange() {
@@ -329,5 +364,7 @@ internal class SessionTask: DeadlineEntry {
         redirectStep = nil
         response = nil
         data = Data()
+        decoder = nil
+        decodedLength = 0
     }
 }

@@ -39,7 +39,7 @@ extension UVURLSession {
     public nonisolated(nonsending) func data(
         for url: URL, options: RequestOptions = RequestOptions()
     ) async throws -> (Data, HTTPResponse) {
-        try await receive(DataTaskPublisher(task: HTTPTaskRequest(url: url, options: options), session: self))
+        try await receive(DataTaskPublisher(task: taskRequest(url: url, options: options), session: self))
     }
 
     /// Sends `request` with `body` and returns the whole response body and
@@ -58,7 +58,7 @@ extension UVURLSession {
     public nonisolated(nonsending) func data(
         for request: HTTPRequest, body: Data? = nil, options: RequestOptions = RequestOptions()
     ) async throws -> (Data, HTTPResponse) {
-        try await receive(DataTaskPublisher(task: HTTPTaskRequest(request: request, body: body, options: options),
+        try await receive(DataTaskPublisher(task: taskRequest(request: request, body: body, options: options),
                                             session: self))
     }
 
@@ -87,7 +87,7 @@ extension UVURLSession {
     public nonisolated(nonsending) func download(
         for url: URL, to fileURL: URL, options: RequestOptions = RequestOptions()
     ) async throws -> HTTPResponse {
-        try await download(BytesPublisher(task: HTTPTaskRequest(url: url, options: options), session: self),
+        try await download(BytesPublisher(task: taskRequest(url: url, options: options), session: self),
                            to: fileURL)
     }
 
@@ -116,7 +116,7 @@ extension UVURLSession {
         for request: HTTPRequest, body: Data? = nil, to fileURL: URL, options: RequestOptions = RequestOptions()
     ) async throws -> HTTPResponse {
         try await download(
-            BytesPublisher(task: HTTPTaskRequest(request: request, body: body, options: options), session: self),
+            BytesPublisher(task: taskRequest(request: request, body: body, options: options), session: self),
             to: fileURL)
     }
 

@@ -31,7 +31,7 @@ extension UVURLSession {
     public nonisolated(nonsending) func bytes(
         for request: HTTPRequest, body: Data? = nil, options: RequestOptions = RequestOptions()
     ) async throws -> (AsyncBytes, HTTPResponse) {
-        try await stream(BytesPublisher(task: HTTPTaskRequest(request: request, body: body, options: options),
+        try await stream(BytesPublisher(task: taskRequest(request: request, body: body, options: options),
                                         session: self))
     }
 
@@ -47,7 +47,7 @@ extension UVURLSession {
     public nonisolated(nonsending) func bytes(
         for url: URL, options: RequestOptions = RequestOptions()
     ) async throws -> (AsyncBytes, HTTPResponse) {
-        try await stream(BytesPublisher(task: HTTPTaskRequest(url: url, options: options), session: self))
+        try await stream(BytesPublisher(task: taskRequest(url: url, options: options), session: self))
     }
 
     /// Subscribes to `publisher` and waits for the head.

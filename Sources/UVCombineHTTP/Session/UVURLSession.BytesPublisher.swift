@@ -88,7 +88,7 @@ extension UVURLSession {
         /// let parts = UVURLSession.BytesPublisher(request: request, session: session)
         /// ```
         public init(request: HTTPRequest, body: Data? = nil, session: UVURLSession) {
-            self.init(task: HTTPTaskRequest(request: request, body: body), session: session)
+            self.init(task: session.taskRequest(request: request, body: body), session: session)
         }
 
         /// Attaches `subscriber`; the request starts on its first demand.

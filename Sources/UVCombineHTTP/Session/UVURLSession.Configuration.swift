@@ -16,6 +16,7 @@ extension UVURLSession {
     /// | ``maximumResponseStatusLineLength`` | (none) | 8 KiB |
     /// | ``maximumResponseBodyLength`` | (none) | no limit |
     /// | ``tls`` | (a delegate's job) | system trust roots, full verification, TLS 1.2+ |
+    /// | ``decompressesResponses`` | (always on) | on: `Accept-Encoding: gzip, deflate` |
     ///
     /// Each limit fails the one task that exceeds it with a typed
     /// ``UVURLError``: `.timedOut` with ``UVURLError/timeoutKind`` `.connect`,
@@ -23,7 +24,8 @@ extension UVURLSession {
     /// limits; `.dataLengthExceedsMaximum` for a body over its limit;
     /// `.httpTooManyRedirects`. TLS failures have codes of their own
     /// (`.secureConnectionFailed`, `.serverCertificateHasBadDate`, ...;
-    /// ``TLSConfiguration``).
+    /// ``TLSConfiguration``); a compressed body that does not decode fails
+    /// with `.cannotDecodeContentData`.
     ///
     /// ```swift
     /// var configuration = UVURLSession.Configuration()
@@ -80,6 +82,26 @@ extension UVURLSession {
         /// configuration.tls.trustRoots = .pemFile("/path/to/ca.pem")
         /// ```
         public var tls = TLSConfiguration()
+        /// Whether responses may come compressed, as with `URLSession`:
+        /// every request says `Accept-Encoding: gzip, deflate` (unless it
+        /// carries an `Accept-Encoding` of its own, which is sent as
+        /// given), and a body whose `Content-Encoding` is `gzip`
+        /// (`x-gzip`) or `deflate` is decoded as it arrives, through the
+        /// system zlib, whoever asked for it. Default `true`; `false`
+        /// sends no `Accept-Encoding` and delivers every body as it came.
+        ///
+        /// The response head is delivered as the server sent it:
+        /// `Content-Encoding` stays, and `Content-Length` is the length of
+        /// the *encoded* body, not of the data delivered. Other codings
+        /// (`br`, `zstd`) and lists of several are not decoded.
+        /// ``maximumResponseBodyLength`` applies to the encoded body and to
+        /// the decoded one. A corrupt or truncated stream fails the task
+        /// with `.cannotDecodeContentData` and closes the connection.
+        ///
+        /// ```swift
+        /// configuration.decompressesResponses = false // bodies as sent
+        /// ```
+        public var decompressesResponses = true
 
         /// The defaults above.
         public init() {}

@@ -76,7 +76,7 @@ extension UVURLSession {
     ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0.response.status) })
     /// ```
     public func dataTaskPublisher(for url: URL, options: RequestOptions) -> DataTaskPublisher {
-        DataTaskPublisher(task: HTTPTaskRequest(url: url, options: options), session: self)
+        DataTaskPublisher(task: taskRequest(url: url, options: options), session: self)
     }
 
     /// Returns a publisher that sends `request` with `body`, with `options`
@@ -89,7 +89,7 @@ extension UVURLSession {
     /// ```
     public func dataTaskPublisher(for request: HTTPRequest, body: Data? = nil,
                                   options: RequestOptions) -> DataTaskPublisher {
-        DataTaskPublisher(task: HTTPTaskRequest(request: request, body: body, options: options), session: self)
+        DataTaskPublisher(task: taskRequest(request: request, body: body, options: options), session: self)
     }
 
     /// Returns a publisher that streams the response to a GET of `url`,
@@ -100,7 +100,7 @@ extension UVURLSession {
     /// let parts = session.bytesPublisher(for: url, options: .init(totalTimeout: .seconds(30)))
     /// ```
     public func bytesPublisher(for url: URL, options: RequestOptions) -> BytesPublisher {
-        BytesPublisher(task: HTTPTaskRequest(url: url, options: options), session: self)
+        BytesPublisher(task: taskRequest(url: url, options: options), session: self)
     }
 
     /// Returns a publisher that sends `request` with `body` and streams
@@ -112,7 +112,7 @@ extension UVURLSession {
     /// ```
     public func bytesPublisher(for request: HTTPRequest, body: Data? = nil,
                                options: RequestOptions) -> BytesPublisher {
-        BytesPublisher(task: HTTPTaskRequest(request: request, body: body, options: options), session: self)
+        BytesPublisher(task: taskRequest(request: request, body: body, options: options), session: self)
     }
 }
 

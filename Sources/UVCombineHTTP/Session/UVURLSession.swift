@@ -107,7 +107,7 @@ public final class UVURLSession: Sendable, CustomStringConvertible {
     ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0.count) })
     /// ```
     public func dataTaskPublisher(for url: URL) -> DataTaskPublisher {
-        DataTaskPublisher(task: HTTPTaskRequest(url: url), session: self)
+        DataTaskPublisher(task: taskRequest(url: url), session: self)
     }
 
     /// Returns a publisher that sends `request` with `body`.
@@ -127,7 +127,7 @@ public final class UVURLSession: Sendable, CustomStringConvertible {
     /// let publisher = session.dataTaskPublisher(for: request, body: Data(#"{"name":"a"}"#.utf8))
     /// ```
     public func dataTaskPublisher(for request: HTTPRequest, body: Data? = nil) -> DataTaskPublisher {
-        DataTaskPublisher(task: HTTPTaskRequest(request: request, body: body), session: self)
+        DataTaskPublisher(task: taskRequest(request: request, body: body), session: self)
     }
 
     /// Returns a publisher that fetches `url` with a GET request and
@@ -144,7 +144,7 @@ public final class UVURLSession: Sendable, CustomStringConvertible {
     ///     })
     /// ```
     public func bytesPublisher(for url: URL) -> BytesPublisher {
-        BytesPublisher(task: HTTPTaskRequest(url: url), session: self)
+        BytesPublisher(task: taskRequest(url: url), session: self)
     }
 
     /// Returns a publisher that sends `request` with `body` and streams the
@@ -155,7 +155,7 @@ public final class UVURLSession: Sendable, CustomStringConvertible {
     /// let parts = session.bytesPublisher(for: request)
     /// ```
     public func bytesPublisher(for request: HTTPRequest, body: Data? = nil) -> BytesPublisher {
-        BytesPublisher(task: HTTPTaskRequest(request: request, body: body), session: self)
+        BytesPublisher(task: taskRequest(request: request, body: body), session: self)
     }
 
     /// Fails every running task with `.cancelled` ("the session was shut

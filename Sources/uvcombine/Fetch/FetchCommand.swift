@@ -46,9 +46,6 @@ struct FetchCommand {
             return report(FetchExitCode.notBuiltIn, "option \(option): is not supported by uvcombine fetch")
         }
         // The library features these need are not built yet (issue 19).
-        if options.compressed {
-            return report(FetchExitCode.notBuiltIn, "option --compressed: response decompression is not built in yet")
-        }
         if options.unixSocket != nil {
             return report(FetchExitCode.notBuiltIn, "option --unix-socket: Unix domain sockets are not built in yet")
         }
@@ -238,6 +235,9 @@ struct FetchCommand {
             let request = target.makeRequest(method: requestMethod, headerFields: fields)
 
             var configuration = UVURLSession.Configuration()
+            // As curl: no Accept-Encoding and bodies as sent, unless
+            // --compressed (then gzip and deflate are asked for and decoded).
+            configuration.decompressesResponses = options.compressed
             configuration.redirectPolicy = .none
             // curl has no idle timeout, and allows 300 s to connect.
             configuration.idleReadTimeout = nil

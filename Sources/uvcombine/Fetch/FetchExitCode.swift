@@ -22,6 +22,7 @@ enum FetchExitCode {
     static let redirects: Int32 = 47
     static let connectionLost: Int32 = 56
     static let peerCertificate: Int32 = 60
+    static let badContentEncoding: Int32 = 61
     static let tooLarge: Int32 = 63
     /// The `--cacert` file cannot be read.
     static let caCertificateFile: Int32 = 77
@@ -39,6 +40,7 @@ enum FetchExitCode {
         case .httpTooManyRedirects, .insecureRedirect: redirects
         case .networkConnectionLost: connectionLost
         case .dataLengthExceedsMaximum: tooLarge
+        case .cannotDecodeContentData: badContentEncoding
         case .secureConnectionFailed, .tlsProtocolError: tlsHandshake
         case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateHasUnknownRoot,
              .serverCertificateNotYetValid, .serverCertificateHostnameMismatch: peerCertificate

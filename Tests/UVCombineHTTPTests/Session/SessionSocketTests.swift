@@ -231,8 +231,13 @@ final class BulkServer: UVTCPConnectionHandler {
     private var connection: UVTCPConnection?
     private let response: [UInt8]
 
-    init(loop: UVLoop, body: [UInt8]) throws {
-        response = Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
+    convenience init(loop: UVLoop, body: [UInt8]) throws {
+        try self.init(loop: loop, response: Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+    }
+
+    /// A server that answers with `response`, head and body.
+    init(loop: UVLoop, response: [UInt8]) throws {
+        self.response = response
         let link = Link()
         let listener = try UVTCP.listen(host: "127.0.0.1", port: 0, on: loop) { connection in
             link.server?.accept(connection)

@@ -1,0 +1,134 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// nginx (`/usr/sbin/nginx`) in the foreground with a temporary prefix,
+/// serving `files` from `PREFIX/html` with `gzip on` for `text/plain`, on a
+/// free loopback port; for interoperability tests against a server we did
+/// not write. Stopped by PID.
+final class NginxServer {
+    let prefix: URL
+    let port: Int
+    private let process: Process
+
+    enum Failure: Error, CustomStringConvertible {
+        case noNginx
+        case notReady(String)
+
+        var description: String {
+            switch self {
+            case .noNginx: "nginx not found"
+            case .notReady(let log): "nginx never accepted a connection: \(log)"
+            }
+        }
+    }
+
+    static let executable = ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Whether nginx is installed (tests that need it are skipped without).
+    static var isAvailable: Bool { executable != nil }
+
+    init(files: [String: Data]) throws {
+        guard let nginx = Self.executable else { throw Failure.noNginx }
+        prefix = FileManager.default.temporaryDirectory
+            .appendingPathComponent("uvcombine-nginx-\(UUID().uuidString)", isDirectory: true)
+        let html = prefix.appendingPathComponent("html", isDirectory: true)
+        try FileManager.default.createDirectory(at: html, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: prefix.appendingPathComponent("logs"), withIntermediateDirectories: true)
+        for (name, contents) in files {
+            try contents.write(to: html.appendingPathComponent(name))
+        }
+        port = Self.freePort()
+        // As root, workers would switch to `nobody`; one process, no
+        // switch.
+        let configuration = """
+            daemon off;
+            master_process off;
+            worker_processes 1;
+            pid \(prefix.path)/nginx.pid;
+            error_log \(prefix.path)/logs/error.log;
+            events { worker_connections 64; }
+            http {
+                access_log off;
+                types { text/plain txt; application/octet-stream bin; }
+                default_type application/octet-stream;
+                gzip on;
+                gzip_types text/plain;
+                gzip_min_length 1;
+                keepalive_requests 1000;
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(html.path);
+                }
+            }
+            """
+        let configurationFile = prefix.appendingPathComponent("nginx.conf")
+        try Data(configuration.utf8).write(to: configurationFile)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: nginx)
+        process.arguments = ["-p", prefix.path, "-c", configurationFile.path, "-e", "\(prefix.path)/logs/error.log"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        guard Self.waitUntilAccepting(port: port, while: process) else {
+            let log = (try? String(contentsOf: prefix.appendingPathComponent("logs/error.log"), encoding: .utf8)) ?? ""
+            stop()
+            throw Failure.notReady(log)
+        }
+    }
+
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    /// Stops nginx by PID (SIGKILL: the test thread's signal mask may
+    /// block SIGTERM in the child) and removes the prefix.
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: prefix)
+    }
+
+    /// A port the kernel just handed out on 127.0.0.1 (bound, then closed).
+    private static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 ? getsockname(fd, pointer, &length) : -1
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Polls a TCP connect for up to 10 s, while nginx runs.
+    private static func waitUntilAccepting(port: Int, while process: Process) -> Bool {
+        for _ in 0..<1000 {
+            guard process.isRunning else { return false }
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { return false }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let status = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            close(fd)
+            if status == 0 { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+}
