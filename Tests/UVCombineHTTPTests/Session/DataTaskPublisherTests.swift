@@ -41,7 +41,7 @@ struct DataTaskPublisherTests {
             let tracker = DataTaskTracker()
             session.dataTaskPublisher(for: exampleURL).subscribe(tracker)
             fake.last.accept()
-            #expect(fake.last.writtenText == "GET /a HTTP/1.1\r\nHost: example.com\r\n\r\n")
+            #expect(fake.last.writtenText == "GET /a HTTP/1.1\r\nHost: example.com\r\nAccept-Encoding: gzip, deflate\r\n\r\n")
             fake.last.respond(response(body: "hello", fields: ["Content-Type: text/plain"]))
             #expect(tracker.bodies == ["hello"])
             #expect(tracker.values.first?.response.headerFields[.contentType] == "text/plain")
@@ -73,7 +73,7 @@ struct DataTaskPublisherTests {
             #expect(fake.last.port == 8080)
             fake.last.accept()
             #expect(fake.last.writtenText
-                == "POST /items?x=1 HTTP/1.1\r\nHost: example.com:8080\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+                == "POST /items?x=1 HTTP/1.1\r\nHost: example.com:8080\r\nContent-Type: application/json\r\nAccept-Encoding: gzip, deflate\r\nContent-Length: 2\r\n\r\n{}")
             fake.last.respond(response("201 Created"))
             #expect(tracker.statusCodes == [201])
         }

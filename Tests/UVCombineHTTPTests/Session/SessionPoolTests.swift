@@ -149,7 +149,7 @@ struct SessionPoolTests {
             let tracker = DataTaskTracker()
             session.dataTaskPublisher(for: request).subscribe(tracker)
             fake.last.accept()
-            #expect(fake.last.writtenText == "GET / HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n")
+            #expect(fake.last.writtenText == "GET / HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\nAccept-Encoding: gzip, deflate\r\n\r\n")
             fake.last.respond(response(body: "ok"))
             #expect(tracker.bodies == ["ok"])
             #expect(fake.last.isClosed)
