@@ -36,7 +36,7 @@ struct SessionWireObserverTests {
             #expect(outcome?.text == "hello\n")
         }
         let sent = String(decoding: recorder.written, as: UTF8.self)
-        let one = "POST /hello HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nUser-Agent: wire-test\r\nContent-Length: 2\r\n\r\nab"
+        let one = "POST /hello HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nUser-Agent: wire-test\r\nAccept-Encoding: gzip, deflate\r\nContent-Length: 2\r\n\r\nab"
         #expect(sent == one + one)
         let received = String(decoding: recorder.read, as: UTF8.self)
         #expect(received.hasPrefix("HTTP/1.1 200 OK\r\n"))
