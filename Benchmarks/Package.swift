@@ -17,6 +17,11 @@
 //   HTTPBenchmarks         UVURLSession beside AsyncHTTPClient and a bare
 //                          libuv client, against one local keep-alive server
 //                          (in the same executable, on its own loop thread)
+//   NginxBenchmarks        UVURLSession beside the bare libuv client against
+//                          a real nginx in its own process (skipped without
+//                          nginx): the cost per request of issue 17
+// NginxProfile (not a benchmark) runs one of those workloads alone, for
+// valgrind --tool=callgrind.
 // BenchmarkSupport holds what they share: sizes, metrics, the measured
 // region.
 //
@@ -94,6 +99,21 @@ let package = Package(
             ],
             path: "Benchmarks/LoopBenchmarks",
             plugins: [benchmarkPlugin]
+        ),
+        .executableTarget(
+            name: "NginxBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                "LoopSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/NginxBenchmarks",
+            plugins: [benchmarkPlugin]
+        ),
+        .executableTarget(
+            name: "NginxProfile",
+            dependencies: ["LoopSupport"],
+            path: "Sources/NginxProfile"
         ),
         .executableTarget(
             name: "HTTPBenchmarks",

@@ -37,6 +37,7 @@ OC = "OpenCombineBenchmarks"
 LB = "LowerBoundBenchmarks"
 LOOP = "LoopBenchmarks"
 HTTP = "HTTPBenchmarks"
+NGINX = "NginxBenchmarks"
 LIBRARY_NAMES = {UV: "UVCombine", OC: "OpenCombine 0.14", LB: "lower bound"}
 
 TIME = "threadCPUTime"
@@ -187,6 +188,8 @@ def evaluate(check, run):
     For speedup the baseline is `baseline` in the same executable, or the
     same name in OpenCombineBenchmarks; for lowerBoundGap the lower bound is
     `lowerBound` in `lowerBoundExecutable` (default LowerBoundBenchmarks).
+    With `skipWithoutResults`, a check whose executable has no results at
+    all (NginxBenchmarks registers nothing without nginx) passes as skipped.
     `metric` picks the median compared: cpu (the measuring thread's CPU
     time, the default), wall, client (HTTP: the process's CPU time less the
     server's) or process.
@@ -195,6 +198,9 @@ def evaluate(check, run):
     name = check["benchmark"]
     executable = check.get("executable", UV)
     subject = run.get(executable, name)
+    if check.get("skipWithoutResults") and not run.names(executable):
+        # The executable registered nothing (NginxBenchmarks without nginx).
+        return Outcome(check, None, True, False)
     metric = METRICS[check.get("metric", "cpu")]
 
     def median(result):
@@ -283,6 +289,9 @@ def command_check(args):
         what = what.replace("`", "")
         measured = format_value(check, outcome.measured) if outcome.measured is not None else "missing from the results"
         status = "ok  " if outcome.passed else "FAIL"
+        if outcome.passed and outcome.measured is None:
+            print(f"skip  {what}: no {check['executable']} results (skipWithoutResults)")
+            continue
         if check["target"] is None:
             note = " (a guard against regressions; no target set)"
         elif outcome.target_met:
@@ -532,13 +541,59 @@ def http_tables(run):
     return "\n".join(lines)
 
 
+def nginx_tables(run):
+    """The workloads against nginx (NginxBenchmarks): UVURLSession beside
+    the bare libuv client, issue 17's four ratios."""
+    names = run.names(NGINX)
+    if not names:
+        return ""
+    get = lambda name: run.get(NGINX, name)
+    cpu = lambda r: r.median(TIME) if r else None
+    wall = lambda r: r.median(WALL) if r else None
+    lines = []
+    for title, prefix, rows in (
+            ("sequential keep-alive GETs of a 100-byte file", "Nginx.sequential.",
+             ("uvcombine", "uvcombine.inPlace", "libuv")),
+            ("64 requests in flight (100-byte file, 64 connections)", "Nginx.concurrent64.", ("uvcombine", "libuv"))):
+        present = [prefix + r for r in rows if get(prefix + r)]
+        if not present:
+            continue
+        bare = get(prefix + "libuv")
+        lines += [f"### nginx: {title}\n",
+                  "| workload | requests/s | × bare libuv (rate) | client CPU µs per request | × bare libuv (CPU) "
+                  "| mallocs per request |",
+                  "| --- | ---: | ---: | ---: | ---: | ---: |"]
+        for name in present:
+            result = get(name)
+            lines.append(f"| `{name}` | {fmt_rate(result)} | {ratio(wall(bare), wall(result), 2)} | "
+                         f"{fmt_spread(result, TIME, 1e-3)} | {ratio(cpu(result), cpu(bare), 2)} | "
+                         f"{fmt_mallocs(result)} |")
+        lines.append("")
+    rows = [n for n in ("Nginx.body64MiB.uvcombine.dataTask", "Nginx.body64MiB.uvcombine.bytes",
+                        "Nginx.body64MiB.libuv") if get(n)]
+    if rows:
+        streamed = get("Nginx.body64MiB.uvcombine.bytes")
+        lines += ["### nginx: one 64 MiB body\n",
+                  "| workload | MiB/s | × streamed (`bytes`) | client CPU ms per body | mallocs per body |",
+                  "| --- | ---: | ---: | ---: | ---: |"]
+        for name in rows:
+            result = get(name)
+            lines.append(f"| `{name}` | {fmt_rate(result, 1 << 20)} | {ratio(wall(streamed), wall(result), 2)} | "
+                         f"{fmt_ns(result.median(TIME) * result.elements * 1e-6)} | "
+                         f"{result.mallocs_per_iteration:,} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
 def targets_table(run, checks):
     lines = ["| check | target | committed limit | measured now | |",
              "| --- | ---: | ---: | ---: | --- |"]
     for check in checks:
         outcome = evaluate(check, run)
         what, relation = describe_check(check)
-        if not outcome.passed:
+        if outcome.passed and outcome.measured is None:
+            status = "skipped: not in this run"
+        elif not outcome.passed:
             status = "**fails the limit**"
         elif check["target"] is None:
             status = "guard, no target"
@@ -630,6 +685,7 @@ def command_render(args):
         results_table(run),
         loop_tables(run),
         http_tables(run),
+        nginx_tables(run),
         "### Targets (`make bench-check`)",
         "",
         targets_table(run, checks),

@@ -1,5 +1,6 @@
 import Benchmark
 import BenchmarkSupport
+import LoopSupport
 
 /// One GET of a 64 MiB body per iteration, on a connection opened by an
 /// unmeasured request first. `elements` is the body's bytes, so the report

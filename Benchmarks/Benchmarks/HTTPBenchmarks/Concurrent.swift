@@ -1,5 +1,6 @@
 import Benchmark
 import BenchmarkSupport
+import LoopSupport
 
 /// 64 requests in flight at once (the 100-byte body), each completion
 /// starting the next, 3,200 per iteration, with up to 64 keep-alive

@@ -1,5 +1,6 @@
 import Benchmark
 import BenchmarkSupport
+import LoopSupport
 
 /// Sequential keep-alive GETs of a 100-byte body: each request is sent when
 /// the previous response arrived, on one reused connection. 2,000 per

@@ -1,6 +1,4 @@
-import BenchmarkSupport
 import Foundation
-import LoopSupport
 import UVCombine
 
 /// Runs data tasks on a ``UVURLSession`` as a user writes them: one
@@ -9,18 +7,35 @@ import UVCombine
 /// a time; each completion starts the next task from inside its
 /// `receiveCompletion`, on the loop's thread, until `total` have run.
 ///
+/// With `publisherPerRequest`, each request is
+/// `session.dataTaskPublisher(for: url).sink { … }` as written in place (the
+/// publisher, its request and the checked URL made again every time).
+///
 /// Loop thread: the calling thread runs the loop (``makeLoop()``).
-final class SessionRunner {
-    let loop: UVLoop
-    let session: UVURLSession
-    let publisher: UVURLSession.DataTaskPublisher
-    let accumulator = Accumulator()
+///
+/// ```swift
+/// let runner = SessionRunner(url: url, maximumConnectionsPerHost: 1)
+/// runner.run(total: 2_000, width: 1)
+/// runner.close()
+/// ```
+public final class SessionRunner {
+    public let loop: UVLoop
+    public let session: UVURLSession
+    public let publisher: UVURLSession.DataTaskPublisher
+    /// The body bytes received.
+    public let accumulator = ByteCounter()
+    private let url: URL
+    private let publisherPerRequest: Bool
     private var slots: [Slot] = []
     private var toStart = 0
     private var toFinish = 0
     private(set) var failure: UVURLError?
 
-    init(url: URL, maximumConnectionsPerHost: Int) {
+    /// A session on a loop of the calling thread, at most
+    /// `maximumConnectionsPerHost` connections to `url`'s host.
+    public init(url: URL, maximumConnectionsPerHost: Int, publisherPerRequest: Bool = false) {
+        self.url = url
+        self.publisherPerRequest = publisherPerRequest
         loop = makeLoop()
         var configuration = UVURLSession.Configuration()
         configuration.maximumConnectionsPerHost = maximumConnectionsPerHost
@@ -29,7 +44,7 @@ final class SessionRunner {
     }
 
     /// Runs `total` tasks, `width` at a time; returns when all finished.
-    func run(total: Int, width: Int) {
+    public func run(total: Int, width: Int) {
         precondition(total >= width, "SessionRunner: fewer tasks than slots")
         while slots.count < width { slots.append(Slot(runner: self)) }
         toStart = total
@@ -43,6 +58,11 @@ final class SessionRunner {
     fileprivate func start(_ slot: Slot) {
         toStart -= 1
         // Closures capturing one object allocate no context.
+        if publisherPerRequest {
+            slot.cancellable = session.dataTaskPublisher(for: url).sink(
+                receiveCompletion: { slot.finished($0) }, receiveValue: { slot.received($0.data) })
+            return
+        }
         slot.cancellable = publisher.sink(receiveCompletion: { slot.finished($0) },
                                           receiveValue: { slot.received($0.data) })
     }
@@ -58,7 +78,7 @@ final class SessionRunner {
     }
 
     /// Ends the session, lets its connections close, closes the loop.
-    func close() {
+    public func close() {
         for slot in slots { slot.cancellable = nil }
         slots = []
         session.invalidateAndCancel()
@@ -86,22 +106,29 @@ final class SessionRunner {
 
 /// Streams one response through `bytesPublisher(for:)`, counting the body's
 /// bytes as the parts arrive (the sink keeps none of them).
-final class StreamRunner {
-    let loop: UVLoop
-    let session: UVURLSession
-    let publisher: UVURLSession.BytesPublisher
+///
+/// ```swift
+/// let runner = StreamRunner(url: url)
+/// let length = runner.run()
+/// runner.close()
+/// ```
+public final class StreamRunner {
+    public let loop: UVLoop
+    public let session: UVURLSession
+    public let publisher: UVURLSession.BytesPublisher
     private(set) var bytes = 0
     private var cancellable: AnyCancellable?
     private var failure: UVURLError?
 
-    init(url: URL) {
+    /// A session on a loop of the calling thread.
+    public init(url: URL) {
         loop = makeLoop()
         session = UVURLSession(loop: loop)
         publisher = session.bytesPublisher(for: url)
     }
 
     /// Fetches the URL once; returns the body's length.
-    func run() -> Int {
+    public func run() -> Int {
         bytes = 0
         cancellable = publisher.sink(receiveCompletion: { [unowned self] completion in
             if case .failure(let error) = completion { self.failure = error }
@@ -115,8 +142,40 @@ final class StreamRunner {
         return bytes
     }
 
-    func close() {
+    /// Ends the session and closes the loop.
+    public func close() {
         session.invalidateAndCancel()
         finish(loop)
     }
+}
+
+/// Where the runners count what they receive: one add through a pointer
+/// (a captured `var` would be checked for exclusivity on every access).
+///
+/// ```swift
+/// let counter = ByteCounter()
+/// counter.add(100)
+/// print(counter.total) // Prints: "100"
+/// ```
+public final class ByteCounter {
+    @usableFromInline let storage: UnsafeMutablePointer<Int>
+
+    /// A counter at zero.
+    public init() {
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: 0)
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+
+    /// Adds `value`, wrapping on overflow.
+    @inlinable @inline(__always)
+    public func add(_ value: Int) {
+        storage.pointee &+= value
+    }
+
+    /// The sum so far.
+    public var total: Int { storage.pointee }
 }

@@ -1,0 +1,83 @@
+import Foundation
+import LoopSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Runs one nginx workload alone, for profiling: under
+// `valgrind --tool=callgrind --toggle-collect='*measuredRegion*'` the
+// instruction counts cover the measured requests only (a busy machine
+// changes times, not instruction counts).
+//
+//   NginxProfile WORKLOAD [REQUESTS]
+//   WORKLOAD: sequential | inPlace | libuv | concurrent | concurrentLibuv | dataTask | bytes | bodyLibuv
+//
+// Prints the calling thread's CPU time per request (or per MiB).
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else {
+    print("usage: NginxProfile WORKLOAD [REQUESTS]")
+    exit(2)
+}
+let workload = arguments[1]
+let requests = arguments.count > 2 ? Int(arguments[2])! : 2_000
+guard let nginx = NginxServer.shared else { exit(0) }
+let small = nginx.url(NginxServer.smallPath)
+let big = nginx.url(NginxServer.bigPath)
+
+func threadCPU() -> Int {
+    var now = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+    return Int(now.tv_sec) * 1_000_000_000 + Int(now.tv_nsec)
+}
+
+/// The region callgrind collects (by this function's name).
+@inline(never)
+func measuredRegion(_ body: () -> Void) -> Int {
+    let start = threadCPU()
+    body()
+    return threadCPU() - start
+}
+
+var nanoseconds = 0
+var unit = "request"
+var count = requests
+switch workload {
+case "sequential", "inPlace", "concurrent", "dataTask":
+    let width = workload == "concurrent" ? 64 : 1
+    let url = workload == "dataTask" ? big : small
+    let runner = SessionRunner(url: url, maximumConnectionsPerHost: width, publisherPerRequest: workload == "inPlace")
+    runner.run(total: 2 * width, width: width)
+    if workload == "dataTask" {
+        count = max(1, requests / 1000)
+        unit = "64 MiB"
+    }
+    nanoseconds = measuredRegion { runner.run(total: count, width: width) }
+    runner.close()
+case "bytes":
+    let runner = StreamRunner(url: big)
+    _ = runner.run()
+    count = max(1, requests / 1000)
+    unit = "64 MiB"
+    nanoseconds = measuredRegion { for _ in 0..<count { _ = runner.run() } }
+    runner.close()
+case "libuv", "concurrentLibuv", "bodyLibuv":
+    let width = workload == "concurrentLibuv" ? 64 : 1
+    let path = workload == "bodyLibuv" ? NginxServer.bigPath : NginxServer.smallPath
+    let client = BareClient(port: nginx.port, request: nginx.requestBytes(path),
+                            responseLength: nginx.responseLength(path), connections: width)
+    client.run(requests: 2 * width)
+    if workload == "bodyLibuv" {
+        count = max(1, requests / 1000)
+        unit = "64 MiB"
+        nanoseconds = measuredRegion { for _ in 0..<count { client.run(requests: 1) } }
+    } else {
+        nanoseconds = measuredRegion { client.run(requests: count) }
+    }
+    client.close()
+default:
+    print("unknown workload \(workload)")
+    exit(2)
+}
+print("\(workload): \(count) × \(unit), \(nanoseconds / count) ns thread CPU per \(unit)")
