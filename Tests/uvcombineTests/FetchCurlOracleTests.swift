@@ -75,6 +75,11 @@ struct FetchCurlOracleTests {
             ["--silent", "--show-error", "--url", server.url("/echo")],
             [server.url("/echo"), "-s"],
             ["-s", "--", server.url("/echo")],
+            // Dot segments resolved as curl does (unless --path-as-is).
+            ["-s", server.url("/a/./b/../../echo?x=/../y")],
+            ["-s", server.url("/../echo")],
+            ["-s", "--path-as-is", server.url("/a/../echo")],
+            ["-s", server.url("/echo#fragment")],
             // Several URLs: each in turn, the n-th -o/-O with the n-th URL,
             // the status the last one's.
             ["-s", "-w", "[%{http_code} %{url}]\\n", server.url("/status/200"), "http://127.0.0.1:1/", server.url("/status/201")],
@@ -251,6 +256,8 @@ struct FetchCurlOracleTests {
             ["-s", "-m", "0.5", "http://127.0.0.1:\(server.blackholePort)/"],
             ["-s", "http://[::1/"],
             ["-s", "http://127.0.0.1:99999/"],
+            ["-s", "http://127.0.0.1:\(server.port)/a b"],
+            ["-s", server.url("/empty")],
         ] {
             try Self.expectSame(arguments)
         }

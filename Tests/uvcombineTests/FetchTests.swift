@@ -129,7 +129,7 @@ struct FetchTests {
         for url in ["http://exa mple.com/", "http:///path"] {
             let result = try runTool(["fetch", url])
             #expect(result.status == 3, "\(url): \(result.stderr)")
-            #expect(result.stderr.contains("UVURLError.badURL: bad URL"), "\(url): \(result.stderr)")
+            #expect(result.stderr.contains("(3) URL using bad/illegal format or missing URL"), "\(url): \(result.stderr)")
         }
     }
 

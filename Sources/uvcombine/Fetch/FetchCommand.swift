@@ -370,6 +370,7 @@ struct FetchCommand {
         case .timedOut where error.timeoutKind == .connect: "Connection timed out after \(milliseconds) milliseconds"
         case .timedOut: "Operation timed out after \(milliseconds) milliseconds with \(received) bytes received"
         case .badServerResponse: "Weird server reply"
+        case .networkConnectionLost where attempt.status == FetchExitCode.emptyReply: "Empty reply from server"
         case .networkConnectionLost: "Recv failure: the connection was lost"
         default: nil
         }

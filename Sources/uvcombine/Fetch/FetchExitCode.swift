@@ -20,6 +20,9 @@ enum FetchExitCode {
     static let tlsHandshake: Int32 = 35
     static let invalidRequest: Int32 = 43
     static let redirects: Int32 = 47
+    /// The connection closed before any response byte (curl's "Empty
+    /// reply from server").
+    static let emptyReply: Int32 = 52
     static let connectionLost: Int32 = 56
     static let peerCertificate: Int32 = 60
     static let badContentEncoding: Int32 = 61
@@ -38,6 +41,7 @@ enum FetchExitCode {
         case .timedOut: timedOut
         case .invalidRequest: invalidRequest
         case .httpTooManyRedirects, .insecureRedirect: redirects
+        case .networkConnectionLost where error.detail == "connection closed before the response began": emptyReply
         case .networkConnectionLost: connectionLost
         case .dataLengthExceedsMaximum: tooLarge
         case .cannotDecodeContentData: badContentEncoding

@@ -56,6 +56,8 @@ struct FetchOptions {
     var user: String?
     var data: [(kind: DataKind, value: String)] = []
     var getWithData = false
+    /// `--path-as-is`: keep `/./` and `/../` in the URL's path.
+    var pathAsIs = false
     /// `--json`: the data is JSON (`Content-Type` and `Accept` say so).
     var json = false
     var uploadFile: String?
@@ -194,6 +196,7 @@ struct FetchOptions {
         Spec(long: "data-urlencode", short: nil, takesValue: true),
         Spec(long: "json", short: nil, takesValue: true),
         Spec(long: "get", short: "G", takesValue: false),
+        Spec(long: "path-as-is", short: nil, takesValue: false),
         Spec(long: "upload-file", short: "T", takesValue: true),
         Spec(long: "location", short: "L", takesValue: false),
         Spec(long: "max-redirs", short: nil, takesValue: true),
@@ -225,7 +228,7 @@ struct FetchOptions {
         // decoding unless asked).
         Spec(long: "progress-bar", short: "#", takesValue: false),
         Spec(long: "globoff", short: "g", takesValue: false),
-        Spec(long: "path-as-is", short: nil, takesValue: false),
+
         Spec(long: "raw", short: nil, takesValue: false),
         Spec(long: "styled-output", short: nil, takesValue: false),
         Spec(long: "quote", short: "Q", takesValue: true),
@@ -398,6 +401,7 @@ struct FetchOptions {
             data.append((.binary, value ?? ""))
             json = true
         case "get": getWithData = on
+        case "path-as-is": pathAsIs = on
         case "upload-file": uploadFile = value
         case "location": followRedirects = on
         case "max-redirs": maximumRedirects = try integer(value)

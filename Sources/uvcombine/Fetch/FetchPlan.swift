@@ -50,6 +50,11 @@ struct FetchPlan {
     init(options: FetchOptions, url commandLineURL: String) throws(Failure) {
         var url = commandLineURL
         if !url.contains("://") { url = "http://" + url }
+        // curl refuses a URL with spaces or control characters.
+        if url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
+            throw Failure(status: FetchExitCode.badURL, message: "URL using bad/illegal format or missing URL")
+        }
+        if !options.pathAsIs { url = Self.removingDotSegments(url) }
         var credentials = options.user
         if let (stripped, userInfo) = Self.splitUserInfo(url) {
             url = stripped
@@ -171,6 +176,33 @@ struct FetchPlan {
         let stripped = String(url[..<schemeEnd.upperBound]) + String(authority[authority.index(after: at)...])
             + String(rest[authorityEnd...])
         return (stripped, userInfo.removingPercentEncoding ?? userInfo)
+    }
+
+    /// The URL with `.` and `..` segments of its path resolved (RFC 3986
+    /// section 5.2.4), as curl sends it unless `--path-as-is`.
+    static func removingDotSegments(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let afterScheme = url[schemeEnd.upperBound...]
+        guard let pathStart = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }),
+              afterScheme[pathStart] == "/" else { return url }
+        let pathEnd = afterScheme[pathStart...].firstIndex(where: { $0 == "?" || $0 == "#" }) ?? afterScheme.endIndex
+        let path = afterScheme[pathStart..<pathEnd]
+        guard path.contains(".") else { return url }
+        var output: [Substring] = []
+        let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        for (index, segment) in segments.enumerated() {
+            let isLast = index == segments.count - 1
+            switch segment {
+            case ".":
+                if isLast { output.append("") }
+            case "..":
+                if !output.isEmpty { output.removeLast() }
+                if isLast { output.append("") }
+            default:
+                output.append(segment)
+            }
+        }
+        return String(url[..<pathStart]) + "/" + output.joined(separator: "/") + String(afterScheme[pathEnd...])
     }
 
     private static func hasQuery(_ url: String) -> Bool {

@@ -19,6 +19,7 @@ import Glibc
 ///   then 200; `Retry-After: S` when asked;
 /// - `/auth`: 200 for `user:secret` (basic), else 401;
 /// - `/slow?s=S`: answers after S seconds;
+/// - `/empty`: closes the connection without an answer;
 /// - `/chunked`: a chunked body;
 /// - `/http10/...`: the same routes answered as HTTP/1.0, closing;
 /// - `/files/NAME`: the file NAME from the served directory.
@@ -82,6 +83,8 @@ final class OracleHTTPServer {
                         self.send(200, b"welcome\n")
                     else:
                         self.send(401, b"who are you\n", [("WWW-Authenticate", 'Basic realm="test"')])
+                elif path == "/empty":
+                    self.close_connection = True
                 elif path == "/slow":
                     time.sleep(float(q.get("s", "5")))
                     self.send(200, b"late\n")
