@@ -141,6 +141,10 @@ struct FetchCurlOracleTests {
             ["-s", "-D", "heads.txt", "-o", "body.txt", "-L", server.url("/redirect/301?to=/echo")],
             ["-s", "-i", "-D", "-", server.url("/status/201")],
             ["-s", "-r", "0-9", server.url("/echo")],
+            // gzip: as sent without --compressed, decoded with it.
+            ["-s", server.url("/gzip")],
+            ["-s", "--compressed", server.url("/gzip")],
+            ["-si", "--compressed", "-o", "gz.txt", server.url("/gzip")],
         ] {
             try Self.expectSame(arguments)
         }
@@ -258,6 +262,8 @@ struct FetchCurlOracleTests {
             ["-s", "http://127.0.0.1:99999/"],
             ["-s", "http://127.0.0.1:\(server.port)/a b"],
             ["-s", server.url("/empty")],
+            // A gzip body that does not decode: 61.
+            ["-s", "--compressed", server.url("/gzip-corrupt")],
         ] {
             try Self.expectSame(arguments)
         }
@@ -325,6 +331,8 @@ struct FetchCurlOracleTests {
             ["-sI", server.url("/data.bin")],
             // gzip, not decoded: the bytes nginx sent.
             ["-s", "-H", "Accept-Encoding: gzip", server.url("/text.txt")],
+            ["-s", "--compressed", server.url("/text.txt")],
+            ["-s", "--compressed", "-w", "%{http_code}\\n", server.url("/data.bin")],
             ["-si", server.url("/dir")],
             ["-sL", server.url("/dir")],
             ["-siL", server.url("/dir")],

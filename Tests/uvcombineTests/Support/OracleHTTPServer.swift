@@ -20,6 +20,8 @@ import Glibc
 /// - `/auth`: 200 for `user:secret` (basic), else 401;
 /// - `/slow?s=S`: answers after S seconds;
 /// - `/empty`: closes the connection without an answer;
+/// - `/gzip`, `/gzip-corrupt`: a gzip body (`Content-Encoding: gzip`,
+///   whoever asked), and one that does not decode;
 /// - `/chunked`: a chunked body;
 /// - `/http10/...`: the same routes answered as HTTP/1.0, closing;
 /// - `/files/NAME`: the file NAME from the served directory.
@@ -33,7 +35,7 @@ final class OracleHTTPServer {
     private let process: Process
 
     static let script = #"""
-        import http.server, sys, time, base64, threading, os
+        import http.server, sys, time, base64, threading, os, gzip
         directory = sys.argv[1]
         counts = {}
         lock = threading.Lock()
@@ -83,6 +85,12 @@ final class OracleHTTPServer {
                         self.send(200, b"welcome\n")
                     else:
                         self.send(401, b"who are you\n", [("WWW-Authenticate", 'Basic realm="test"')])
+                elif path == "/gzip":
+                    # mtime 0: the same bytes every time.
+                    body = gzip.compress(b"compressed line\n" * 200, mtime=0)
+                    self.send(200, body, [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")])
+                elif path == "/gzip-corrupt":
+                    self.send(200, b"\x1f\x8b\x08\x00this is not deflate data at all", [("Content-Encoding", "gzip")])
                 elif path == "/empty":
                     self.close_connection = True
                 elif path == "/slow":
