@@ -151,7 +151,8 @@ struct FetchOptions {
                                    '< ' response lines, '* ' notes
               --cacert FILE        verify https servers against the CA certificates in FILE
           -k, --insecure           do not verify the https server's certificate (tests only)
-              --compressed         ask for a compressed response and decode it
+              --compressed         ask for gzip or deflate and decode the body (exit 61 when
+                                   it does not decode)
               --unix-socket PATH   connect to the Unix domain socket PATH
           -x, --proxy URL          send requests through the proxy at URL
           -h, --help               show this help
@@ -163,7 +164,8 @@ struct FetchOptions {
         22 HTTP status >= 400 with -f, 23 cannot write the output, 26 cannot read a
         file to send, 28 timed out, 35 TLS handshake failed, 43 invalid request,
         47 too many redirects, 52 empty reply, 56 connection lost while receiving,
-        60 certificate not accepted, 63 response too large.
+        60 certificate not accepted, 61 the compressed body does not decode,
+        63 response too large, 77 the --cacert file cannot be read.
         """
 
     /// The options: each name (long, and short when it has one), whether it
