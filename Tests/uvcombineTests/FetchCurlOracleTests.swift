@@ -145,6 +145,9 @@ struct FetchCurlOracleTests {
             ["-s", server.url("/gzip")],
             ["-s", "--compressed", server.url("/gzip")],
             ["-si", "--compressed", "-o", "gz.txt", server.url("/gzip")],
+            // size_download counts the body as sent, before decoding.
+            ["-s", "--compressed", "-o", "/dev/null", "-w", "%{size_download} %{size_header}\\n", server.url("/gzip")],
+            ["-s", "--compressed", "-o", "/dev/null", "-w", "%{size_download}\\n", server.url("/chunked")],
         ] {
             try Self.expectSame(arguments)
         }
@@ -332,6 +335,8 @@ struct FetchCurlOracleTests {
             // gzip, not decoded: the bytes nginx sent.
             ["-s", "-H", "Accept-Encoding: gzip", server.url("/text.txt")],
             ["-s", "--compressed", server.url("/text.txt")],
+            // gzip and chunked: the encoded bytes without the framing.
+            ["-s", "--compressed", "-o", "/dev/null", "-w", "%{size_download}\\n", server.url("/text.txt")],
             ["-s", "--compressed", "-w", "%{http_code}\\n", server.url("/data.bin")],
             ["-si", server.url("/dir")],
             ["-sL", server.url("/dir")],

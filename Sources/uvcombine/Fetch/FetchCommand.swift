@@ -286,7 +286,9 @@ struct FetchCommand {
             report.timePretransfer = wire.requestWrittenAt ?? report.timePretransfer
             report.timeStarttransfer = wire.firstByteAt ?? report.timeStarttransfer
             report.timeTotal = clock.seconds
-            report.sizeDownload = receiver.bodyBytes
+            // curl counts the body as sent: before decoding (--compressed).
+            report.sizeDownload = options.compressed && receiver.response?.headerFields[.contentEncoding] != nil
+                ? wire.encodedBodyBytes : receiver.bodyBytes
             if let response = receiver.response {
                 report.httpCode = response.status.code
                 report.contentType = response.headerFields[.contentType]

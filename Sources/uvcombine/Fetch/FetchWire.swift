@@ -71,7 +71,10 @@ final class FetchWire: SessionWireObserver {
 
     func sessionDidRead(_ bytes: UnsafeRawBufferPointer) {
         if firstByteAt == nil { firstByteAt = clock.seconds }
-        guard !headsDone else { return }
+        guard !headsDone else {
+            countBody(bytes)
+            return
+        }
         pending.append(contentsOf: bytes)
         // Heads complete in `pending`: write each, drop it, look again
         // (a 1xx head is followed by another).
@@ -82,6 +85,8 @@ final class FetchWire: SessionWireObserver {
             let isInterim = pending.count > 9 && pending[9] == UInt8(ascii: "1")
                 && !(pending.count > 11 && pending[10] == UInt8(ascii: "0") && pending[11] == UInt8(ascii: "1"))
             if !isInterim {
+                let head = String(decoding: pending[0..<length], as: UTF8.self).lowercased()
+                isChunked = head.contains("\ntransfer-encoding:") && head.contains("chunked")
                 // "HTTP/1.x"
                 // curl's %{http_version}: "1" for HTTP/1.0, "1.1".
                 if pending.count > 7 { httpVersion = pending[7] == UInt8(ascii: "0") ? "1" : "1.1" }
@@ -89,7 +94,58 @@ final class FetchWire: SessionWireObserver {
             }
             pending.removeFirst(length)
         }
-        if headsDone { pending = [] }
+        if headsDone {
+            let body = pending
+            pending = []
+            body.withUnsafeBytes { countBody($0) }
+        }
+    }
+
+    /// Body bytes as sent (before any content decoding), without the
+    /// chunked framing: curl's `%{size_download}` with `--compressed`.
+    private(set) var encodedBodyBytes = 0
+    private var isChunked = false
+    /// The chunked framing's state: bytes of chunk data left, or reading
+    /// a size line (`sizeLine`), or the CRLF after data, or done (`0` chunk).
+    private var chunkLeft = 0
+    private var chunkSize = 0
+    private var inSizeLine = true
+    private var sawSizeDigit = false
+    private var inExtension = false
+    private var chunksDone = false
+
+    private func countBody(_ bytes: UnsafeRawBufferPointer) {
+        guard isChunked else {
+            encodedBodyBytes += bytes.count
+            return
+        }
+        var index = 0
+        while index < bytes.count && !chunksDone {
+            if chunkLeft > 0 {
+                let take = min(chunkLeft, bytes.count - index)
+                encodedBodyBytes += take
+                chunkLeft -= take
+                index += take
+                if chunkLeft == 0 { inSizeLine = true; chunkSize = 0; sawSizeDigit = false; inExtension = false }
+                continue
+            }
+            let byte = bytes[index]
+            index += 1
+            guard inSizeLine else { continue }
+            switch byte {
+            case 0x0A:
+                // The end of a size line; an empty line is the CRLF after data.
+                if sawSizeDigit {
+                    if chunkSize == 0 { chunksDone = true } else { chunkLeft = chunkSize }
+                }
+            case 0x3B: inExtension = true
+            default:
+                if !inExtension, let digit = Int(String(UnicodeScalar(byte)), radix: 16) {
+                    chunkSize = chunkSize * 16 + digit
+                    sawSizeDigit = true
+                }
+            }
+        }
     }
 
     private func emit(_ head: UnsafeRawBufferPointer) {
