@@ -1,5 +1,6 @@
 /// What makes two requests able to share a connection: scheme, host and
-/// port. The pool keeps connections, limits and waiting queues per key.
+/// port, and the Unix domain socket path when the connection goes through
+/// one. The pool keeps connections, limits and waiting queues per key.
 ///
 /// ```swift
 /// let key = try HTTPRequestTarget(string: "http://example.com/a").key
@@ -15,17 +16,50 @@ public struct ConnectionKey: Sendable, Hashable, CustomStringConvertible {
     public var host: String
     /// The TCP port.
     public var port: Int
+    /// The Unix domain socket connected to instead of `host:port`
+    /// (`http+unix://` URLs, ``UVURLSession/Configuration/unixSocketPath``),
+    /// or nil for TCP.
+    public var socketPath: String?
 
     /// Creates a key.
-    public init(scheme: HTTPScheme, host: String, port: Int) {
+    ///
+    /// ```swift
+    /// let key = ConnectionKey(scheme: .http, host: "localhost", port: 80, socketPath: "/tmp/app.sock")
+    /// print(key) // Prints: "http+unix://%2Ftmp%2Fapp.sock (localhost:80)"
+    /// ```
+    public init(scheme: HTTPScheme, host: String, port: Int, socketPath: String? = nil) {
         self.scheme = scheme
         self.host = host
         self.port = port
+        self.socketPath = socketPath
     }
 
-    /// `scheme://host:port`, with brackets around an IPv6 host.
+    /// `scheme://host:port`, with brackets around an IPv6 host; through a
+    /// Unix domain socket, `scheme+unix://` and the percent-encoded path,
+    /// then the host and port in parentheses.
     public var description: String {
+        if let socketPath {
+            return "\(scheme.rawValue)+unix://\(Self.percentEncoded(socketPath)) (\(host):\(port))"
+        }
         let shownHost = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
         return "\(scheme.rawValue)://\(shownHost):\(port)"
+    }
+
+    /// `path` with every byte but letters, digits, `-`, `.`, `_` and `~`
+    /// percent-encoded, as an `http+unix://` URL's host.
+    internal static func percentEncoded(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

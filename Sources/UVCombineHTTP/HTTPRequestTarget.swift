@@ -6,7 +6,11 @@ import HTTPTypes
 ///
 /// Rules, each failing with a typed ``UVURLError``:
 /// - The scheme must be `http` or `https` (any case): otherwise
-///   `.unsupportedURL`.
+///   `.unsupportedURL`. `http+unix` and `https+unix` (AsyncHTTPClient's
+///   form) go through a Unix domain socket: the host is the socket's path,
+///   percent-encoded (`http+unix://%2Ftmp%2Fapp.sock/status`); the scheme
+///   is then `http` or `https`, ``socketPath`` the path, the `Host` field
+///   `localhost`, and a port is ignored.
 /// - A host is required (`.badURL`). Host names are ASCII letters, digits,
 ///   `-`, `.`, `_` and `~` (an internationalised name must be given in its
 ///   punycode form); IPv4 addresses; IPv6 literals in brackets, with an
@@ -49,10 +53,13 @@ public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
     public let authority: String
     /// The origin-form request target: path and query, percent-encoded.
     public let target: String
+    /// The Unix domain socket an `http+unix` or `https+unix` URL names, or
+    /// nil.
+    public let socketPath: String?
 
-    /// The pool key: scheme, host and port.
+    /// The pool key: scheme, host and port (and the socket path).
     public var key: ConnectionKey {
-        ConnectionKey(scheme: scheme, host: host, port: port)
+        ConnectionKey(scheme: scheme, host: host, port: port, socketPath: socketPath)
     }
 
     /// Checks `string` for CR, LF and NUL, then parses it as a URL.
@@ -74,7 +81,10 @@ public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
         guard let rawScheme = url.scheme, !rawScheme.isEmpty else {
             throw UVURLError(.unsupportedURL, detail: "URL has no scheme")
         }
-        guard let scheme = HTTPScheme(rawValue: rawScheme.lowercased()) else {
+        var schemeName = rawScheme.lowercased()
+        let isUnix = schemeName.hasSuffix("+unix")
+        if isUnix { schemeName.removeLast(5) }
+        guard let scheme = HTTPScheme(rawValue: schemeName) else {
             throw UVURLError(
                 .unsupportedURL,
                 detail: "scheme \(HTTPRequestValidation.quoted(rawScheme)) is not http or https"
@@ -87,6 +97,22 @@ public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
             throw UVURLError(.badURL, detail: "URL has no host")
         }
         try Self.refuseControlBytes(decodedHost.utf8, place: "host")
+        if isUnix {
+            var target = url.path(percentEncoded: true)
+            if target.isEmpty { target = "/" }
+            if let query = url.query(percentEncoded: true) {
+                target += "?" + query
+            }
+            try HTTPRequestValidation.validateTarget(target)
+            self.url = url
+            self.scheme = scheme
+            self.host = "localhost"
+            self.port = scheme.defaultPort
+            self.authority = "localhost"
+            self.target = target
+            self.socketPath = decodedHost
+            return
+        }
         let port = url.port ?? scheme.defaultPort
         guard (1...65535).contains(port) else {
             throw UVURLError(.badURL, detail: "port \(port) is out of range")
@@ -126,6 +152,7 @@ public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
         self.port = port
         self.authority = hostForHeader
         self.target = target
+        self.socketPath = nil
     }
 
     /// A request for this target: the method, `scheme`, `authority` and
@@ -141,9 +168,13 @@ public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
         HTTPRequest(method: method, scheme: scheme.rawValue, authority: authority, path: target, headerFields: headerFields)
     }
 
-    /// `scheme://authority/target`.
+    /// `scheme://authority/target`; `scheme+unix://` and the
+    /// percent-encoded socket path for a Unix domain socket.
     public var description: String {
-        "\(scheme.rawValue)://\(authority)\(target)"
+        if let socketPath {
+            return "\(scheme.rawValue)+unix://\(ConnectionKey.percentEncoded(socketPath))\(target)"
+        }
+        return "\(scheme.rawValue)://\(authority)\(target)"
     }
 
     // MARK: Checks

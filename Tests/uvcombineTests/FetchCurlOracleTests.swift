@@ -338,6 +338,12 @@ struct FetchCurlOracleTests {
             // gzip and chunked: the encoded bytes without the framing.
             ["-s", "--compressed", "-o", "/dev/null", "-w", "%{size_download}\\n", server.url("/text.txt")],
             ["-s", "--compressed", "-w", "%{http_code}\\n", server.url("/data.bin")],
+            ["-si", "--compressed", server.url("/text.txt")],
+            ["-s", "--compressed", "-H", "Accept-Encoding: gzip", server.url("/text.txt")],
+            // --unix-socket: the URL gives Host and the target.
+            ["-s", "--unix-socket", server.socketPath, "http://localhost/text.txt"],
+            ["-si", "--unix-socket", server.socketPath, "http://localhost/data.bin"],
+            ["-s", "--unix-socket", server.directory.file("absent.sock").path, "http://localhost/text.txt"],
             ["-si", server.url("/dir")],
             ["-sL", server.url("/dir")],
             ["-siL", server.url("/dir")],

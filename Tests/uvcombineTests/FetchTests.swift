@@ -220,7 +220,7 @@ struct FetchTests {
 
     @Test func curlOptionsNotImplementedExitFour() throws {
         for arguments in [["fetch", "-b", "a=1", "http://a/"], ["fetch", "--http2", "http://a/"],
-                          ["fetch", "--unix-socket", "/tmp/none.sock", "http://a/"], ["fetch", "-x", "http://proxy:3128", "http://a/"]] {
+                          ["fetch", "-x", "http://proxy:3128", "http://a/"]] {
             let result = try runTool(arguments)
             #expect(result.status == 4, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains("(4) option"), "\(arguments): \(result.stderr)")

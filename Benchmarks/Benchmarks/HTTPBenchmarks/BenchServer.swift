@@ -83,6 +83,30 @@ final class BenchServer: @unchecked Sendable {
         cpuClock = ports.clock
     }
 
+    /// Opens one more listener on the server's loop whose connections
+    /// answer every request with `responses` (written in order); returns
+    /// its port. Any thread but the server's.
+    func listen(responses: [[UInt8]]) -> Int {
+        let started = DispatchSemaphore(value: 0)
+        let result = Box<Int>()
+        let loop = thread.loop
+        loop.schedule {
+            do {
+                let listener = try UVTCP.listen(host: "127.0.0.1", port: 0, on: loop) { connection in
+                    connection.handler = RequestCounter(responses: responses)
+                    connection.startReading()
+                }
+                result.value = listener.port
+            } catch {
+                fatalError("BenchServer: listen: \(error)")
+            }
+            started.signal()
+        }
+        started.wait()
+        guard let port = result.value else { fatalError("BenchServer: not listening") }
+        return port
+    }
+
     /// The server thread's CPU time so far, in nanoseconds. Any thread.
     func cpuNanoseconds() -> Int {
         var now = timespec()

@@ -28,10 +28,15 @@ final class ClientRunner: @unchecked Sendable {
     private var failure: (any Error)?
     private var done: EventLoopPromise<Void>?
 
-    init(url: URL, maximumConnectionsPerHost: Int) {
+    /// `decompression`: AsyncHTTPClient decodes gzip and deflate bodies
+    /// (without a ratio limit, as UVURLSession).
+    init(url: URL, maximumConnectionsPerHost: Int, decompression: Bool = false) {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         eventLoop = group.next()
         var configuration = HTTPClient.Configuration()
+        if decompression {
+            configuration.decompression = .enabled(limit: .none)
+        }
         configuration.connectionPool = .init(idleTimeout: .seconds(60),
                                              concurrentHTTP1ConnectionsPerHostSoftLimit: maximumConnectionsPerHost)
         client = HTTPClient(eventLoopGroup: group, configuration: configuration)

@@ -11,4 +11,5 @@ let benchmarks: @Sendable () -> Void = {
     registerSequential()
     registerConcurrent()
     registerBody()
+    registerGzip()
 }

@@ -208,7 +208,9 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         nextRequestNumber += 1
         task.requestID = id
         tasks[id] = task
-        run(pool.executeRequest(id, key: target.key, method: task.request.method,
+        var key = target.key
+        if let path = configuration.unixSocketPath { key.socketPath = path }
+        run(pool.executeRequest(id, key: key, method: task.request.method,
                                 closesConnection: task.closesConnection, now: now))
     }
 

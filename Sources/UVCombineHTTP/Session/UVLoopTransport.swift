@@ -1,9 +1,11 @@
+import UVCombineCore
 import UVCombineLoop
 
 /// The session's transport on a real loop: TCP connections from
-/// UVCombineLoop (`UVTCP.connect`, name resolution included), TLS over
-/// them for `https` (``TLSConnection``, OpenSSL with memory BIOs), and one
-/// ``UVDeadlineTimer``.
+/// UVCombineLoop (`UVTCP.connect`, name resolution included), or Unix
+/// domain socket connections (`UVPipe.connect`) for a key with a socket
+/// path, TLS over either for `https` (``TLSConnection``, OpenSSL with
+/// memory BIOs), and one ``UVDeadlineTimer``.
 ///
 /// It keeps the ``HTTPTransport`` contract: libuv never calls back inside a
 /// call (a connect starts in the loop's next iteration), and a closed
@@ -62,7 +64,7 @@ internal final class UVLoopTransport: HTTPTransport {
 
     internal func connect(to key: ConnectionKey, handler: any HTTPConnectionHandler) -> any HTTPConnectionIO {
         guard key.scheme == .https else {
-            return connectTCP(host: key.host, port: key.port, handler: handler)
+            return connectStream(to: key, handler: handler)
         }
         let context: TLSContext
         do throws(UVURLError) {
@@ -78,14 +80,22 @@ internal final class UVLoopTransport: HTTPTransport {
         }
         tlsContext = context
         let connection = TLSConnection(host: key.host, context: context, setupError: nil, loop: loop, handler: handler)
-        connection.lower = connectTCP(host: key.host, port: key.port, handler: connection)
+        connection.lower = connectStream(to: key, handler: connection)
         return connection
     }
 
-    private func connectTCP(host: String, port: Int, handler: any HTTPConnectionHandler) -> UVLoopConnection {
+    /// TCP to the key's host and port, or the key's Unix domain socket.
+    private func connectStream(to key: ConnectionKey, handler: any HTTPConnectionHandler) -> UVLoopConnection {
         let connection = UVLoopConnection(handler: handler)
-        connection.attempt = UVTCP.connect(host: host, port: port, on: loop, options: options) { [connection] result in
-            connection.connectFinished(result)
+        if let path = key.socketPath {
+            connection.attempt = UVPipe.connect(path: path, on: loop, options: options) { [connection] result in
+                connection.connectFinished(result)
+            }
+        } else {
+            connection.attempt = UVTCP.connect(host: key.host, port: key.port, on: loop, options: options) {
+                [connection] result in
+                connection.connectFinished(result)
+            }
         }
         return connection
     }
@@ -97,7 +107,8 @@ internal final class UVLoopTransport: HTTPTransport {
 internal final class UVLoopConnection: HTTPConnectionIO, UVTCPConnectionHandler {
     /// Released on close, so nothing is reported afterwards.
     private var handler: (any HTTPConnectionHandler)?
-    internal var attempt: UVTCPConnectAttempt?
+    /// The TCP or Unix domain socket connect in progress.
+    internal var attempt: (any Cancellable)?
     private var tcp: UVTCPConnection?
     private var isClosed = false
     /// Set before the connection exists; applied when it does.

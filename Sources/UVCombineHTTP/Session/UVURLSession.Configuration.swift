@@ -17,6 +17,7 @@ extension UVURLSession {
     /// | ``maximumResponseBodyLength`` | (none) | no limit |
     /// | ``tls`` | (a delegate's job) | system trust roots, full verification, TLS 1.2+ |
     /// | ``decompressesResponses`` | (always on) | on: `Accept-Encoding: gzip, deflate` |
+    /// | ``unixSocketPath`` | (none) | nil: TCP |
     ///
     /// Each limit fails the one task that exceeds it with a typed
     /// ``UVURLError``: `.timedOut` with ``UVURLError/timeoutKind`` `.connect`,
@@ -102,6 +103,25 @@ extension UVURLSession {
         /// configuration.decompressesResponses = false // bodies as sent
         /// ```
         public var decompressesResponses = true
+        /// A Unix domain socket every connection goes through instead of
+        /// TCP, as `curl --unix-socket`: the URL still gives the `Host`
+        /// field, the TLS server name for `https`, and the request target;
+        /// only where the bytes go changes. Connections are pooled by
+        /// socket path (and scheme, host and port). Default nil: TCP, or
+        /// the socket an `http+unix://` URL names
+        /// (``HTTPRequestTarget/socketPath``).
+        ///
+        /// A path where nothing listens fails the task with
+        /// `.cannotConnectToHost` (`UV_ENOENT` when nothing exists there,
+        /// `UV_ECONNREFUSED` when no one listens); a path longer than
+        /// ``/UVCombineLoop/UVPipe/maximumPathLength`` bytes with
+        /// `UV_ENAMETOOLONG`.
+        ///
+        /// ```swift
+        /// configuration.unixSocketPath = "/var/run/docker.sock"
+        /// // http://localhost/v1.43/containers/json goes through the socket
+        /// ```
+        public var unixSocketPath: String? = nil
 
         /// The defaults above.
         public init() {}

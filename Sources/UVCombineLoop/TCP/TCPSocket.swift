@@ -17,6 +17,10 @@ import Darwin
 /// A socket has one use: a failed connect closes it, and the next address
 /// gets a fresh one.
 ///
+/// With ``isPipe`` set before ``open()``, the handle is a `uv_pipe_t` (a
+/// Unix domain socket, ``UVPipe``) instead: the stream calls are the same,
+/// and the TCP-only ones (``tcp``, the addresses) are not used.
+///
 /// Threading: loop thread only.
 internal final class TCPSocket: UVHandleOwner {
     /// The connect attempt using this socket, until it connected or failed.
@@ -28,9 +32,15 @@ internal final class TCPSocket: UVHandleOwner {
     internal var connection: UVTCPConnection?
     /// The listener on this socket, until the close callback.
     internal var listener: UVTCPListener?
+    /// The handle is a `uv_pipe_t` (set before ``open()``).
+    internal var isPipe = false
 
     internal var tcp: UnsafeMutablePointer<uv_tcp_t> {
         UnsafeMutableRawPointer(handle!).assumingMemoryBound(to: uv_tcp_t.self)
+    }
+
+    internal var pipe: UnsafeMutablePointer<uv_pipe_t> {
+        UnsafeMutableRawPointer(handle!).assumingMemoryBound(to: uv_pipe_t.self)
     }
 
     internal var stream: UnsafeMutablePointer<uv_stream_t> {
@@ -57,6 +67,14 @@ internal final class TCPSocket: UVHandleOwner {
     override internal func open() {
         guard phase == .idle else { return }
         _ = TCPSocket.sigpipeIgnored
+        if isPipe {
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<uv_pipe_t>.size,
+                                                       alignment: MemoryLayout<uv_pipe_t>.alignment)
+            let pipe = raw.bindMemory(to: uv_pipe_t.self, capacity: 1)
+            _ = uv_pipe_init(loop.uvLoop, pipe, 0) // always 0: no socket is created yet
+            didOpen(UVLoop.handle(pipe))
+            return
+        }
         let raw = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<uv_tcp_t>.size,
                                                    alignment: MemoryLayout<uv_tcp_t>.alignment)
         let tcp = raw.bindMemory(to: uv_tcp_t.self, capacity: 1)
@@ -96,13 +114,13 @@ internal final class TCPSocket: UVHandleOwner {
     }
 
     internal var localAddress: SocketAddress? {
-        guard phase == .open else { return nil }
+        guard phase == .open, !isPipe else { return nil }
         let tcp = self.tcp
         return SocketAddress { uv_tcp_getsockname(tcp, $0, $1) }
     }
 
     internal var remoteAddress: SocketAddress? {
-        guard phase == .open else { return nil }
+        guard phase == .open, !isPipe else { return nil }
         let tcp = self.tcp
         return SocketAddress { uv_tcp_getpeername(tcp, $0, $1) }
     }

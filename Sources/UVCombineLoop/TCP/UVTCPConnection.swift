@@ -111,7 +111,7 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
         readBufferSize = min(max(options.readBufferSize, 1), Int(UInt32.max))
         writeHighWaterMark = options.writeHighWaterMark
         socket.connection = self
-        if options.noDelay { _ = uv_tcp_nodelay(socket.tcp, 1) }
+        if options.noDelay && !socket.isPipe { _ = uv_tcp_nodelay(socket.tcp, 1) }
     }
 
     deinit {
@@ -126,6 +126,7 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
     /// threads. Any thread.
     public var description: String {
         guard loop.isInLoop else { return "UVTCPConnection" }
+        if socket.isPipe { return state == .closed ? "UVTCPConnection(closed)" : "UVTCPConnection(unix socket)" }
         guard let local = localAddress, let remote = remoteAddress else { return "UVTCPConnection(closed)" }
         return "UVTCPConnection(\(local) → \(remote))"
     }

@@ -46,9 +46,6 @@ struct FetchCommand {
             return report(FetchExitCode.notBuiltIn, "option \(option): is not supported by uvcombine fetch")
         }
         // The library features these need are not built yet (issue 19).
-        if options.unixSocket != nil {
-            return report(FetchExitCode.notBuiltIn, "option --unix-socket: Unix domain sockets are not built in yet")
-        }
         if options.proxy != nil {
             return report(FetchExitCode.notBuiltIn, "option --proxy: proxies are not built in yet")
         }
@@ -238,6 +235,9 @@ struct FetchCommand {
             // As curl: no Accept-Encoding and bodies as sent, unless
             // --compressed (then gzip and deflate are asked for and decoded).
             configuration.decompressesResponses = options.compressed
+            // --unix-socket: the bytes go through the socket; the URL
+            // still gives Host and the request target, as curl.
+            configuration.unixSocketPath = options.unixSocket
             configuration.redirectPolicy = .none
             // curl has no idle timeout, and allows 300 s to connect.
             configuration.idleReadTimeout = nil

@@ -7,10 +7,14 @@ import Glibc
 /// nginx (`/usr/sbin/nginx`) in the foreground with a temporary prefix,
 /// serving `files` from `PREFIX/html` with `gzip on` for `text/plain`, on a
 /// free loopback port; for interoperability tests against a server we did
-/// not write. Stopped by PID.
+/// not write. With `unixSockets`, it also listens on that many Unix domain
+/// sockets in the prefix (``socketPaths``). `/host` answers with the
+/// `Host` field it received. Stopped by PID.
 final class NginxServer {
     let prefix: URL
     let port: Int
+    /// The Unix domain sockets nginx listens on.
+    let socketPaths: [String]
     private let process: Process
 
     enum Failure: Error, CustomStringConvertible {
@@ -31,7 +35,7 @@ final class NginxServer {
     /// Whether nginx is installed (tests that need it are skipped without).
     static var isAvailable: Bool { executable != nil }
 
-    init(files: [String: Data]) throws {
+    init(files: [String: Data], unixSockets: Int = 0) throws {
         guard let nginx = Self.executable else { throw Failure.noNginx }
         prefix = FileManager.default.temporaryDirectory
             .appendingPathComponent("uvcombine-nginx-\(UUID().uuidString)", isDirectory: true)
@@ -42,6 +46,9 @@ final class NginxServer {
             try contents.write(to: html.appendingPathComponent(name))
         }
         port = Self.freePort()
+        let prefixPath = prefix.path
+        socketPaths = (0..<unixSockets).map { "\(prefixPath)/s\($0).sock" }
+        let unixListens = socketPaths.map { "listen unix:\($0);" }.joined(separator: " ")
         // As root, workers would switch to `nobody`; one process, no
         // switch.
         let configuration = """
@@ -61,7 +68,9 @@ final class NginxServer {
                 keepalive_requests 1000;
                 server {
                     listen 127.0.0.1:\(port);
+                    \(unixListens)
                     root \(html.path);
+                    location = /host { default_type text/plain; return 200 "$host\\n"; }
                 }
             }
             """

@@ -68,6 +68,7 @@ final class NginxServer {
                 gzip_types text/plain;
                 server {
                     listen 127.0.0.1:\(port);
+                    listen unix:\(prefix)/nginx.sock;
                     root \(prefix)/www;
                     location /private/ {
                         auth_basic "oracle";
@@ -94,6 +95,9 @@ final class NginxServer {
     }
 
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// The Unix domain socket the plain server also listens on.
+    var socketPath: String { directory.file("nginx.sock").path }
 
     func stop() {
         if process.isRunning {
