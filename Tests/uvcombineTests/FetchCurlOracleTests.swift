@@ -141,6 +141,11 @@ struct FetchCurlOracleTests {
             ["-s", "-D", "heads.txt", "-o", "body.txt", "-L", server.url("/redirect/301?to=/echo")],
             ["-s", "-i", "-D", "-", server.url("/status/201")],
             ["-s", "-r", "0-9", server.url("/echo")],
+            ["-s", "--max-filesize", "10", server.url("/echo")],
+            ["-s", "--max-filesize", "1000", server.url("/echo")],
+            ["-s", "--max-filesize", "5", server.url("/chunked")],
+            ["-sf", "--remove-on-error", "-i", "-o", "gone.txt", server.url("/status/404")],
+            ["-sf", "--fail-early", server.url("/status/404"), server.url("/status/200")],
             // gzip: as sent without --compressed, decoded with it.
             ["-s", server.url("/gzip")],
             ["-s", "--compressed", server.url("/gzip")],
@@ -166,6 +171,8 @@ struct FetchCurlOracleTests {
             ["-s", "-H", "Accept: application/json", server.url("/echo")],
             ["-s", "-A", "", server.url("/echo")],
             ["-s", "-e", "http://example.com/from", server.url("/echo")],
+            ["-s", "--oauth2-bearer", "token", server.url("/echo")],
+            ["-q", "-sN", "--no-keepalive", "--tcp-fastopen", server.url("/echo")],
             ["-s", "-u", "user:secret", server.url("/auth")],
             ["-s", "-u", "user:wrong", server.url("/auth")],
             ["-s", "http://user:secret@127.0.0.1:\(server.port)/auth"],
@@ -358,8 +365,18 @@ struct FetchCurlOracleTests {
             ["-sk", "\(https)/data.bin"],
             ["-s", "--cacert", certificate.directory.file("absent.pem").path, "\(https)/text.txt"],
             ["-sk", "-w", "%{scheme} %{http_code}\\n", "-o", "/dev/null", "\(https)/data.bin"],
+            ["-sR", "-O", server.url("/data.bin")],
         ] {
             try Self.expectSame(arguments, ignoringDates: true)
         }
+        // -R: the file gets nginx's Last-Modified (the served file's time).
+        let directory = try TemporaryDirectory()
+        let fetched = directory.file("data.bin")
+        let result = try runTool(["fetch", "-sR", "-o", fetched.path, server.url("/data.bin")])
+        #expect(result.status == 0)
+        let served = try FileManager.default.attributesOfItem(atPath: server.directory.file("www/data.bin").path)
+        let written = try FileManager.default.attributesOfItem(atPath: fetched.path)
+        let servedTime = (served[.modificationDate] as? Date)?.timeIntervalSince1970.rounded(.down)
+        #expect(servedTime != nil && (written[.modificationDate] as? Date)?.timeIntervalSince1970 == servedTime)
     }
 }

@@ -75,6 +75,7 @@ struct FetchCommand {
             let output: String?? = index < options.outputs.count ? options.outputs[index]
                 : (options.remoteNameAll ? .some(nil) : .none)
             status = fetch(url, output: output, format: format, loop: loop)
+            if status != 0 && options.failEarly { break }
         }
         try? loop.close()
         return status
@@ -153,6 +154,18 @@ struct FetchCommand {
             if attempt.status == 0 {
                 attempt.status = FetchExitCode.writeError
                 attempt.message = "Failure writing output to destination: \(error)"
+            }
+        }
+        if let path = outputPath {
+            if attempt.status != 0 && options.removeOnError {
+                unlink(path)
+            } else if attempt.status == 0 && options.remoteTime,
+                      let text = attempt.report.responseFields[HTTPField.Name("Last-Modified")!],
+                      let date = Self.httpDate(text) {
+                // -R: the file's times are the server's Last-Modified.
+                let seconds = time_t(date.timeIntervalSince1970)
+                var times = [timespec(tv_sec: seconds, tv_nsec: 0), timespec(tv_sec: seconds, tv_nsec: 0)]
+                _ = utimensat(AT_FDCWD, path, &times, 0)
             }
         }
         if let format {
@@ -261,6 +274,10 @@ struct FetchCommand {
             if options.insecure {
                 configuration.tls.certificateVerification = .disabledInsecure
             }
+            if options.tlsVersion13 {
+                configuration.tls.minimumVersion = .v1_3
+            }
+
 
             if options.verbose {
                 FetchOutput.writeStandardError(Array("*   Trying \(target.host):\(target.port)...\n".utf8))
@@ -339,6 +356,10 @@ struct FetchCommand {
             case .httpError(let status):
                 attempt.status = FetchExitCode.httpError
                 attempt.message = "The requested URL returned error: \(status.code)"
+                return attempt
+            case .tooLarge:
+                attempt.status = FetchExitCode.tooLarge
+                attempt.message = "Maximum file size exceeded"
                 return attempt
             case .writeFailed(let error):
                 attempt.status = FetchExitCode.writeError
@@ -435,6 +456,15 @@ struct FetchCommand {
         return resolved.absoluteString
     }
 
+    /// An HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`).
+    static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
+    }
+
     /// `-O`'s file name: the URL path's last segment.
     static func remoteName(of url: String) -> String {
         var rest = Substring(url)
@@ -460,6 +490,8 @@ final class FetchReceiver: Subscriber {
         case completed
         case redirect(String)
         case httpError(HTTPResponse.Status)
+        /// `--max-filesize`: the Content-Length says the body is too large.
+        case tooLarge
         case writeFailed(FetchOutput.WriteError)
         case failed(UVURLError)
     }
@@ -501,6 +533,11 @@ final class FetchReceiver: Subscriber {
                 }
                 if options.failOnHTTPError && !options.failWithBody && code >= 400 {
                     stop(.httpError(response.status))
+                    return .none
+                }
+                if let maximum = options.maximumFileSize, maximum > 0,
+                   let length = response.headerFields[.contentLength].flatMap({ Int($0) }), length > maximum {
+                    stop(.tooLarge)
                     return .none
                 }
                 // As curl: the file exists even when the body is empty.

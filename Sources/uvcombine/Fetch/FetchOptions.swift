@@ -58,6 +58,19 @@ struct FetchOptions {
     var getWithData = false
     /// `--path-as-is`: keep `/./` and `/../` in the URL's path.
     var pathAsIs = false
+    /// `--max-filesize N`: refuse a body whose `Content-Length` is larger
+    /// than N bytes (exit 63); curl 7.88 does not check bodies without one.
+    var maximumFileSize: Int?
+    /// `--fail-early`: stop at the first URL that fails.
+    var failEarly = false
+    /// `--remove-on-error`: delete the output file when the transfer fails.
+    var removeOnError = false
+    /// `-R`: give the output file the response's `Last-Modified` time.
+    var remoteTime = false
+    /// `--oauth2-bearer TOKEN`: `Authorization: Bearer TOKEN`.
+    var bearer: String?
+    /// `--tlsv1.3`: TLS 1.3 at least (TLS 1.2 is the floor anyway).
+    var tlsVersion13 = false
     /// `--json`: the data is JSON (`Content-Type` and `Accept` say so).
     var json = false
     var uploadFile: String?
@@ -158,6 +171,11 @@ struct FetchOptions {
           -h, --help               show this help
           -V, --version            show the version
 
+        Also as curl: -R (file time from Last-Modified), --max-filesize N (exit 63),
+        --fail-early, --remove-on-error, --oauth2-bearer TOKEN, --tlsv1.3,
+        --path-as-is, -q, -N; FTP, mail, TFTP and telnet options are accepted and
+        have no effect on HTTP, as with curl.
+
         Exit status: curl's. 0 done (whatever the HTTP status, unless -f), 1 unsupported
         scheme, 2 bad command line, 3 bad URL, 4 a curl option this tool does not
         implement, 6 host not resolved, 7 cannot connect, 8 invalid HTTP response,
@@ -239,6 +257,51 @@ struct FetchOptions {
         Spec(long: "append", short: "a", takesValue: false),
         Spec(long: "sasl-ir", short: nil, takesValue: false),
         Spec(long: "ssl-no-revoke", short: nil, takesValue: false),
+        // Implemented, or (FTP, mail, TFTP, telnet options; TCP and TLS
+        // details this tool does anyway) accepted and without effect for
+        // HTTP, as curl.
+        Spec(long: "basic", short: nil, takesValue: false),
+        Spec(long: "crlf", short: nil, takesValue: false),
+        Spec(long: "disable", short: "q", takesValue: false),
+        Spec(long: "disable-eprt", short: nil, takesValue: false),
+        Spec(long: "disable-epsv", short: nil, takesValue: false),
+        Spec(long: "fail-early", short: nil, takesValue: false),
+        Spec(long: "ftp-account", short: nil, takesValue: true),
+        Spec(long: "ftp-alternative-to-user", short: nil, takesValue: true),
+        Spec(long: "ftp-create-dirs", short: nil, takesValue: false),
+        Spec(long: "ftp-method", short: nil, takesValue: true),
+        Spec(long: "ftp-port", short: "P", takesValue: true),
+        Spec(long: "ftp-pret", short: nil, takesValue: false),
+        Spec(long: "ftp-skip-pasv-ip", short: nil, takesValue: false),
+        Spec(long: "ftp-ssl-ccc", short: nil, takesValue: false),
+        Spec(long: "ftp-ssl-ccc-mode", short: nil, takesValue: true),
+        Spec(long: "ftp-ssl-control", short: nil, takesValue: false),
+        Spec(long: "krb", short: nil, takesValue: true),
+        Spec(long: "login-options", short: nil, takesValue: true),
+        Spec(long: "mail-auth", short: nil, takesValue: true),
+        Spec(long: "mail-from", short: nil, takesValue: true),
+        Spec(long: "mail-rcpt", short: nil, takesValue: true),
+        Spec(long: "mail-rcpt-allowfails", short: nil, takesValue: false),
+        Spec(long: "max-filesize", short: nil, takesValue: true),
+        Spec(long: "no-alpn", short: nil, takesValue: false),
+        Spec(long: "no-buffer", short: "N", takesValue: false),
+        Spec(long: "no-keepalive", short: nil, takesValue: false),
+        Spec(long: "no-npn", short: nil, takesValue: false),
+        Spec(long: "no-sessionid", short: nil, takesValue: false),
+        Spec(long: "oauth2-bearer", short: nil, takesValue: true),
+        Spec(long: "remote-time", short: "R", takesValue: false),
+        Spec(long: "remove-on-error", short: nil, takesValue: false),
+        Spec(long: "sasl-authzid", short: nil, takesValue: true),
+        Spec(long: "ssl", short: nil, takesValue: false),
+        Spec(long: "ssl-reqd", short: nil, takesValue: false),
+        Spec(long: "tcp-fastopen", short: nil, takesValue: false),
+        Spec(long: "telnet-option", short: "t", takesValue: true),
+        Spec(long: "tftp-blksize", short: nil, takesValue: true),
+        Spec(long: "tftp-no-options", short: nil, takesValue: false),
+        Spec(long: "trace-time", short: nil, takesValue: false),
+        Spec(long: "use-ascii", short: "B", takesValue: false),
+        Spec(long: "tlsv1.2", short: nil, takesValue: false),
+        Spec(long: "tlsv1.3", short: nil, takesValue: false),
         Spec(long: "no-progress-meter", short: nil, takesValue: false),
         Spec(long: "http1.1", short: nil, takesValue: false),
         Spec(long: "tcp-nodelay", short: nil, takesValue: false),
@@ -257,12 +320,45 @@ struct FetchOptions {
         "parallel": ("Z", false), "remote-header-name": ("J", false),
         "trace": (nil, true), "trace-ascii": (nil, true), "stderr": (nil, true), "interface": (nil, true),
         "local-port": (nil, true), "keepalive-time": (nil, true), "speed-limit": ("Y", true),
-        "speed-time": ("y", true), "time-cond": ("z", true), "tlsv1.2": (nil, false), "tlsv1.3": (nil, false),
+        "speed-time": ("y", true), "time-cond": ("z", true), 
         "capath": (nil, true), "pinnedpubkey": (nil, true), "post301": (nil, false), "post302": (nil, false),
         "post303": (nil, false), "proto": (nil, true),
         "proto-redir": (nil, true), "junk-session-cookies": ("j", false), "next": (nil, false),
         "dns-servers": (nil, true), "happy-eyeballs-timeout-ms": (nil, true),
         "expect100-timeout": (nil, true), "ignore-content-length": (nil, false), "manual": ("M", false),
+        // The rest of curl 7.88's options (curl --help all).
+        "abstract-unix-socket": (nil, true), "alt-svc": (nil, true), "aws-sigv4": (nil, true),
+        "cert-status": (nil, false), "cert-type": (nil, true), "ciphers": (nil, true),
+        "compressed-ssh": (nil, false), "connect-to": (nil, true), "create-file-mode": (nil, true),
+        "crlfile": (nil, true), "curves": (nil, true), "delegation": (nil, true),
+        "disallow-username-in-url": (nil, false), "dns-interface": (nil, true), "dns-ipv4-addr": (nil, true),
+        "dns-ipv6-addr": (nil, true), "doh-cert-status": (nil, false), "doh-insecure": (nil, false),
+        "doh-url": (nil, true), "egd-file": (nil, true), "engine": (nil, true), "etag-compare": (nil, true),
+        "etag-save": (nil, true), "false-start": (nil, false), "form-escape": (nil, false),
+        "form-string": (nil, true), "haproxy-protocol": (nil, false), "hostpubmd5": (nil, true),
+        "hostpubsha256": (nil, true), "hsts": (nil, true), "http0.9": (nil, false),
+        "http2-prior-knowledge": (nil, false), "http3-only": (nil, false), "key-type": (nil, true),
+        "libcurl": (nil, true), "metalink": (nil, false), "netrc-file": (nil, true), "netrc-optional": (nil, false),
+        "no-clobber": (nil, false), "ntlm-wb": (nil, false), "parallel-immediate": (nil, false),
+        "parallel-max": (nil, true), "pass": (nil, true), "preproxy": (nil, false), "proto-default": (nil, true),
+        "proxy-anyauth": (nil, false), "proxy-basic": (nil, false), "proxy-cacert": (nil, true),
+        "proxy-capath": (nil, true), "proxy-cert": (nil, true), "proxy-cert-type": (nil, true),
+        "proxy-ciphers": (nil, true), "proxy-crlfile": (nil, true), "proxy-digest": (nil, false),
+        "proxy-header": (nil, true), "proxy-insecure": (nil, false), "proxy-key": (nil, true),
+        "proxy-key-type": (nil, true), "proxy-negotiate": (nil, false), "proxy-ntlm": (nil, false),
+        "proxy-pass": (nil, true), "proxy-pinnedpubkey": (nil, true), "proxy-service-name": (nil, true),
+        "proxy-ssl-allow-beast": (nil, false), "proxy-ssl-auto-client-cert": (nil, false),
+        "proxy-tls13-ciphers": (nil, true), "proxy-tlsauthtype": (nil, true), "proxy-tlspassword": (nil, true),
+        "proxy-tlsuser": (nil, true), "proxy-tlsv1": (nil, false), "proxy1.0": (nil, true),
+        "proxytunnel": ("p", false), "pubkey": (nil, true), "random-file": (nil, true), "rate": (nil, true),
+        "request-target": (nil, true), "service-name": (nil, true), "socks4": (nil, true), "socks4a": (nil, true),
+        "socks5-basic": (nil, false), "socks5-gssapi": (nil, false), "socks5-gssapi-nec": (nil, false),
+        "socks5-gssapi-service": (nil, true), "socks5-hostname": (nil, true), "ssl-allow-beast": (nil, false),
+        "ssl-auto-client-cert": (nil, false), "ssl-revoke-best-effort": (nil, false), "sslv2": ("2", false),
+        "sslv3": ("3", false), "suppress-connect-headers": (nil, false), "tls-max": (nil, true),
+        "tls13-ciphers": (nil, true), "tlsauthtype": (nil, true), "tlspassword": (nil, true), "tlsuser": (nil, true),
+        "tlsv1": ("1", false), "tlsv1.0": (nil, false), "tlsv1.1": (nil, false), "tr-encoding": (nil, false),
+        "url-query": (nil, true), "xattr": (nil, false),
     ]
 
     /// Parses the arguments after `fetch`.
@@ -404,6 +500,12 @@ struct FetchOptions {
             json = true
         case "get": getWithData = on
         case "path-as-is": pathAsIs = on
+        case "max-filesize": maximumFileSize = try integer(value)
+        case "fail-early": failEarly = on
+        case "remove-on-error": removeOnError = on
+        case "remote-time": remoteTime = on
+        case "oauth2-bearer": bearer = value
+        case "tlsv1.3": tlsVersion13 = on
         case "upload-file": uploadFile = value
         case "location": followRedirects = on
         case "max-redirs": maximumRedirects = try integer(value)

@@ -119,6 +119,8 @@ struct FetchPlan {
             // curl would prompt for a missing password; fetch sends it empty.
             if !credentials.contains(":") { credentials += ":" }
             addDefault("Authorization", "Basic " + Data(credentials.utf8).base64EncodedString())
+        } else if let token = options.bearer {
+            addDefault("Authorization", "Bearer " + token)
         }
         let agent = options.userAgent ?? "uvcombine-fetch/1"
         addDefault("User-Agent", agent.isEmpty ? nil : agent)
