@@ -289,6 +289,8 @@ struct FetchCurlOracleTests {
             ["-s", "--retry", "2", server.url("/flaky?key=c&fails=1&code=404")],
             ["-s", "--retry", "1", "--retry-delay", "1", "-o", "out.txt", server.url("/flaky?key=d&fails=1&code=429")],
             ["-s", "--retry", "3", "http://127.0.0.1:1/"],
+            // A timeout is transient: retried, and here timed out again.
+            ["-s", "-m", "0.3", "--retry", "1", server.url("/slow?s=2")],
             // Retry-After: 1 (curl's wait for the first retry anyway).
             ["-s", "--retry", "1", "-w", "%{http_code}\\n", server.url("/flaky?key=e&fails=1&after=1")],
         ] {

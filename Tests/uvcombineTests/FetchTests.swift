@@ -218,6 +218,19 @@ struct FetchTests {
         }
     }
 
+    /// curl's rules for error messages: shown by default, hidden by -s,
+    /// shown again by -S.
+    @Test func silentHidesErrorMessagesAndShowErrorBringsThemBack() throws {
+        let server = try TestHTTPServer(fault: .refuse)
+        defer { server.shutdown() }
+        let url = server.url("/").absoluteString
+        for (flags, shown) in [([String](), true), (["-s"], false), (["-sS"], true), (["-S"], true), (["--silent", "--show-error"], true)] {
+            let result = try runTool(["fetch"] + flags + [url])
+            #expect(result.status == 7, "\(flags)")
+            #expect(result.stderr.contains("(7) Failed to connect to 127.0.0.1 port") == shown, "\(flags): \(result.stderr)")
+        }
+    }
+
     @Test func curlOptionsNotImplementedExitFour() throws {
         for arguments in [["fetch", "-b", "a=1", "http://a/"], ["fetch", "--http2", "http://a/"],
                           ["fetch", "-x", "http://proxy:3128", "http://a/"]] {
