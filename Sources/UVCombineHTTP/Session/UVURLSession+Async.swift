@@ -13,9 +13,11 @@ import UVCombineCore
 /// - Isolation: the functions are `nonisolated(nonsending)`: they run on
 ///   the caller's executor, so a caller on the loop (an actor whose
 ///   executor is the loop, or a task with the loop as its executor
-///   preference) starts the request on the loop at once and resumes there,
-///   with no thread hop. From anywhere else the request hops to the loop
-///   and the answer hops back, as with the publishers.
+///   preference) starts the request on the loop thread and resumes there,
+///   with no thread hop. (The Swift runtime may still pass the job once
+///   through the loop's own queue at the first `await`, on the same
+///   thread, when it changes isolation.) From anywhere else the request
+///   hops to the loop and the answer hops back, as with the publishers.
 /// - Cancellation: cancelling the awaiting task cancels the request (the
 ///   connection is closed if the request was on the wire; the pool serves
 ///   the next request) and the call throws `CancellationError`.

@@ -124,6 +124,18 @@ extension UVURLSession.DataTaskPublisher {
     /// print(publisher.options.totalTimeout as Any) // Prints: "nil"
     /// ```
     public var options: UVURLSession.RequestOptions { task.options }
+
+    /// Creates a publisher that sends `request` with `body` on `session`,
+    /// with `options` in place of the session's settings where they say so.
+    ///
+    /// ```swift
+    /// let publisher = UVURLSession.DataTaskPublisher(
+    ///     request: request, options: .init(totalTimeout: .seconds(5)), session: session)
+    /// ```
+    public init(request: HTTPRequest, body: Data? = nil, options: UVURLSession.RequestOptions,
+                session: UVURLSession) {
+        self.init(task: session.taskRequest(request: request, body: body, options: options), session: session)
+    }
 }
 
 extension UVURLSession.BytesPublisher {
@@ -134,6 +146,19 @@ extension UVURLSession.BytesPublisher {
     /// print(parts.options.idleReadTimeout as Any) // Prints: "nil"
     /// ```
     public var options: UVURLSession.RequestOptions { task.options }
+
+    /// Creates a publisher that streams the response to `request` (with
+    /// `body`) on `session`, with `options` in place of the session's
+    /// settings where they say so.
+    ///
+    /// ```swift
+    /// let parts = UVURLSession.BytesPublisher(
+    ///     request: request, options: .init(idleReadTimeout: .seconds(5)), session: session)
+    /// ```
+    public init(request: HTTPRequest, body: Data? = nil, options: UVURLSession.RequestOptions,
+                session: UVURLSession) {
+        self.init(task: session.taskRequest(request: request, body: body, options: options), session: session)
+    }
 }
 
 extension RequestTimeouts {

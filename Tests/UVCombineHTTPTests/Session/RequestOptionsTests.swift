@@ -39,6 +39,9 @@ struct RequestOptionsTests {
             let request = HTTPRequest(method: .get, scheme: "http", authority: "example.com", path: "/")
             #expect(session.dataTaskPublisher(for: request, options: options).options == options)
             #expect(session.bytesPublisher(for: request, body: nil, options: options).options == options)
+            #expect(UVURLSession.DataTaskPublisher(request: request, options: options, session: session).options == options)
+            #expect(UVURLSession.BytesPublisher(request: request, options: options, session: session).options == options)
+            #expect(UVURLSession.DataTaskPublisher(request: request, session: session).options.isDefault)
         }
     }
 
