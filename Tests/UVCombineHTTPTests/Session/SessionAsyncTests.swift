@@ -311,6 +311,57 @@ struct SessionAsyncTests {
         }
     }
 
+    @Test("many calls cancelled at random moments race their deliveries: each ends once, as a value or CancellationError")
+    func cancellationRaces() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/hello": .text("hello"),
+            "/chunked": .fault(.chunked(chunkSize: 2), body: Array("abcdefgh".utf8)),
+        ])
+        defer { server.shutdown() }
+        try await withLoopThread { loop in
+            let session = UVURLSession(loop: loop)
+            var generator = SplitMix64(seed: 7)
+            var tasks: [Task<String, any Error>] = []
+            for index in 0..<60 {
+                let streamed = index % 2 == 1
+                let task = Task { () async throws -> String in
+                    if streamed {
+                        let (body, _) = try await session.bytes(for: server.url("/chunked"))
+                        var text = ""
+                        for try await part in body { text += String(decoding: part, as: UTF8.self) }
+                        return text
+                    }
+                    return String(decoding: try await session.data(for: server.url("/hello")).0, as: UTF8.self)
+                }
+                tasks.append(task)
+                switch generator.next() % 4 {
+                case 0: task.cancel()
+                case 1: await Task.yield(); task.cancel()
+                case 2: try await Task.sleep(for: .microseconds(Int(generator.next() % 2000))); task.cancel()
+                default: break
+                }
+            }
+            var values = 0
+            var cancellations = 0
+            for (index, task) in tasks.enumerated() {
+                switch await task.result {
+                case .success(let text):
+                    #expect(text == (index % 2 == 1 ? "abcdefgh" : "hello"))
+                    values += 1
+                case .failure(let error):
+                    #expect(error is CancellationError, "\(error)")
+                    cancellations += 1
+                }
+            }
+            #expect(values + cancellations == 60)
+            #expect(values >= 15, "the uncancelled quarter at least")
+            let (hello, _) = try await session.data(for: server.url("/hello"))
+            #expect(hello == Data("hello".utf8), "the pool is healthy")
+            #expect(await onLoopAsync(loop) { session.engine.runningTaskCount } == 0)
+            #expect(await connectionCount(of: session) <= 6)
+        }
+    }
+
     @Test("a task cancelled before the call: CancellationError, nothing sent")
     func cancelledBeforeStart() async throws {
         let server = try TestHTTPServer(routes: ["/hello": .text("hello")])
