@@ -5,6 +5,10 @@
 /// (`timeoutIntervalForResource`). The connect timeout is the pool's
 /// (``ConnectionPoolStateMachine/Configuration/connectTimeout``).
 ///
+/// A session's timeouts come from its configuration; one request can
+/// override them with ``UVURLSession/RequestOptions``
+/// (``overridden(by:)``).
+///
 /// ```swift
 /// var timeouts = RequestTimeouts()
 /// timeouts.idleRead = .seconds(5)
