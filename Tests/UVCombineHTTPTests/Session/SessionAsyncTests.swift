@@ -505,6 +505,31 @@ struct SessionAsyncTests {
         }
     }
 
+    @Test("cancelling a download mid-body: CancellationError, the partial file removed, the connection closed")
+    func cancelDownload() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/slow": .fault(.slowBody(chunks: 100, delay: .milliseconds(100)), body: Array(repeating: 0x65, count: 1000)),
+        ])
+        defer { server.shutdown() }
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("uvcombine-download-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withLoopThread { loop in
+            let session = UVURLSession(loop: loop)
+            let file = directory.appendingPathComponent("slow.bin")
+            let download = Task { try await session.download(for: server.url("/slow"), to: file) }
+            #expect(await eventually {
+                ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int ?? 0) > 0
+            })
+            download.cancel()
+            let result = await download.result
+            #expect(throws: CancellationError.self) { try result.get() }
+            #expect(!FileManager.default.fileExists(atPath: file.path))
+            #expect(await connectionCount(of: session) == 0)
+        }
+    }
+
     @Test("two next() calls waiting at once on one body trap")
     func concurrentNextTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
