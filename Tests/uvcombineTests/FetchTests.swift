@@ -232,7 +232,7 @@ struct FetchTests {
     }
 
     @Test func curlOptionsNotImplementedExitFour() throws {
-        for arguments in [["fetch", "-b", "a=1", "http://a/"], ["fetch", "--http2", "http://a/"],
+        for arguments in [["fetch", "-b", "cookies.txt", "http://a/"], ["fetch", "--http2", "http://a/"],
                           ["fetch", "-x", "http://proxy:3128", "http://a/"]] {
             let result = try runTool(arguments)
             #expect(result.status == 4, "\(arguments): \(result.stderr)")

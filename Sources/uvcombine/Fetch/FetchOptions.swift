@@ -73,6 +73,12 @@ struct FetchOptions {
     var tlsVersion13 = false
     /// `--json`: the data is JSON (`Content-Type` and `Accept` say so).
     var json = false
+    /// `-F name=value` (`@file`, `<file`, `;type=`, `;filename=`) and
+    /// `--form-string name=value` (literal): a multipart/form-data POST.
+    var form: [(spec: String, literal: Bool)] = []
+    /// `-b 'name=value; ...'`: the `Cookie` field (a cookie file, curl's
+    /// other form of `-b`, is not read: exit 4).
+    var cookie: String?
     var uploadFile: String?
     var followRedirects = false
     var maximumRedirects = 50
@@ -140,6 +146,10 @@ struct FetchOptions {
               --data-raw DATA      as -d, without @FILE
               --data-urlencode D   as -d, URL-encoding the content of D (name=content, @file)
               --json DATA          as --data-binary, with Content-Type and Accept application/json
+          -F, --form NAME=VALUE    a multipart/form-data POST: VALUE, @FILE (a file part),
+                                   <FILE (the file's content); ;type= and ;filename= after
+              --form-string N=V    a form field taken literally
+          -b, --cookie 'N=V; ...'  send these cookies (a cookie file is not supported)
           -G, --get                send the -d data as the URL's query with GET
           -T, --upload-file FILE   PUT FILE (to URL/FILE when URL ends with '/')
           -L, --location           follow redirects (301 302 303 307 308), up to --max-redirs
@@ -215,6 +225,9 @@ struct FetchOptions {
         Spec(long: "data-raw", short: nil, takesValue: true),
         Spec(long: "data-urlencode", short: nil, takesValue: true),
         Spec(long: "json", short: nil, takesValue: true),
+        Spec(long: "form", short: "F", takesValue: true),
+        Spec(long: "form-string", short: nil, takesValue: true),
+        Spec(long: "cookie", short: "b", takesValue: true),
         Spec(long: "get", short: "G", takesValue: false),
         Spec(long: "path-as-is", short: nil, takesValue: false),
         Spec(long: "upload-file", short: "T", takesValue: true),
@@ -311,7 +324,7 @@ struct FetchOptions {
     /// parser (so their values are not taken for URLs), then refused with
     /// status 4. Values: whether the option takes a value.
     private static let notImplemented: [String: (short: Character?, takesValue: Bool)] = [
-        "cookie": ("b", true), "cookie-jar": ("c", true), "form": ("F", true),
+        "cookie-jar": ("c", true),
         "continue-at": ("C", true), "cert": ("E", true), "key": (nil, true),
         "http2": (nil, false), "http3": (nil, false), "http1.0": ("0", false), "ipv4": ("4", false),
         "ipv6": ("6", false), "limit-rate": (nil, true), "resolve": (nil, true), "proxy-user": ("U", true),
@@ -335,7 +348,7 @@ struct FetchOptions {
         "dns-ipv6-addr": (nil, true), "doh-cert-status": (nil, false), "doh-insecure": (nil, false),
         "doh-url": (nil, true), "egd-file": (nil, true), "engine": (nil, true), "etag-compare": (nil, true),
         "etag-save": (nil, true), "false-start": (nil, false), "form-escape": (nil, false),
-        "form-string": (nil, true), "haproxy-protocol": (nil, false), "hostpubmd5": (nil, true),
+"haproxy-protocol": (nil, false), "hostpubmd5": (nil, true),
         "hostpubsha256": (nil, true), "hsts": (nil, true), "http0.9": (nil, false),
         "http2-prior-knowledge": (nil, false), "http3-only": (nil, false), "key-type": (nil, true),
         "libcurl": (nil, true), "metalink": (nil, false), "netrc-file": (nil, true), "netrc-optional": (nil, false),
@@ -435,6 +448,10 @@ struct FetchOptions {
             index += 1
         }
         if options.help || options.version { return options }
+        if !options.form.isEmpty && ((!options.data.isEmpty && !options.getWithData) || options.headOnly
+                                      || options.uploadFile != nil) {
+            throw UsageError(description: "You can only select one HTTP request method! You asked for both POST (-d, --data) and MULTIPART formpost (-F, --form).")
+        }
         if options.headOnly && ((!options.data.isEmpty && !options.getWithData) || options.uploadFile != nil) {
             let other = options.uploadFile != nil ? "PUT (-T, --upload-file)" : "POST (-d, --data)"
             throw UsageError(description: "You can only select one HTTP request method! You asked for both \(other) and HEAD (-I, --head).")
@@ -495,6 +512,14 @@ struct FetchOptions {
         case "data-binary": data.append((.binary, value ?? ""))
         case "data-raw": data.append((.raw, value ?? ""))
         case "data-urlencode": data.append((.urlencode, value ?? ""))
+        case "form": form.append((value ?? "", false))
+        case "form-string": form.append((value ?? "", true))
+        case "cookie":
+            if let value, value.contains("=") {
+                cookie = cookie.map { $0 + "; " + value } ?? value
+            } else {
+                unsupported = unsupported ?? "--cookie FILE"
+            }
         case "json":
             data.append((.binary, value ?? ""))
             json = true

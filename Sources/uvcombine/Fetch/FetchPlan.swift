@@ -86,6 +86,14 @@ struct FetchPlan {
                 if !options.headOnly { method = "POST" }
             }
         }
+        var formBoundary: String?
+        if !options.form.isEmpty {
+            let boundary = String(repeating: "-", count: 24)
+                + (0..<16).map { _ in String(UInt8.random(in: 0..<16), radix: 16) }.joined()
+            body = try Self.multipart(options.form, boundary: boundary)
+            formBoundary = boundary
+            method = "POST"
+        }
         if let file = options.uploadFile {
             let contents: Data
             if file == "-" {
@@ -132,6 +140,7 @@ struct FetchPlan {
         }
         addDefault("Referer", options.referer)
         addDefault("Range", options.range.map { "bytes=" + $0 })
+        addDefault("Cookie", options.cookie)
         for change in options.headers {
             if case .add(let name, let value) = change { fields.append((name, value)) }
         }
@@ -139,6 +148,9 @@ struct FetchPlan {
         fields = []
         if dataBody != nil && !options.getWithData && options.uploadFile == nil && !options.json {
             addDefault("Content-Type", "application/x-www-form-urlencoded")
+        }
+        if let formBoundary {
+            addDefault("Content-Type", "multipart/form-data; boundary=" + formBoundary)
         }
         if let body, options.uploadFile != nil || body.count > Self.expectThreshold {
             addDefault("Expect", "100-continue")
@@ -155,6 +167,73 @@ struct FetchPlan {
         self.body = body
         self.credentials = credentials
         self.warnings = warnings
+    }
+
+    /// curl's multipart/form-data body for `-F`: one part per field, a
+    /// file part with its name and a content type from its extension.
+    private static func multipart(_ form: [(spec: String, literal: Bool)], boundary: String) throws(Failure) -> Data {
+        var body = Data()
+        func append(_ text: String) { body.append(contentsOf: Array(text.utf8)) }
+        for (spec, literal) in form {
+            guard let equals = spec.firstIndex(of: "=") else {
+                throw Failure(status: FetchExitCode.usage, message: "Illegally formatted input field!")
+            }
+            let name = String(spec[..<equals])
+            var value = String(spec[spec.index(after: equals)...])
+            var type: String?
+            var filename: String?
+            var content: Data
+            if !literal && (value.hasPrefix("@") || value.hasPrefix("<")) {
+                // ;type= and ;filename= after the file name.
+                var modifiers = value.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+                value = modifiers.removeFirst()
+                for modifier in modifiers {
+                    if modifier.hasPrefix("type=") { type = String(modifier.dropFirst(5)) }
+                    if modifier.hasPrefix("filename=") { filename = String(modifier.dropFirst(9)) }
+                }
+                let path = String(value.dropFirst())
+                guard let read = path == "-" ? FileHandle.standardInput.readDataToEndOfFile()
+                        : FileManager.default.contents(atPath: path) else {
+                    throw Failure(status: FetchExitCode.readError, message: "Failed to open/read local data from file/application")
+                }
+                content = read
+                if value.hasPrefix("@") {
+                    filename = filename ?? (path as NSString).lastPathComponent
+                    type = type ?? contentType(forFile: filename!)
+                }
+            } else {
+                if !literal, let semicolon = value.firstIndex(of: ";") {
+                    let modifiers = value[value.index(after: semicolon)...]
+                    if modifiers.hasPrefix("type=") { type = String(modifiers.dropFirst(5)) }
+                    value = String(value[..<semicolon])
+                }
+                content = Data(value.utf8)
+            }
+            append("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"")
+            if let filename { append("; filename=\"\(filename)\"") }
+            append("\r\n")
+            if let type { append("Content-Type: \(type)\r\n") }
+            append("\r\n")
+            body.append(content)
+            append("\r\n")
+        }
+        append("--\(boundary)--\r\n")
+        return body
+    }
+
+    /// curl's guess of a file part's type from its extension.
+    private static func contentType(forFile name: String) -> String {
+        switch (name as NSString).pathExtension.lowercased() {
+        case "gif": "image/gif"
+        case "jpg", "jpeg": "image/jpeg"
+        case "png": "image/png"
+        case "svg": "image/svg+xml"
+        case "txt": "text/plain"
+        case "htm", "html": "text/html"
+        case "pdf": "application/pdf"
+        case "xml": "application/xml"
+        default: "application/octet-stream"
+        }
     }
 
     /// The fields for one request: the common ones, the body's when it

@@ -11,7 +11,8 @@ import Glibc
 ///
 /// Routes (any method):
 /// - `/echo`: the request line, the header fields (sorted, `User-Agent`
-///   left out: the two tools name themselves) and the body;
+///   left out: the two tools name themselves) and the body (a multipart
+///   boundary, random, replaced by `BOUNDARY`);
 /// - `/status/N`: status N with a short body;
 /// - `/redirect/N?to=URL`: status N, `Location: URL`;
 /// - `/flaky?key=K&fails=N[&code=C][&after=S]`: status C (503) the first
@@ -62,6 +63,11 @@ final class OracleHTTPServer {
                 data = self.rfile.read(n) if n else b""
                 if path == "/echo":
                     lines = sorted("%s: %s" % (k, v) for k, v in self.headers.items() if k.lower() != "user-agent")
+                    # A multipart boundary is random: shown as BOUNDARY.
+                    boundary = self.headers.get("Content-Type", "").partition("boundary=")[2]
+                    if boundary:
+                        lines = [l.replace(boundary, "BOUNDARY") for l in lines]
+                        data = data.replace(boundary.encode(), b"BOUNDARY")
                     out = ("%s %s\n" % (self.command, self.path) + "\n".join(lines) + "\n\n").encode() + data
                     self.send(200, out, [("Content-Type", "text/plain")])
                 elif path.startswith("/status/"):
