@@ -117,6 +117,18 @@ struct FetchCurlOracleTests {
         }
     }
 
+    /// A reader that goes away (`| head -c 10`): curl exits 23, and so
+    /// does fetch (SIGPIPE is ignored; the failed write is the error).
+    @Test func closedStandardOutputExits23() throws {
+        let server = try OracleHTTPServer(files: ["big.bin": Data(testBytes(2_000_000, seed: 4))])
+        defer { server.stop() }
+        guard let bash = findExecutable("bash") else { return }
+        for tool in [curlExecutable!.path, toolURL().path + " fetch"] {
+            let result = try runProcess(bash, ["-c", "\(tool) -s \(server.url("/files/big.bin")) | head -c 10 >/dev/null; exit ${PIPESTATUS[0]}"])
+            #expect(result.status == 23, "\(tool): \(result.stderr)")
+        }
+    }
+
     @Test func failAndOutputFiles() throws {
         let server = try OracleHTTPServer(files: ["data.bin": Data(testBytes(100_000, seed: 5))])
         defer { server.stop() }
