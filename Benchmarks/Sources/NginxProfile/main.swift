@@ -33,11 +33,16 @@ func threadCPU() -> Int {
 }
 
 /// The region callgrind collects (by this function's name).
+nonisolated(unsafe) var wallNanoseconds = 0
+
 @inline(never)
-func measuredRegion(_ body: () -> Void) -> Int {
+nonisolated func measuredRegion(_ body: () -> Void) -> Int {
+    let wallStart = DispatchTime.now().uptimeNanoseconds
     let start = threadCPU()
     body()
-    return threadCPU() - start
+    let cpu = threadCPU() - start
+    wallNanoseconds = Int(DispatchTime.now().uptimeNanoseconds - wallStart)
+    return cpu
 }
 
 var nanoseconds = 0
@@ -80,4 +85,4 @@ default:
     print("unknown workload \(workload)")
     exit(2)
 }
-print("\(workload): \(count) × \(unit), \(nanoseconds / count) ns thread CPU per \(unit)")
+print("\(workload): \(count) × \(unit), \(nanoseconds / count) ns thread CPU, \(wallNanoseconds / count) ns wall per \(unit)")
