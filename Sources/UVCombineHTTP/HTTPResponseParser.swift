@@ -171,6 +171,22 @@ public struct HTTPResponseParser: Sendable {
     private var lastWasCR = false
     /// Head bytes gathered across chunks; keeps its capacity.
     private var headBuffer: [UInt8] = []
+    /// The last final head parsed from one chunk, byte for byte, and what
+    /// it parsed to (for `cachedHeadIsForHEAD`): a keep-alive server sends
+    /// the same head again and again (nginx's changes once a second, with
+    /// its `Date`), and a head equal to it byte for byte parses to the
+    /// same response, so it is reused instead of parsed (no fields built,
+    /// no allocation). Empty when nothing is cached.
+    private var cachedHead: [UInt8] = []
+    private var cachedParsedHead: ParsedHead?
+    private var cachedHeadIsForHEAD = false
+    /// The body length the current response's head announced
+    /// (`Content-Length`), once its head was parsed; nil for other framings.
+    internal private(set) var announcedBodyLength: Int?
+    /// Whether the current response's head has a `Content-Encoding` field,
+    /// once its head was parsed: without one there is nothing to decode,
+    /// and the session need not look through the fields.
+    internal private(set) var hasContentEncoding = false
 
     /// Creates an idle parser.
     ///
@@ -180,6 +196,12 @@ public struct HTTPResponseParser: Sendable {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         headBuffer.reserveCapacity(1024)
+    }
+
+    /// Body bytes still to come in a `Content-Length` body (nothing else
+    /// may arrive before them), or nil in any other state.
+    internal var remainingFixedBodyLength: Int? {
+        phase == .fixedBody ? remaining : nil
     }
 
     /// Whether the parser is between responses.
@@ -287,6 +309,11 @@ public struct HTTPResponseParser: Sendable {
             case .head:
                 if offset == count { return (.needMoreData, offset) }
                 hasReceivedResponseBytes = true
+                if let cached = reuseCachedHead(input, at: offset) {
+                    offset += cachedHead.count
+                    try begin(cached)
+                    return (.head(cached.response), offset)
+                }
                 let start = offset
                 guard let end = try scanSection(input, from: &offset, isTrailer: false) else {
                     headBuffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[start..<count]))
@@ -294,7 +321,9 @@ public struct HTTPResponseParser: Sendable {
                 }
                 let parsed: ParsedHead
                 if headBuffer.isEmpty {
-                    parsed = try parseHead(UnsafeRawBufferPointer(rebasing: input[start..<end]))
+                    let head = UnsafeRawBufferPointer(rebasing: input[start..<end])
+                    parsed = try parseHead(head)
+                    if !parsed.isInterim { cache(head, parsed) }
                 } else {
                     headBuffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[start..<end]))
                     let result = headBuffer.withUnsafeBytes { bytes in
@@ -373,9 +402,40 @@ public struct HTTPResponseParser: Sendable {
         }
     }
 
+    /// The cached head's parse when `input` at `offset` starts with the
+    /// cached head's bytes (so its head is exactly those bytes: the cached
+    /// head has its only empty line at its end), in a fresh section, for a
+    /// request of the same kind (HEAD or not: that decides the framing).
+    /// Limits need no new check: the same bytes passed them.
+    @inline(__always)
+    private func reuseCachedHead(_ input: UnsafeRawBufferPointer, at offset: Int) -> ParsedHead? {
+        let length = cachedHead.count
+        guard length > 0, sectionBytes == 0, headBuffer.isEmpty, requestIsHead == cachedHeadIsForHEAD,
+              input.count - offset >= length, let cached = cachedParsedHead else { return nil }
+        let equal = cachedHead.withUnsafeBytes { head in
+            memcmp(input.baseAddress! + offset, head.baseAddress!, length) == 0
+        }
+        return equal ? cached : nil
+    }
+
+    /// Remembers a final head parsed from one chunk (up to 4 KiB of it).
+    private mutating func cache(_ head: UnsafeRawBufferPointer, _ parsed: ParsedHead) {
+        guard head.count <= 4096 else {
+            cachedHead.removeAll(keepingCapacity: true)
+            cachedParsedHead = nil
+            return
+        }
+        cachedHead.removeAll(keepingCapacity: true)
+        cachedHead.append(contentsOf: head)
+        cachedParsedHead = parsed
+        cachedHeadIsForHEAD = requestIsHead
+    }
+
     /// Sets up the body state for a final head.
     private mutating func begin(_ head: ParsedHead) throws(UVURLError) {
         keepAlive = head.keepAlive && !requestCloses
+        announcedBodyLength = nil
+        hasContentEncoding = head.hasContentEncoding
         switch head.framing {
         case .none:
             phase = .complete
@@ -388,6 +448,7 @@ public struct HTTPResponseParser: Sendable {
             }
             remaining = length
             bodyLength = length
+            announcedBodyLength = length
             phase = length == 0 ? .complete : .fixedBody
         case .chunked:
             beginChunkLine()
@@ -589,6 +650,8 @@ public struct HTTPResponseParser: Sendable {
         var isInterim: Bool
         var framing: Framing
         var keepAlive: Bool
+        /// Whether a `Content-Encoding` field is present.
+        var hasContentEncoding: Bool
     }
 
     /// Parses a complete head: status line, field lines, final CRLF. The
@@ -612,6 +675,7 @@ public struct HTTPResponseParser: Sendable {
         var chunked = false
         var connectionClose = false
         var connectionKeepAlive = false
+        var hasContentEncoding = false
 
         /// Reads one field's value for framing and adds the field.
         func interpret(_ nameBytes: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws(UVURLError) {
@@ -649,6 +713,8 @@ public struct HTTPResponseParser: Sendable {
             case .connection:
                 if HTTPTokenList.contains(value, "close") { connectionClose = true }
                 if HTTPTokenList.contains(value, "keep-alive") { connectionKeepAlive = true }
+            case .contentEncoding:
+                hasContentEncoding = true
             case .other:
                 break
             }
@@ -693,7 +759,8 @@ public struct HTTPResponseParser: Sendable {
         let status = HTTPResponse.Status(code: code, reasonPhrase: reason)
         let response = HTTPResponse(status: status, headerFields: fields)
         if isInterim {
-            return ParsedHead(response: response, isInterim: true, framing: .none, keepAlive: true)
+            return ParsedHead(response: response, isInterim: true, framing: .none, keepAlive: true,
+                              hasContentEncoding: false)
         }
 
         if sawTransferEncoding {
@@ -719,7 +786,8 @@ public struct HTTPResponseParser: Sendable {
         } else {
             framing = .closeDelimited
         }
-        return ParsedHead(response: response, isInterim: false, framing: framing, keepAlive: keepAlive)
+        return ParsedHead(response: response, isInterim: false, framing: framing, keepAlive: keepAlive,
+                          hasContentEncoding: hasContentEncoding)
     }
 
     /// Parses `HTTP/1.x SP 3DIGIT [SP reason-phrase]`; only HTTP/1.1 and
@@ -854,7 +922,7 @@ public struct HTTPResponseParser: Sendable {
 
     /// The fields that decide framing and connection reuse.
     private enum FramingField {
-        case contentLength, transferEncoding, connection, other
+        case contentLength, transferEncoding, connection, contentEncoding, other
     }
 
     @inline(__always)
@@ -862,6 +930,7 @@ public struct HTTPResponseParser: Sendable {
         switch name.count {
         case 14 where HTTPTokenList.equalsIgnoringCase(name, "content-length"): .contentLength
         case 17 where HTTPTokenList.equalsIgnoringCase(name, "transfer-encoding"): .transferEncoding
+        case 16 where HTTPTokenList.equalsIgnoringCase(name, "content-encoding"): .contentEncoding
         case 10 where HTTPTokenList.equalsIgnoringCase(name, "connection"): .connection
         default: .other
         }

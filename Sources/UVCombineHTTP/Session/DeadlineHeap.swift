@@ -7,13 +7,13 @@
 @usableFromInline
 package class DeadlineEntry {
     /// The entry's position in the heap, or -1 when it is not in it.
-    package internal(set) final var heapIndex = -1
+    @exclusivity(unchecked) package internal(set) final var heapIndex = -1
     /// The deadline the entry waits for, in nanoseconds (valid while in
     /// the heap).
-    package internal(set) final var heapDeadline: UInt64 = 0
+    @exclusivity(unchecked) package internal(set) final var heapDeadline: UInt64 = 0
     /// When the entry was last scheduled, among the heap's schedules: the
     /// tie-break that makes equal deadlines come out in that order.
-    package internal(set) final var heapSequence: UInt64 = 0
+    @exclusivity(unchecked) package internal(set) final var heapSequence: UInt64 = 0
 
     @usableFromInline
     package init() {}

@@ -97,6 +97,15 @@ package protocol HTTPConnectionIO: AnyObject {
     /// records waiting while the session does not read. For tests; 0 for
     /// plain TCP, which hands every read over at once.
     var bufferedInputByteCount: Int { get }
+
+    /// Asks that the next reads go into `target` (which stays valid until
+    /// this is called again with nil, or the connection closes) instead
+    /// of the transport's buffer; the reads are then handed over pointing
+    /// into it. The engine sets it to the rest of a data task's body
+    /// buffer while a body of known length arrives, so the kernel copies
+    /// the body into its place (no copy from a read buffer). A transport
+    /// that cannot (TLS decrypts into its own buffer) ignores it.
+    func setReadTarget(_ target: UnsafeMutableRawBufferPointer?)
 }
 
 extension HTTPConnectionHandler {
@@ -110,6 +119,9 @@ extension HTTPConnectionHandler {
 }
 
 extension HTTPConnectionIO {
+    /// Reads always go to the transport's own buffer.
+    package func setReadTarget(_ target: UnsafeMutableRawBufferPointer?) {}
+
     /// Nothing is held: every read is handed over at once.
     package var bufferedInputByteCount: Int { 0 }
 

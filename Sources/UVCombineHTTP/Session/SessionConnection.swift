@@ -12,18 +12,21 @@ internal final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
     internal let key: ConnectionKey
     internal unowned let engine: SessionEngine
     /// The socket; set right after creation.
-    internal var io: (any HTTPConnectionIO)?
-    internal var parser: HTTPResponseParser
+    @exclusivity(unchecked) internal var io: (any HTTPConnectionIO)?
+    @exclusivity(unchecked) internal var parser: HTTPResponseParser
     /// The request bytes; not mutated while a write of them is in flight.
-    internal var writeBuffer: [UInt8] = []
+    @exclusivity(unchecked) internal var writeBuffer: [UInt8] = []
     /// The task whose exchange the connection carries.
-    internal var task: SessionTask?
+    @exclusivity(unchecked) internal var task: SessionTask?
     /// Connected (the pending deadline is the idle one, not the connect one).
-    internal var isEstablished = false
+    @exclusivity(unchecked) internal var isEstablished = false
     /// The engine closed it; the transport reports nothing more.
-    internal var isClosed = false
+    @exclusivity(unchecked) internal var isClosed = false
     /// Whether reading is started.
-    internal var isReading = false
+    @exclusivity(unchecked) internal var isReading = false
+    /// The transport's reads go into the carried task's body buffer
+    /// (``HTTPConnectionIO/setReadTarget(_:)``).
+    @exclusivity(unchecked) internal var hasReadTarget = false
 
     internal init(
         id: ConnectionPoolStateMachine.ConnectionID,

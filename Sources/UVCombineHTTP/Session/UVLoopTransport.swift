@@ -171,6 +171,10 @@ internal final class UVLoopConnection: HTTPConnectionIO, UVTCPConnectionHandler 
         tcp?.startReading()
     }
 
+    internal func setReadTarget(_ target: UnsafeMutableRawBufferPointer?) {
+        tcp?.readTarget = target
+    }
+
     internal func stopReading() {
         tcp?.stopReading()
     }

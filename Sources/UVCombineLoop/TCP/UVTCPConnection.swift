@@ -91,6 +91,14 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
     internal var isReadStarted = false
     internal var endReported = false
     internal var readBuffer: UnsafeMutableRawPointer?
+    /// Where the next reads go instead of ``readBuffer`` while set: a
+    /// handler that knows where the bytes belong (an HTTP body of known
+    /// length, collected into one buffer) has the kernel copy them there,
+    /// and is handed them there. The memory must stay valid until the
+    /// target is cleared or the connection closes. Loop thread.
+    package var readTarget: UnsafeMutableRawBufferPointer?
+    /// Where the read in progress goes (``readBuffer`` or ``readTarget``).
+    private var currentReadBase: UnsafeMutableRawPointer?
     internal var writes = TCPWriteSlots()
     /// A `write` returned `false`: tell the handler when the queue drained.
     internal var owesWritableNotification = false
@@ -265,6 +273,10 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
     }
 
     private func takeReadBuffer() -> uv_buf_t {
+        if let target = readTarget, let base = target.baseAddress, !target.isEmpty {
+            currentReadBase = base
+            return uv_buf_init(base.assumingMemoryBound(to: CChar.self), UInt32(clamping: target.count))
+        }
         let buffer: UnsafeMutableRawPointer
         if let readBuffer {
             buffer = readBuffer
@@ -273,6 +285,7 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
             readBuffer = buffer
             readBufferCount += 1
         }
+        currentReadBase = buffer
         return uv_buf_init(buffer.assumingMemoryBound(to: CChar.self), UInt32(clamping: readBufferSize))
     }
 
@@ -280,7 +293,7 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
         readCount &+= 1
         if !demand.isUnlimitedDemand { demand -= 1 }
         if let handler = storedHandler {
-            handler.connection(self, didRead: UnsafeRawBufferPointer(start: readBuffer, count: count))
+            handler.connection(self, didRead: UnsafeRawBufferPointer(start: currentReadBase, count: count))
         }
         // Stopped after the handler, so that a handler that asks for one
         // chunk at a time does not stop and restart the socket each time.
