@@ -228,6 +228,14 @@ struct FetchCurlOracleTests {
             ["-sL", "-d", "x=1", server.url("/redirect/307?to=/echo")],
             ["-sL", "-d", "x=1", server.url("/redirect/308?to=/echo")],
             ["-sL", "-X", "DELETE", server.url("/redirect/303?to=/echo")],
+            // --proto and --proto-redir (rustup's --proto '=https').
+            ["-sS", "--proto", "=https", "--tlsv1.2", server.url("/echo")],
+            ["-s", "--proto", "-all,+http", server.url("/echo")],
+            ["-s", "--proto", "https", server.url("/echo")],
+            ["-s", "--proto", "-http", server.url("/echo")],
+            ["-s", "--proto", "=bogus", server.url("/echo")],
+            ["-sL", "--proto-redir", "=https", server.url("/redirect/302?to=/echo")],
+            ["-s", "--proto-redir", "=https", server.url("/redirect/302?to=/echo")],
             ["-sL", server.url("/redirect/302?to=/redirect/301?to=/status/404")],
             ["-sLf", server.url("/redirect/302?to=/status/404")],
             ["-sL", "--max-redirs", "1", server.url("/redirect/302?to=/redirect/302?to=/echo")],
@@ -379,6 +387,8 @@ struct FetchCurlOracleTests {
             ["-s", "-w", "%{http_code} %{size_download} %{content_type}\\n", "-o", "/dev/null", server.url("/data.bin")],
             ["-s", "-X", "POST", "-d", "x", server.url("/text.txt")],
             ["-s", "--cacert", certificate.certificate, "\(https)/text.txt"],
+            // rustup's install line, with our CA.
+            ["--proto", "=https", "--tlsv1.2", "-sSf", "--cacert", certificate.certificate, "\(https)/text.txt"],
             ["-sI", "--cacert", certificate.certificate, "\(https)/data.bin"],
             ["-s", "\(https)/text.txt"],
             ["-sk", "\(https)/data.bin"],

@@ -218,6 +218,13 @@ struct FetchCommand {
                 return failed(attempt, error, url: url, host: nil, port: nil, clock: clock, received: 0)
             }
             attempt.report.scheme = target.scheme == .https ? "HTTPS" : "HTTP"
+            // --proto, and --proto-redir for the requests after a redirect.
+            let scheme = target.scheme == .https ? "https" : "http"
+            if !options.protocols.contains(scheme) || (redirects > 0 && !options.redirectProtocols.contains(scheme)) {
+                attempt.status = FetchExitCode.otherFailure
+                attempt.message = "Protocol \"\(scheme)\" not supported or disabled in libcurl"
+                return attempt
+            }
             attempt.report.remotePort = target.port
             attempt.report.remoteIP = Self.isAddressLiteral(target.host) ? target.host : ""
             if firstKey == nil { firstKey = target.key }

@@ -58,6 +58,39 @@ struct FetchOptions {
     var getWithData = false
     /// `--path-as-is`: keep `/./` and `/../` in the URL's path.
     var pathAsIs = false
+    /// `--proto`: the schemes allowed at all (curl's default: all).
+    var protocols = FetchOptions.allProtocols
+    /// `--proto-redir`: the schemes a redirect may go to (curl 7.88's
+    /// default: http, https, ftp, ftps).
+    var redirectProtocols: Set<String> = ["http", "https", "ftp", "ftps"]
+
+    /// curl's protocol names, for `all`.
+    static let allProtocols: Set<String> = [
+        "dict", "file", "ftp", "ftps", "gopher", "gophers", "http", "https", "imap", "imaps", "ldap", "ldaps", "mqtt",
+        "pop3", "pop3s", "rtmp", "rtsp", "scp", "sftp", "smb", "smbs", "smtp", "smtps", "telnet", "tftp",
+    ]
+
+    /// curl's `--proto` syntax: comma-separated names (or `all`), each
+    /// adding (`+`, the default), removing (`-`) or being the only one
+    /// (`=`), applied from left to right to `start`.
+    static func protocols(_ list: String, from start: Set<String>) -> Set<String> {
+        var result = start
+        for token in list.split(separator: ",") {
+            var name = Substring(token.trimmingCharacters(in: .whitespaces))
+            var mode: Character = "+"
+            while let first = name.first, "=+-".contains(first) {
+                mode = first
+                name = name.dropFirst()
+            }
+            let names: Set<String> = name.lowercased() == "all" ? allProtocols : [name.lowercased()]
+            switch mode {
+            case "=": result = names
+            case "-": result.subtract(names)
+            default: result.formUnion(names)
+            }
+        }
+        return result
+    }
     /// `--max-filesize N`: refuse a body whose `Content-Length` is larger
     /// than N bytes (exit 63); curl 7.88 does not check bodies without one.
     var maximumFileSize: Int?
@@ -181,7 +214,8 @@ struct FetchOptions {
           -h, --help               show this help
           -V, --version            show the version
 
-        Also as curl: -R (file time from Last-Modified), --max-filesize N (exit 63),
+        Also as curl: --proto and --proto-redir (e.g. --proto '=https': exit 1 for http),
+        -R (file time from Last-Modified), --max-filesize N (exit 63),
         --fail-early, --remove-on-error, --oauth2-bearer TOKEN, --tlsv1.3,
         --path-as-is, -q, -N; FTP, mail, TFTP and telnet options are accepted and
         have no effect on HTTP, as with curl.
@@ -230,6 +264,8 @@ struct FetchOptions {
         Spec(long: "cookie", short: "b", takesValue: true),
         Spec(long: "get", short: "G", takesValue: false),
         Spec(long: "path-as-is", short: nil, takesValue: false),
+        Spec(long: "proto", short: nil, takesValue: true),
+        Spec(long: "proto-redir", short: nil, takesValue: true),
         Spec(long: "upload-file", short: "T", takesValue: true),
         Spec(long: "location", short: "L", takesValue: false),
         Spec(long: "max-redirs", short: nil, takesValue: true),
@@ -335,8 +371,8 @@ struct FetchOptions {
         "local-port": (nil, true), "keepalive-time": (nil, true), "speed-limit": ("Y", true),
         "speed-time": ("y", true), "time-cond": ("z", true), 
         "capath": (nil, true), "pinnedpubkey": (nil, true), "post301": (nil, false), "post302": (nil, false),
-        "post303": (nil, false), "proto": (nil, true),
-        "proto-redir": (nil, true), "junk-session-cookies": ("j", false), "next": (nil, false),
+        "post303": (nil, false),
+        "junk-session-cookies": ("j", false), "next": (nil, false),
         "dns-servers": (nil, true), "happy-eyeballs-timeout-ms": (nil, true),
         "expect100-timeout": (nil, true), "ignore-content-length": (nil, false), "manual": ("M", false),
         // The rest of curl 7.88's options (curl --help all).
@@ -525,6 +561,8 @@ struct FetchOptions {
             json = true
         case "get": getWithData = on
         case "path-as-is": pathAsIs = on
+        case "proto": protocols = Self.protocols(value ?? "", from: protocols)
+        case "proto-redir": redirectProtocols = Self.protocols(value ?? "", from: redirectProtocols)
         case "max-filesize": maximumFileSize = try integer(value)
         case "fail-early": failEarly = on
         case "remove-on-error": removeOnError = on
