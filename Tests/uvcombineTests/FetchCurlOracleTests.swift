@@ -252,6 +252,9 @@ struct FetchCurlOracleTests {
     @Test func writeOut() throws {
         let server = try OracleHTTPServer()
         defer { server.stop() }
+        let formatDirectory = try TemporaryDirectory()
+        let formatFile = formatDirectory.file("format.txt")
+        try Data("code=%{http_code}\\n\r\nsize=%{size_download}\n".utf8).write(to: formatFile)
         let format = "%{http_code} %{response_code} %{size_download} %{num_redirects} %{url_effective} "
             + "%{content_type} %{http_version} %{method} %{scheme} %{exitcode} %{redirect_url} %% \\t.\\n"
         for arguments in [
@@ -265,6 +268,8 @@ struct FetchCurlOracleTests {
             ["-s", "-A", "same", "-d", "abc", "-w", "%{size_upload} %{size_request}\\n", "-o", "/dev/null", server.url("/status/200")],
             ["-s", "-w", "before %{onerror}after\\n", server.url("/echo")],
             ["-s", "-w", "%{stderr}to standard error", server.url("/echo")],
+            ["-s", "-w", "@\(formatFile.path)", "-o", "/dev/null", server.url("/status/201")],
+            ["-s", "--noproxy", "*", "-x", "", server.url("/echo")],
         ] {
             try Self.expectSame(arguments)
         }
@@ -314,6 +319,7 @@ struct FetchCurlOracleTests {
             ["-s", "--retry", "2", server.url("/flaky?key=c&fails=1&code=404")],
             ["-s", "--retry", "1", "--retry-delay", "1", "-o", "out.txt", server.url("/flaky?key=d&fails=1&code=429")],
             ["-s", "--retry", "3", "http://127.0.0.1:1/"],
+            ["-s", "--retry", "1", "--retry-connrefused", "--retry-delay", "1", "http://127.0.0.1:1/"],
             // A timeout is transient: retried, and here timed out again.
             ["-s", "-m", "0.3", "--retry", "1", server.url("/slow?s=2")],
             // Retry-After: 1 (curl's wait for the first retry anyway).

@@ -46,7 +46,8 @@ struct FetchCommand {
             return report(FetchExitCode.notBuiltIn, "option \(option): is not supported by uvcombine fetch")
         }
         // The library features these need are not built yet (issue 19).
-        if options.proxy != nil {
+        // An empty proxy means none, as with curl.
+        if let proxy = options.proxy, !proxy.isEmpty {
             return report(FetchExitCode.notBuiltIn, "option --proxy: proxies are not built in yet")
         }
 
@@ -56,7 +57,16 @@ struct FetchCommand {
                 let file = String(writeOut.dropFirst())
                 let contents = file == "-" ? FileHandle.standardInput.readDataToEndOfFile()
                     : FileManager.default.contents(atPath: file)
-                format = contents.map { String(decoding: $0, as: UTF8.self) } ?? ""
+                // As curl reads it: the lines joined, without line ends
+                // (each line cut at its first CR).
+                format = contents.map { data in
+                    var kept: [UInt8] = []
+                    var inLineEnd = false
+                    for byte in data {
+                        if byte == 0x0A { inLineEnd = false } else if byte == 0x0D { inLineEnd = true } else if !inLineEnd { kept.append(byte) }
+                    }
+                    return String(decoding: kept, as: UTF8.self)
+                } ?? ""
             } else {
                 format = writeOut
             }

@@ -265,6 +265,8 @@ struct FetchOptions {
         Spec(long: "get", short: "G", takesValue: false),
         Spec(long: "path-as-is", short: nil, takesValue: false),
         Spec(long: "proto", short: nil, takesValue: true),
+        // No proxy is ever used, so hosts without one need nothing done.
+        Spec(long: "noproxy", short: nil, takesValue: true),
         Spec(long: "proto-redir", short: nil, takesValue: true),
         Spec(long: "upload-file", short: "T", takesValue: true),
         Spec(long: "location", short: "L", takesValue: false),
@@ -364,7 +366,7 @@ struct FetchOptions {
         "continue-at": ("C", true), "cert": ("E", true), "key": (nil, true),
         "http2": (nil, false), "http3": (nil, false), "http1.0": ("0", false), "ipv4": ("4", false),
         "ipv6": ("6", false), "limit-rate": (nil, true), "resolve": (nil, true), "proxy-user": ("U", true),
-        "noproxy": (nil, true), "socks5": (nil, true), "digest": (nil, false), "ntlm": (nil, false),
+"socks5": (nil, true), "digest": (nil, false), "ntlm": (nil, false),
         "negotiate": (nil, false), "anyauth": (nil, false), "netrc": ("n", false), "config": ("K", true),
         "parallel": ("Z", false), "remote-header-name": ("J", false),
         "trace": (nil, true), "trace-ascii": (nil, true), "stderr": (nil, true), "interface": (nil, true),
