@@ -176,11 +176,15 @@ struct FetchCurlOracleTests {
         let directory = try TemporaryDirectory()
         let form = directory.file("form.txt")
         try Data("a=1\nb=2\r\n".utf8).write(to: form)
+        let headers = directory.file("headers.txt")
+        try Data("X-From-File: one\r\n\nX-Second: two\nAccept:\n".utf8).write(to: headers)
         for arguments in [
             ["-s", "-X", "DELETE", server.url("/echo")],
             ["-s", "-H", "X-One: 1", "-H", "X-Two: two words", server.url("/echo")],
             ["-s", "-H", "Accept:", "-H", "X-Empty;", server.url("/echo")],
             ["-s", "-H", "Accept: application/json", server.url("/echo")],
+            ["-s", "-H", "@\(headers.path)", server.url("/echo")],
+            ["-s", "-H", "@\(directory.file("missing.txt").path)", server.url("/echo")],
             ["-s", "-A", "", server.url("/echo")],
             ["-s", "-e", "http://example.com/from", server.url("/echo")],
             ["-s", "--oauth2-bearer", "token", server.url("/echo")],

@@ -42,6 +42,7 @@ struct FetchCommand {
         // not a signal that kills the process.
         signal(SIGPIPE, SIG_IGN)
 
+        for warning in options.warnings { note(warning) }
         if let option = options.unsupported {
             return report(FetchExitCode.notBuiltIn, "option \(option): is not supported by uvcombine fetch")
         }

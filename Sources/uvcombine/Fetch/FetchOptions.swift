@@ -139,6 +139,8 @@ struct FetchOptions {
     /// The first option seen that curl has but this tool does not
     /// implement (exit status 4 when the command runs).
     var unsupported: String?
+    /// Warnings from reading the options (printed unless `-s`).
+    var warnings: [String] = []
 
     /// A command-line mistake; exit status 2 (curl's "option ...").
     struct UsageError: Error, CustomStringConvertible {
@@ -169,7 +171,7 @@ struct FetchOptions {
           -I, --head               send HEAD and write the header fields only
           -X, --request METHOD     use METHOD for every request (also after redirects)
           -H, --header 'Name: v'   add a field; 'Name:' removes a default one, 'Name;'
-                                   sends it empty (repeatable)
+                                   sends it empty (repeatable); @FILE: one per line
           -A, --user-agent NAME    the User-Agent (default uvcombine-fetch/1; '' sends none)
           -e, --referer URL        the Referer field
           -u, --user USER:PASS     HTTP basic authentication (also from http://user:pass@...)
@@ -530,6 +532,21 @@ struct FetchOptions {
         case "request": method = value
         case "header":
             guard let value else { return }
+            if value.hasPrefix("@") {
+                // `-H @file`: one header per line.
+                let file = String(value.dropFirst())
+                guard let contents = file == "-" ? FileHandle.standardInput.readDataToEndOfFile()
+                        : FileManager.default.contents(atPath: file) else {
+                    // As curl: a warning, and the transfer goes on.
+                    warnings.append("Warning: Failed to open \(file)!")
+                    return
+                }
+                for line in contents.split(separator: 0x0A) {
+                    let text = String(decoding: line.prefix(while: { $0 != 0x0D }), as: UTF8.self)
+                    if !text.isEmpty { try apply("header", value: text, shown: shown) }
+                }
+                return
+            }
             if let colon = value.firstIndex(of: ":") {
                 let name = String(value[..<colon])
                 let rest = value[value.index(after: colon)...].drop(while: { $0 == " " || $0 == "\t" })
