@@ -382,7 +382,10 @@ public struct ConnectionPoolStateMachine: Sendable {
         if isShutDown {
             return Action(request: .fail(request, UVURLError(.resourceUnavailable, detail: "the session was shut down")))
         }
-        guard requests[request] == nil else {
+        // Index-based reads and writes here and below: one hash per
+        // dictionary, and no copy of a whole state (its key's host string
+        // retained and released) to read one field (issue 17).
+        guard requests.index(forKey: request) == nil else {
             violation("executeRequest: request IDs are unique while the pool knows them, but \(request) is already \(requests[request]!.phase)")
         }
         var state = RequestState(
@@ -395,8 +398,8 @@ public struct ConnectionPoolStateMachine: Sendable {
         // Read first, then mutate through `!`: an optional-chained
         // mutation (`keys[key]?.idle.popLast()`) heap-allocates the
         // dictionary's coroutine frame on every call.
-        if keys[key]?.idle.isEmpty == false {
-            let connection = keys[key]!.idle.removeLast()
+        if let keyIndex = keys.index(forKey: key), !keys.values[keyIndex].idle.isEmpty {
+            let connection = keys.values[keyIndex].idle.removeLast()
             state.phase = .leased(connection, .assigned)
             requests[request] = state
             connections[connection]!.phase = .leased(request)
@@ -466,19 +469,21 @@ public struct ConnectionPoolStateMachine: Sendable {
 
     /// The owner handed the first request byte to the socket.
     public mutating func requestWriteStarted(_ request: RequestID) {
-        guard case .leased(let connection, .assigned)? = requests[request]?.phase else {
+        guard let index = requests.index(forKey: request),
+              case .leased(let connection, .assigned) = requests.values[index].phase else {
             violation("requestWriteStarted: only an assigned request starts writing, but \(request) is \(describe(request))")
         }
-        requests[request]!.phase = .leased(connection, .writing)
+        requests.values[index].phase = .leased(connection, .writing)
     }
 
     /// The first response byte for the request arrived (it can no longer
     /// be retried).
     public mutating func responseBytesReceived(_ request: RequestID) {
-        guard case .leased(let connection, let exchange)? = requests[request]?.phase, exchange != .assigned else {
+        guard let index = requests.index(forKey: request),
+              case .leased(let connection, let exchange) = requests.values[index].phase, exchange != .assigned else {
             violation("responseBytesReceived: a response comes after the request was written, but \(request) is \(describe(request))")
         }
-        requests[request]!.phase = .leased(connection, .receiving)
+        requests.values[index].phase = .leased(connection, .receiving)
     }
 
     /// The response ended; `keepAlive` is the parser's decision
@@ -488,13 +493,15 @@ public struct ConnectionPoolStateMachine: Sendable {
     ///   `scheduleIdleTimeout`; or `close` it (possibly `closeAndCreate`)
     ///   when the request or the response said `Connection: close`.
     public mutating func requestFinished(_ request: RequestID, keepAlive: Bool, now: HTTPDeadline) -> Action {
-        guard case .leased(let connection, let exchange)? = requests[request]?.phase, exchange != .assigned else {
+        guard let index = requests.index(forKey: request),
+              case .leased(let connection, let exchange) = requests.values[index].phase, exchange != .assigned else {
             violation("requestFinished: only a written request can finish, but \(request) is \(describe(request))")
         }
-        let closes = requests[request]!.closesConnection
-        requests[request] = nil
+        let closes = requests.values[index].closesConnection
+        requests.remove(at: index)
         if keepAlive && !closes {
-            connections[connection]!.completedExchanges += 1
+            let connectionIndex = connections.index(forKey: connection)!
+            connections.values[connectionIndex].completedExchanges += 1
             return release(connection, now: now)
         }
         return Action(connection: remove(connection, now: now))
@@ -633,18 +640,23 @@ public struct ConnectionPoolStateMachine: Sendable {
 
     /// A connection free for reuse: to the oldest waiting request, or idle.
     private mutating func release(_ connection: ConnectionID, now: HTTPDeadline) -> Action {
-        let key = connections[connection]!.key
-        if !keys[key]!.queue.isEmpty {
-            let next = keys[key]!.queue.removeFirst()
+        let index = connections.index(forKey: connection)!
+        let keyIndex = keys.index(forKey: connections.values[index].key)!
+        if !keys.values[keyIndex].queue.isEmpty {
+            let next = keys.values[keyIndex].queue.removeFirst()
             return lease(connection, to: next)
         }
-        return Action(connection: makeIdle(connection, now: now))
+        let deadline = now.advanced(by: configuration.idleTimeout)
+        connections.values[index].phase = .idle(deadline)
+        keys.values[keyIndex].idle.append(connection)
+        return Action(connection: .scheduleIdleTimeout(connection, deadline))
     }
 
     private mutating func makeIdle(_ connection: ConnectionID, now: HTTPDeadline) -> ConnectionAction {
         let deadline = now.advanced(by: configuration.idleTimeout)
-        connections[connection]!.phase = .idle(deadline)
-        keys[connections[connection]!.key]!.idle.append(connection)
+        let index = connections.index(forKey: connection)!
+        connections.values[index].phase = .idle(deadline)
+        keys[connections.values[index].key]!.idle.append(connection)
         return .scheduleIdleTimeout(connection, deadline)
     }
 
