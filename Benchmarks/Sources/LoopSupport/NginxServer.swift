@@ -123,6 +123,7 @@ public final class NginxServer: @unchecked Sendable {
         var pid = pid_t()
         let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
         guard spawned == 0 else {
+            try? FileManager.default.removeItem(atPath: prefix)
             FileHandle.standardError.write(Data("NginxServer: \(nginx) did not start: error \(spawned); the nginx workloads are skipped\n".utf8))
             return nil
         }
