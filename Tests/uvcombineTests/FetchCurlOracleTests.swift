@@ -14,7 +14,11 @@ let curlExecutable = findExecutable("curl")
 /// The server (``OracleHTTPServer``) answers identically every time (fixed
 /// `Date`), and its `/echo` route prints the request it received, so
 /// comparing output compares what the two tools sent.
-@Suite("uvcombine fetch against curl as the oracle",
+///
+/// Serialized: each case starts processes and several wait on real time
+/// (`-m`, `--retry`); one at a time keeps the machine's load, and the
+/// timing of the other suites, reasonable.
+@Suite("uvcombine fetch against curl as the oracle", .serialized,
        .enabled(if: curlExecutable != nil, "curl is not installed (apt-get install curl)"))
 struct FetchCurlOracleTests {
     struct Run {

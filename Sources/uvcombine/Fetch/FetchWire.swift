@@ -28,6 +28,7 @@ final class FetchWire: SessionWireObserver {
     private(set) var writeError: FetchOutput.WriteError?
 
     private(set) var requestBytes = 0
+    private var wroteRequestHead = false
     private(set) var headerBytes = 0
     /// `1` (HTTP/1.0) or `1.1`, from the final status line, as curl's
     /// `%{http_version}` spells them.
@@ -55,7 +56,15 @@ final class FetchWire: SessionWireObserver {
     func sessionWillWrite(_ bytes: UnsafeRawBufferPointer) {
         requestBytes += bytes.count
         requestWrittenAt = clock.seconds
+        // Only the first write of an exchange starts with the head (a body
+        // written in parts would come as more writes).
+        let isHead = !wroteRequestHead
+        wroteRequestHead = true
         guard verbose else { return }
+        guard isHead else {
+            FetchOutput.writeStandardError(Array("} [\(bytes.count) bytes data]\n".utf8))
+            return
+        }
         // The head: up to and including the empty line.
         let head = Self.headLength(bytes) ?? bytes.count
         var text: [UInt8] = []
