@@ -164,8 +164,6 @@ struct FetchOptions {
           -D, --dump-header FILE   write every response head, as received, to FILE (- is
                                    standard output)
           -r, --range RANGE        ask for the bytes RANGE (Range: bytes=RANGE)
-        Several URLs are fetched one after the other; the n-th -o or -O goes with the
-        n-th URL; the exit status is the last transfer's.
           -i, --include            write the status line and header fields, as received,
                                    before the body (every response's, with -L)
           -I, --head               send HEAD and write the header fields only
@@ -187,7 +185,8 @@ struct FetchOptions {
           -b, --cookie 'N=V; ...'  send these cookies (a cookie file is not supported)
           -G, --get                send the -d data as the URL's query with GET
           -T, --upload-file FILE   PUT FILE (to URL/FILE when URL ends with '/')
-          -L, --location           follow redirects (301 302 303 307 308), up to --max-redirs
+          -L, --location           follow redirects (a 3xx but 304 with a Location), up to
+                                   --max-redirs
               --max-redirs N       at most N redirects (default 50; exit 47 beyond)
               --location-trusted   keep sending -u credentials to other hosts on redirects
           -f, --fail               exit 22 on an HTTP status of 400 or more, writing no body
@@ -212,9 +211,12 @@ struct FetchOptions {
               --compressed         ask for gzip or deflate and decode the body (exit 61 when
                                    it does not decode)
               --unix-socket PATH   connect to the Unix domain socket PATH
-          -x, --proxy URL          send requests through the proxy at URL
+          -x, --proxy URL          not supported yet (exit 4); an empty URL means no proxy
           -h, --help               show this help
           -V, --version            show the version
+
+        Several URLs are fetched one after the other; the n-th -o or -O goes with the
+        n-th URL; the exit status is the last transfer's.
 
         Also as curl: --proto and --proto-redir (e.g. --proto '=https': exit 1 for http),
         -R (file time from Last-Modified), --max-filesize N (exit 63),
