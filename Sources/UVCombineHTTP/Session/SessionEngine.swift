@@ -191,7 +191,8 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
             deadlines.schedule(task, at: deadline.uptimeNanoseconds)
         }
         task.timeouts = machine
-        task.redirects = RedirectStateMachine(policy: configuration.redirectPolicy, target: target, method: task.request.method)
+        // The redirect machine is made at the first redirect response
+        // (`redirectDecision`): most requests never need one.
         issue(task, to: target)
     }
 
@@ -660,7 +661,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
             rest = UnsafeRawBufferPointer(rebasing: rest[consumed...])
             switch event {
             case .head(let response):
-                switch task.redirects!.decide(response: response, request: task.request) {
+                switch redirectDecision(for: task, response: response) {
                 case .deliver:
                     if configuration.decompressesResponses, connection.parser.hasContentEncoding,
                        let coding = ContentDecoder.coding(of: response) {
@@ -744,6 +745,24 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
             }
             if input.isEmpty && count < output.count { return false }
         }
+    }
+
+    /// What the redirect policy says of `response`. A response that is no
+    /// redirect is delivered without asking; at the first redirect the
+    /// task's machine is made from its target and method, which are still
+    /// the original ones then (only following a redirect changes them).
+    private func redirectDecision(for task: SessionTask, response: HTTPResponse) -> RedirectStateMachine.Decision {
+        switch response.status.code {
+        case 301, 302, 303, 307, 308:
+            break
+        default:
+            if task.redirects == nil { return .deliver }
+        }
+        if task.redirects == nil {
+            task.redirects = RedirectStateMachine(policy: configuration.redirectPolicy, target: task.target!,
+                                                  method: task.request.method)
+        }
+        return task.redirects!.decide(response: response, request: task.request)
     }
 
     /// Offers a streaming part. Returns true when processing must stop
