@@ -62,7 +62,7 @@ package final class ContentDecoder {
     }
 
     /// The coding undone.
-    package let coding: Coding
+    package private(set) var coding: Coding
     private var phase = Phase.idle
     /// Allocated with the first encoded byte: zlib keeps a pointer back to
     /// its stream, so the stream needs a fixed address.
@@ -82,6 +82,17 @@ package final class ContentDecoder {
     /// encoded byte.
     package init(coding: Coding) {
         self.coding = coding
+    }
+
+    /// Makes the decoder ready for a new body in `coding`, keeping zlib's
+    /// state and window (`inflateReset2` instead of a new `inflateInit2`:
+    /// the session reuses one decoder across responses, so a compressed
+    /// response on a keep-alive connection allocates no zlib state).
+    package func reset(coding: Coding) {
+        self.coding = coding
+        phase = .idle
+        pendingInput.removeAll(keepingCapacity: true)
+        needsDrain = false
     }
 
     deinit {
@@ -205,7 +216,7 @@ package final class ContentDecoder {
             self.stream = stream
             return stream
         }()
-        let status = czlib_inflate_init2(stream, windowBits)
+        let status = isInitialised ? inflateReset2(stream, windowBits) : czlib_inflate_init2(stream, windowBits)
         guard status == Z_OK else { throw Self.failure("inflateInit2 failed (\(status))") }
         isInitialised = true
         phase = .inflating

@@ -128,6 +128,40 @@ struct ContentDecoderTests {
         }
     }
 
+    @Test("one decoder reset between bodies: gzip, raw deflate, a corrupt stream, zlib, cut mid-stream, gzip")
+    func reuse() throws {
+        let decoder = ContentDecoder(coding: .gzip)
+        let output = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+        defer { output.deallocate() }
+        func run(_ encoded: [UInt8], _ coding: ContentDecoder.Coding, finish: Bool = true) throws(UVURLError) -> [UInt8] {
+            decoder.reset(coding: coding)
+            var decoded: [UInt8] = []
+            let result = encoded.withUnsafeBytes { bytes -> Result<Void, UVURLError> in
+                var input = bytes
+                do throws(UVURLError) {
+                    while true {
+                        let count = try decoder.decode(&input, into: output)
+                        decoded += UnsafeRawBufferPointer(rebasing: output[..<count])
+                        if input.isEmpty && count < output.count { return .success(()) }
+                    }
+                } catch {
+                    return .failure(error)
+                }
+            }
+            try result.get()
+            if finish { try decoder.finish() }
+            return decoded
+        }
+        let text = compressibleText(50_000)
+        #expect(Data(try run(compressed(text, .gzip), .gzip)) == Data(text))
+        #expect(Data(try run(compressed(text, .raw), .deflate)) == Data(text))
+        #expect(throws: UVURLError(.cannotDecodeContentData)) { try run(Array("not gzip".utf8), .gzip) }
+        #expect(Data(try run(compressed(text, .zlib), .deflate)) == Data(text))
+        let gzip = compressed(text, .gzip)
+        _ = try run(Array(gzip[..<(gzip.count / 2)]), .gzip, finish: false)
+        #expect(Data(try run(gzip, .gzip)) == Data(text))
+    }
+
     @Test("Content-Encoding: the codings decoded, and those delivered as they came")
     func codingOfResponse() {
         #expect(ContentDecoder.coding(of: response(contentEncoding: ["gzip"])) == .gzip)

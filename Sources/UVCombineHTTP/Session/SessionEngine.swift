@@ -80,6 +80,9 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     /// ``decodeBuffer``'s size: a streaming part of decoded bytes is at
     /// most this long.
     internal static let decodeBufferSize = 64 * 1024
+    /// A decoder a finished task left, reset for the next compressed
+    /// response (its zlib state and window are kept).
+    private var spareDecoder: ContentDecoder?
 
     internal init(loop: UVLoop, configuration: UVURLSession.Configuration, transport: any HTTPTransport) {
         self.loop = loop
@@ -317,7 +320,10 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         task.pendingPart = nil
         task.stash = []
         task.redirectStep = nil
-        task.decoder = nil
+        if let decoder = task.decoder {
+            task.decoder = nil
+            spareDecoder = decoder
+        }
     }
 
     /// Points the connection's next reads at the rest of a data task's
@@ -665,7 +671,13 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
                 case .deliver:
                     if configuration.decompressesResponses, connection.parser.hasContentEncoding,
                        let coding = ContentDecoder.coding(of: response) {
-                        task.decoder = ContentDecoder(coding: coding)
+                        if let decoder = spareDecoder {
+                            spareDecoder = nil
+                            decoder.reset(coding: coding)
+                            task.decoder = decoder
+                        } else {
+                            task.decoder = ContentDecoder(coding: coding)
+                        }
                     }
                     if task.isStreaming {
                         if offer(.head(response), for: task, on: connection, rest: rest) { return true }
