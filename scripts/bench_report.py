@@ -538,6 +538,20 @@ def http_tables(run):
                          f"{fmt_ns(result.median(CLIENT) * bytes_per_body * 1e-6)} | "
                          f"{result.mallocs_per_iteration:,} |")
         lines.append("")
+    rows = [n for n in ("HTTP.gzip64MiB.uvcombine.dataTask", "HTTP.gzip64MiB.uvcombine.bytes",
+                        "HTTP.gzip64MiB.asyncHTTPClient") if get(n)]
+    if rows:
+        ahc = get("HTTP.gzip64MiB.asyncHTTPClient")
+        lines += ["### HTTP: a gzip body decoding to 64 MiB\n",
+                  "| workload | decoded MiB/s | × AsyncHTTPClient | client CPU ms per body | mallocs per body |",
+                  "| --- | ---: | ---: | ---: | ---: |"]
+        for name in rows:
+            result = get(name)
+            bytes_per_body = result.elements
+            lines.append(f"| `{name}` | {fmt_rate(result, 1 << 20)} | {ratio(wall(ahc), wall(result), 2)} | "
+                         f"{fmt_ns(result.median(CLIENT) * bytes_per_body * 1e-6)} | "
+                         f"{result.mallocs_per_iteration:,} |")
+        lines.append("")
     return "\n".join(lines)
 
 
