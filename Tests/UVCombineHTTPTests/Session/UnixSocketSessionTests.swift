@@ -90,6 +90,33 @@ struct UnixSocketSessionTests {
     }
 }
 
+@Suite("UVURLSession: https over a Unix domain socket", .enabled(if: NginxServer.isAvailable, "nginx is not installed"))
+struct UnixSocketTLSTests {
+    @Test("https+unix:// and unixSocketPath with an https URL: TLS over the socket, verified for localhost")
+    func httpsOverUnixSocket() throws {
+        let certificates = try TestCertificates()
+        defer { certificates.remove() }
+        let nginx = try NginxServer(files: ["a.txt": Data("secret\n".utf8)],
+                                    tls: (certificates.localhost, certificates.keyFile))
+        defer { nginx.stop() }
+        withRealLoop { loop in
+            var configuration = UVURLSession.Configuration()
+            configuration.tls.trustRoots = .pemFile(certificates.caFile)
+            let session = UVURLSession(loop: loop, configuration: configuration)
+            let encoded = nginx.tlsSocketPath.replacingOccurrences(of: "/", with: "%2F")
+            let outcome = fetch(session.dataTaskPublisher(for: URL(string: "https+unix://\(encoded)/a.txt")!), on: loop)
+            #expect(outcome?.text == "secret\n", "\(String(describing: outcome?.error))")
+
+            configuration.unixSocketPath = nginx.tlsSocketPath
+            let routed = UVURLSession(loop: loop, configuration: configuration)
+            #expect(fetch(routed.dataTaskPublisher(for: URL(string: "https://localhost/a.txt")!), on: loop)?.text == "secret\n")
+            // The certificate names localhost, not this host: verified as for TCP.
+            let wrong = fetch(routed.dataTaskPublisher(for: URL(string: "https://example.com/a.txt")!), on: loop)
+            #expect(wrong?.error?.code == .serverCertificateHostnameMismatch)
+        }
+    }
+}
+
 @Suite("HTTPRequestTarget: http+unix")
 struct HTTPRequestTargetUnixTests {
     @Test("http+unix and https+unix: the socket path from the host, Host: localhost, a key per path")

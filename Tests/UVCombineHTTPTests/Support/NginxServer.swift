@@ -35,7 +35,9 @@ final class NginxServer {
     /// Whether nginx is installed (tests that need it are skipped without).
     static var isAvailable: Bool { executable != nil }
 
-    init(files: [String: Data], unixSockets: Int = 0) throws {
+    /// With `tls` (a certificate and key file), nginx also serves https on
+    /// the Unix domain socket ``tlsSocketPath``.
+    init(files: [String: Data], unixSockets: Int = 0, tls: (certificate: String, key: String)? = nil) throws {
         guard let nginx = Self.executable else { throw Failure.noNginx }
         prefix = FileManager.default.temporaryDirectory
             .appendingPathComponent("uvcombine-nginx-\(UUID().uuidString)", isDirectory: true)
@@ -49,6 +51,17 @@ final class NginxServer {
         let prefixPath = prefix.path
         socketPaths = (0..<unixSockets).map { "\(prefixPath)/s\($0).sock" }
         let unixListens = socketPaths.map { "listen unix:\($0);" }.joined(separator: " ")
+        var tlsServer = ""
+        if let tls {
+            tlsServer = """
+                server {
+                    listen unix:\(prefixPath)/tls.sock ssl;
+                    ssl_certificate \(tls.certificate);
+                    ssl_certificate_key \(tls.key);
+                    root \(html.path);
+                }
+                """
+        }
         // As root, workers would switch to `nobody`; one process, no
         // switch.
         let configuration = """
@@ -72,6 +85,7 @@ final class NginxServer {
                     root \(html.path);
                     location = /host { default_type text/plain; return 200 "$host\\n"; }
                 }
+                \(tlsServer)
             }
             """
         let configurationFile = prefix.appendingPathComponent("nginx.conf")
@@ -91,6 +105,9 @@ final class NginxServer {
     }
 
     func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    /// The Unix domain socket nginx serves https on (with `tls`).
+    var tlsSocketPath: String { prefix.path + "/tls.sock" }
 
     /// Stops nginx by PID (SIGKILL: the test thread's signal mask may
     /// block SIGTERM in the child) and removes the prefix.
