@@ -29,6 +29,7 @@ struct UVURLErrorTests {
             (.httpTooManyRedirects, -1007, "httpTooManyRedirects"),
             (.resourceUnavailable, -1008, "resourceUnavailable"),
             (.badServerResponse, -1011, "badServerResponse"),
+            (.cannotDecodeContentData, -1016, "cannotDecodeContentData"),
             (.dataLengthExceedsMaximum, -1103, "dataLengthExceedsMaximum"),
             (.invalidRequest, -1300, "invalidRequest"),
             (.insecureRedirect, -1301, "insecureRedirect"),
@@ -39,5 +40,7 @@ struct UVURLErrorTests {
             #expect(UVURLError.Code(rawValue: raw) == code)
         }
         #expect(UVURLError.Code(rawValue: 42).description == "code(42)")
+        #expect(UVURLError(.cannotDecodeContentData, detail: "the gzip stream is truncated").description
+            == "cannot decode the response body's content encoding (the gzip stream is truncated)")
     }
 }
