@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Synchronization
 import UVCombineCore
+import UVCombineLoop
 
 /// The async/await API: `URLSession`'s `data(for:)`, `upload(for:from:)`,
 /// `bytes(for:)` and `download(for:)` on a loop.
@@ -126,7 +127,7 @@ extension UVURLSession {
 
     /// Runs one data task to its outcome.
     private nonisolated(nonsending) func receive(_ publisher: DataTaskPublisher) async throws -> (Data, HTTPResponse) {
-        let receiver = AsyncDataReceiver()
+        let receiver = AsyncDataReceiver(loop: loop)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 receiver.start(continuation, publisher: publisher)
@@ -168,7 +169,8 @@ extension UVURLSession {
 /// the lock resumes it; the other finds nothing to resume.
 ///
 /// Threading: `start` on the caller's thread, deliveries on the loop
-/// thread, `cancel` on any thread. `@unchecked Sendable`: every mutable
+/// thread, `cancel` on any thread, never blocking (see
+/// ``cancelSubscription(_:on:)``). `@unchecked Sendable`: every mutable
 /// field is inside the mutex.
 internal final class AsyncDataReceiver: Subscriber, @unchecked Sendable {
     internal typealias Input = (data: Data, response: HTTPResponse)
@@ -182,8 +184,11 @@ internal final class AsyncDataReceiver: Subscriber, @unchecked Sendable {
     }
 
     private let state = Mutex(UncheckedSendable(State()))
+    private let loop: UVLoop
 
-    internal init() {}
+    internal init(loop: UVLoop) {
+        self.loop = loop
+    }
 
     /// Parks `continuation` and subscribes to `publisher` (which starts
     /// the request on its demand), unless already cancelled.
@@ -230,8 +235,9 @@ internal final class AsyncDataReceiver: Subscriber, @unchecked Sendable {
         }
     }
 
-    /// Task cancellation: cancels the data task and throws
-    /// `CancellationError` from the waiting call. Any thread; idempotent.
+    /// Task cancellation: throws `CancellationError` from the waiting call
+    /// at once and cancels the data task on the loop. Any thread, never
+    /// blocks; idempotent.
     internal func cancel() {
         let taken = state.withLock { state -> UncheckedSendable<((any Subscription)?, Continuation?)> in
             state.value.isCancelled = true
@@ -240,8 +246,7 @@ internal final class AsyncDataReceiver: Subscriber, @unchecked Sendable {
             state.value.continuation = nil
             return UncheckedSendable(taken)
         }
-        // A strict cancel: returns after any delivery in flight.
-        taken.value.0?.cancel()
+        if let subscription = taken.value.0 { cancelSubscription(subscription, on: loop) }
         taken.value.1?.resume(throwing: CancellationError())
     }
 
@@ -253,5 +258,24 @@ internal final class AsyncDataReceiver: Subscriber, @unchecked Sendable {
             return continuation
         }
         continuation?.resume(with: result)
+    }
+}
+
+/// Cancels `subscription` without blocking the calling thread: at once on
+/// the loop thread, otherwise from the loop.
+///
+/// A task's cancellation handlers run while the runtime holds the task's
+/// status lock, and a subscription's cancel from another thread waits for
+/// a delivery in flight (strict cancel); that delivery resumes the same
+/// task's continuation, which takes the status lock: a deadlock. On the
+/// loop thread the cancel never waits (deliveries happen there), so the
+/// cancel goes there; the waiting call has already been resumed with
+/// `CancellationError` and a late delivery finds nobody waiting.
+internal func cancelSubscription(_ subscription: any Subscription, on loop: UVLoop) {
+    if loop.isInLoop {
+        subscription.cancel()
+    } else {
+        let box = UncheckedSendable(subscription)
+        loop.schedule { box.value.cancel() }
     }
 }

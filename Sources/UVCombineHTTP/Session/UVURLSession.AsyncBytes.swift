@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Synchronization
 import UVCombineCore
+import UVCombineLoop
 
 extension UVURLSession {
     /// Sends `request` with `body` and returns, once the response head has
@@ -54,7 +55,7 @@ extension UVURLSession {
     internal nonisolated(nonsending) func stream(_ publisher: BytesPublisher) async throws
         -> (AsyncBytes, HTTPResponse)
     {
-        let storage = AsyncBytesStorage()
+        let storage = AsyncBytesStorage(loop: loop)
         publisher.subscribe(storage.receiver)
         // The stream starts with the head, or fails.
         guard case .head(let response)? = try await storage.receiver.nextPart(isolation: #isolation) else {
@@ -156,7 +157,11 @@ extension UVURLSession {
 /// share it: when the last copy goes, the request is cancelled (a no-op
 /// after the end). The subscription holds the receiver, not this.
 internal final class AsyncBytesStorage: Sendable {
-    internal let receiver = AsyncBytesReceiver()
+    internal let receiver: AsyncBytesReceiver
+
+    internal init(loop: UVLoop) {
+        receiver = AsyncBytesReceiver(loop: loop)
+    }
 
     deinit {
         receiver.cancel()
@@ -170,7 +175,8 @@ internal final class AsyncBytesStorage: Sendable {
 /// the completion, or a cancel, whichever takes it first under the lock.
 ///
 /// Threading: `next` from the consuming task, deliveries on the loop
-/// thread, `cancel` from any thread. `@unchecked Sendable`: every mutable
+/// thread, `cancel` from any thread, never blocking (see
+/// ``cancelSubscription(_:on:)``). `@unchecked Sendable`: every mutable
 /// field is inside the mutex.
 internal final class AsyncBytesReceiver: Subscriber, @unchecked Sendable {
     internal typealias Input = UVURLSession.ResponsePart
@@ -199,8 +205,11 @@ internal final class AsyncBytesReceiver: Subscriber, @unchecked Sendable {
     }
 
     private let state = Mutex(UncheckedSendable(State()))
+    private let loop: UVLoop
 
-    internal init() {}
+    internal init(loop: UVLoop) {
+        self.loop = loop
+    }
 
     /// The next body part (skipping the head, which ``nextPart`` returns
     /// to `bytes(for:)`), or nil at the end.
@@ -290,8 +299,9 @@ internal final class AsyncBytesReceiver: Subscriber, @unchecked Sendable {
         end(with: outcome, cancelling: false)
     }
 
-    /// Cancels the request; a waiting `next()` (or the next one) throws
-    /// `CancellationError`. A no-op after the end. Any thread.
+    /// Cancels the request (on the loop); a waiting `next()` (or the next
+    /// one) throws `CancellationError`. A no-op after the end. Any thread,
+    /// never blocks.
     internal func cancel() {
         end(with: .failure(CancellationError()), cancelling: true)
     }
@@ -310,9 +320,8 @@ internal final class AsyncBytesReceiver: Subscriber, @unchecked Sendable {
             state.value.ending = outcome
             return UncheckedSendable((subscription, nil))
         }
-        if cancelling {
-            // A strict cancel: returns after any delivery in flight.
-            taken.value.0?.cancel()
+        if cancelling, let subscription = taken.value.0 {
+            cancelSubscription(subscription, on: loop)
         }
         taken.value.1?.resume(returning: outcome)
     }
