@@ -54,6 +54,20 @@ struct AllocationTests {
         #expect(mallocs == 3 || mallocs == 1)
     }
 
+    @Test func subjectShareSinkCancelCostsAtMostSixAllocations() {
+        // Issue 16 §7: `subject.share().sink { }` + cancel, ≤ 6 mallocs
+        // (OpenCombine: 21). A closure that captures nothing, so every
+        // allocation is the library's.
+        let subject = PassthroughSubject<Int, Never>()
+        let warm = subject.share().sink { _ in }
+        warm.cancel()
+        let mallocs = AllocationCounter.count {
+            let c = subject.share().sink { _ in }
+            c.cancel()
+        }
+        #expect(mallocs <= 6)
+    }
+
     @Test func justSinkAllocatesOnlyTheToken() {
         let warm = Just(1).sink { _ in }
         warm.cancel()

@@ -251,12 +251,10 @@ extension Publishers.Multicast {
         /// Set until the subscription arrives: values before it are ignored.
         @usableFromInline static var notYetOpen: Int { 1 << 60 }
 
-        /// A class downstream, retained by hand; nil otherwise or once released.
-        /// Unchecked exclusivity: written only by the one thread that wins
-        /// the release, when no delivery is running (see `gate`).
-        @exclusivity(unchecked) @usableFromInline var objectDownstream: Unmanaged<AnyObject>?
-        /// A downstream that is not a class; nil otherwise or once released.
-        @exclusivity(unchecked) @usableFromInline var valueDownstream: Downstream?
+        /// The downstream, empty once released. Unchecked exclusivity:
+        /// written only by the one thread that wins the release, when no
+        /// delivery is running (see `gate`).
+        @exclusivity(unchecked) @usableFromInline var slot: DownstreamSlot<Downstream>
         /// Deliveries in progress (low bits) | `closed` | `released` |
         /// `notYetOpen`.
         @usableFromInline let gate = Atomic<Int>(1 << 60)
@@ -265,29 +263,18 @@ extension Publishers.Multicast {
 
         @inlinable
         init(downstream: Downstream) {
-            if Downstream.self is AnyObject.Type {
-                objectDownstream = Unmanaged.passRetained(downstream as AnyObject)
-                valueDownstream = nil
-            } else {
-                objectDownstream = nil
-                valueDownstream = downstream
-            }
+            slot = DownstreamSlot(downstream)
         }
 
         deinit {
-            objectDownstream?.release()
+            slot.take()?.release()
         }
 
         /// Runs `body` with the downstream, not retained; only while counted
         /// in `gate`.
         @inlinable @inline(__always)
         func withDownstream<R>(_ body: (Downstream) -> R) -> R? {
-            if Downstream.self is AnyObject.Type {
-                guard let object = objectDownstream else { return nil }
-                return object._withUnsafeGuaranteedRef { body(unsafeBitCast($0, to: Downstream.self)) }
-            }
-            guard let downstream = valueDownstream else { return nil }
-            return body(downstream)
+            slot.withDownstream(body)
         }
 
         /// Enters as a delivery unless closed; `closing` also closes.
@@ -323,12 +310,7 @@ extension Publishers.Multicast {
         func releaseIfIdle() {
             guard gate.compareExchange(expected: Self.closed, desired: Self.closed | Self.released,
                                        ordering: .sequentiallyConsistent).exchanged else { return }
-            let object = objectDownstream
-            let value = valueDownstream
-            objectDownstream = nil
-            valueDownstream = nil
-            object?.release()
-            _ = value
+            slot.take()?.release()
         }
 
         @inlinable

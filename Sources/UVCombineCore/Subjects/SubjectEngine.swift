@@ -453,29 +453,22 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
         @inlinable init(parent: Parent) { self.parent = parent }
     }
 
-    /// A class subscriber, retained by hand; nil otherwise or once dropped.
-    /// Unchecked exclusivity: a checked access costs ~7 ns per value, and
-    /// the value path only reads while no writer can run (see above).
-    @exclusivity(unchecked) @usableFromInline var objectDownstream: Unmanaged<AnyObject>?
-    /// A subscriber that is not a class; nil otherwise or once dropped.
-    @exclusivity(unchecked) @usableFromInline var valueDownstream: Downstream?
+    /// The subscriber, held without reference counting on the value path;
+    /// empty once dropped. Unchecked exclusivity: a checked access costs
+    /// ~7 ns per value, and the value path only reads while no writer can
+    /// run (see above).
+    @exclusivity(unchecked) @usableFromInline var slot: DownstreamSlot<Downstream>
     @usableFromInline let links: Mutex<UncheckedSendable<Links>>
     @usableFromInline let name: StaticString
 
     @inlinable
     init(parent: Parent, downstream: Downstream, name: StaticString) {
-        if Downstream.self is AnyObject.Type {
-            objectDownstream = Unmanaged.passRetained(downstream as AnyObject)
-            valueDownstream = nil
-        } else {
-            objectDownstream = nil
-            valueDownstream = downstream
-        }
+        slot = DownstreamSlot(downstream)
         links = Mutex(UncheckedSendable(Links(parent: parent)))
         self.name = name
         super.init(
             deliver: { base, value in
-                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).withDownstream { $0.receive(value) } ?? .none
+                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).slot.withDownstream { $0.receive(value) } ?? .none
             },
             request: { base, demand in
                 unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).currentParent?.conduitRequested(base, demand)
@@ -486,19 +479,14 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
     }
 
     deinit {
-        objectDownstream?.release()
+        slot.take()?.release()
     }
 
     /// Runs `body` with the subscriber, without retaining it; nil once
     /// dropped. Only while the conduit is in its subject's list.
     @inlinable @inline(__always)
     func withDownstream<R>(_ body: (Downstream) -> R) -> R? {
-        if Downstream.self is AnyObject.Type {
-            guard let object = objectDownstream else { return nil }
-            return object._withUnsafeGuaranteedRef { body(unsafeBitCast($0, to: Downstream.self)) }
-        }
-        guard let downstream = valueDownstream else { return nil }
-        return body(downstream)
+        slot.withDownstream(body)
     }
 
     /// The subject, until the conduit finishes or is cancelled.
@@ -514,19 +502,17 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
 
     @usableFromInline
     override func dropLinks(lastDemand: Subscribers.Demand) {
-        let (parent, object, value) = links.withLock { l -> UncheckedSendable<(Parent?, Unmanaged<AnyObject>?, Downstream?)> in
-            guard !l.value.dropped else { return UncheckedSendable((nil, nil, nil)) }
+        let (parent, object) = links.withLock { l -> UncheckedSendable<(Parent?, Unmanaged<DownstreamHolder<Downstream>>?)> in
+            guard !l.value.dropped else { return UncheckedSendable((nil, nil)) }
             l.value.dropped = true
             l.value.lastDemand = lastDemand
-            let taken = UncheckedSendable((l.value.parent, objectDownstream, valueDownstream))
+            let taken = UncheckedSendable((l.value.parent, slot.take()))
             l.value.parent = nil
-            objectDownstream = nil
-            valueDownstream = nil
             return taken
         }.value
         // Released here, outside the lock: deinitialisers may run.
         object?.release()
-        _ = (parent, value)
+        _ = parent
     }
 
     @usableFromInline var description: String { name.description }

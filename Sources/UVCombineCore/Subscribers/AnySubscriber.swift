@@ -31,7 +31,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
             self = already
             return
         }
-        box = SubscriberBox(subscriber)
+        box = SubscriberBox.make(subscriber)
         combineIdentifier = subscriber.combineIdentifier
     }
 
@@ -129,6 +129,24 @@ internal final class SubscriberBox<S: Subscriber>: AnySubscriberBox<S.Input, S.F
             receiveCompletion: { box, completion in
                 unsafeDowncast(box, to: SubscriberBox<S>.self).subscriber.receive(completion: completion)
             })
+    }
+
+    /// Allocates the box in a function that is never inlined, on purpose.
+    ///
+    /// Swift 6.3.1's optimiser can promote an object to the stack when it
+    /// is created inside a class's method that was inlined into a generic
+    /// caller specialised for that class, and stored only in that class's
+    /// property. A publisher that keeps `AnySubscriber(subscriber)` in a
+    /// property and is subscribed through an operator (`map`, `values`,
+    /// ...) then held a box in a dead stack frame: the first event crashed,
+    /// in release builds only (AddressSanitizer: stack-use-after-return).
+    /// An object allocated by a call that is not inlined cannot be
+    /// promoted; once per `AnySubscriber`, so it costs nothing per element.
+    /// docs/engineering-notes.md, "Stack promotion of stored objects",
+    /// has the reduced case.
+    @usableFromInline @inline(never)
+    internal static func make(_ subscriber: S) -> SubscriberBox<S> {
+        SubscriberBox(subscriber)
     }
 
     @usableFromInline override var description: String { String(describing: subscriber) }

@@ -70,13 +70,10 @@ struct AsyncPublisherConcurrentNextTests {
         await #expect(throws: Boom.self) { try await second.value }
     }
 
-    // Disabled: in release builds (`make test`) this test crashes the test
-    // process with a bad pointer dereference (a retain of a freed object, or
-    // a call through a null pointer) every time; it passes in debug builds.
-    // Whether the fault is in AsyncIteratorSubscriber's handling of `next()`
-    // calls made before the subscription or in the test's hand-made
-    // publisher is not yet known: the first thing to settle next (issue 16).
-    @Test(.disabled("crashes in release builds: a use-after-free to find first (issue 16)"))
+    // `Late` keeps `AnySubscriber(subscriber)` in a property: in release
+    // builds this once crashed, the box having been promoted to the stack
+    // of `makeAsyncIterator` (see AnySubscriberStorageTests).
+    @Test
     func waitingCallsBeforeTheSubscriptionRequestTogether() async {
         // `next()` before the subscription arrived: the demand is added up
         // and requested at once when it does.
