@@ -17,6 +17,8 @@
 //   HTTPBenchmarks         UVURLSession beside AsyncHTTPClient and a bare
 //                          libuv client, against one local keep-alive server
 //                          (in the same executable, on its own loop thread)
+//   ExecutorBenchmarks     Swift jobs on a UVLoop beside NIO's event loop and
+//                          the global executor (actor hops and turns)
 //   NginxBenchmarks        UVURLSession beside the bare libuv client against
 //                          a real nginx in its own process (skipped without
 //                          nginx): the cost per request of issue 17
@@ -44,6 +46,9 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
         // The HTTP client UVURLSession is compared with, in the same run.
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        // NIO's event loop, as an executor beside UVLoop (AsyncHTTPClient
+        // already brings it; named for its products).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(
@@ -98,6 +103,20 @@ let package = Package(
                 .product(name: "UVCombine", package: "UVCombine"),
             ],
             path: "Benchmarks/LoopBenchmarks",
+            plugins: [benchmarkPlugin]
+        ),
+        // Swift jobs on a UVLoop beside NIO's event loop and the global
+        // executor (issue 20).
+        .executableTarget(
+            name: "ExecutorBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "UVCombine", package: "UVCombine"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Benchmarks/ExecutorBenchmarks",
             plugins: [benchmarkPlugin]
         ),
         .executableTarget(

@@ -1,0 +1,191 @@
+import Benchmark
+import BenchmarkSupport
+import Dispatch
+import NIOCore
+import NIOPosix
+import UVCombine
+
+/// Jobs per iteration.
+let executorJobs = 100_000
+
+/// Runs Swift jobs on three executors, each measured the same way:
+///
+/// - `Executor.turns.*`: two tasks isolated to one actor pass a turn back
+///   and forth through continuations. Each turn resumes the other task,
+///   which enqueues it on the actor's executor from that executor's own
+///   thread: the same-thread enqueue→run path, one job per element.
+/// - `Executor.hop.*`: a task on the global executor awaits an actor method
+///   100,000 times. Each call enqueues a job on the actor's executor from
+///   another thread and one back on the global executor: the cross-thread
+///   path (two jobs per element).
+///
+/// Executors: `uvloop` (a UVLoopThread's loop), `nio` (a one-thread
+/// MultiThreadedEventLoopGroup's loop) and `global` (a default actor, on
+/// the global concurrent executor). Malloc counts are process-wide, so the
+/// hop workloads include the runtime's allocations on both sides.
+func registerExecutorWorkloads() {
+    let configuration = Workload.configuration(maxIterations: 20, maxDuration: .seconds(10))
+
+    for kind in ExecutorKind.allCases {
+        Benchmark("Executor.turns.\(kind.rawValue)", configuration: configuration) { benchmark in
+            let host = ExecutorHost(kind)
+            let turns: any TurnPassing = host.executor.map { TurnActor(executor: $0) } ?? DefaultTurnActor()
+            benchmark.measure(elements: executorJobs) {
+                runBlocking {
+                    async let first: Void = turns.passTurns(executorJobs / 2)
+                    async let second: Void = turns.passTurns(executorJobs / 2)
+                    _ = await (first, second)
+                }
+            }
+            host.shutdown()
+        }
+
+        Benchmark("Executor.hop.\(kind.rawValue)", configuration: configuration) { benchmark in
+            let host = ExecutorHost(kind)
+            let counter: any Ticking = host.executor.map { CountingActor(executor: $0) } ?? DefaultCountingActor()
+            benchmark.measure(elements: executorJobs) {
+                runBlocking {
+                    for _ in 0..<executorJobs { await counter.tick() }
+                }
+            }
+            host.shutdown()
+        }
+    }
+}
+
+enum ExecutorKind: String, CaseIterable {
+    case uvloop
+    case nio
+    case global
+}
+
+/// The executor under test and whatever runs it.
+final class ExecutorHost {
+    let executor: (any SerialExecutor)?
+    private let loopThread: UVLoopThread?
+    private let group: MultiThreadedEventLoopGroup?
+
+    init(_ kind: ExecutorKind) {
+        switch kind {
+        case .uvloop:
+            let thread = try! UVLoopThread()
+            loopThread = thread
+            group = nil
+            executor = thread.loop
+        case .nio:
+            let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            self.group = group
+            loopThread = nil
+            executor = group.next().executor
+        case .global:
+            loopThread = nil
+            group = nil
+            executor = nil
+        }
+    }
+
+    func shutdown() {
+        try? loopThread?.shutdown()
+        try? group?.syncShutdownGracefully()
+    }
+}
+
+/// Two tasks passing a turn through continuations, isolated to one actor.
+protocol TurnPassing: Actor {
+    /// Parks the caller and resumes the task parked before it, `count`
+    /// times; then lets the other task finish.
+    func passTurns(_ count: Int) async
+}
+
+/// An actor method that does almost nothing.
+protocol Ticking: Actor {
+    func tick()
+}
+
+/// The turn-passing state, kept by either actor below.
+struct Turns {
+    var parked: UnsafeContinuation<Void, Never>?
+}
+
+/// On the given executor.
+actor TurnActor: TurnPassing {
+    private let executor: any SerialExecutor
+    private var turns = Turns()
+
+    init(executor: any SerialExecutor) {
+        self.executor = executor
+    }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    func passTurns(_ count: Int) async {
+        for _ in 0..<count {
+            await withUnsafeContinuation { continuation in
+                let other = turns.parked
+                turns.parked = continuation
+                other?.resume()
+            }
+        }
+        let other = turns.parked
+        turns.parked = nil
+        other?.resume()
+    }
+}
+
+/// A default actor (the global concurrent executor runs it).
+actor DefaultTurnActor: TurnPassing {
+    private var turns = Turns()
+
+    func passTurns(_ count: Int) async {
+        for _ in 0..<count {
+            await withUnsafeContinuation { continuation in
+                let other = turns.parked
+                turns.parked = continuation
+                other?.resume()
+            }
+        }
+        let other = turns.parked
+        turns.parked = nil
+        other?.resume()
+    }
+}
+
+/// On the given executor.
+actor CountingActor: Ticking {
+    private let executor: any SerialExecutor
+    private var count = 0
+
+    init(executor: any SerialExecutor) {
+        self.executor = executor
+    }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    func tick() {
+        count &+= 1
+    }
+}
+
+/// A default actor.
+actor DefaultCountingActor: Ticking {
+    private var count = 0
+
+    func tick() {
+        count &+= 1
+    }
+}
+
+/// Runs `body` in a task and blocks the calling (benchmark) thread until it
+/// is done.
+func runBlocking(_ body: @escaping @Sendable () async -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        await body()
+        done.signal()
+    }
+    done.wait()
+}

@@ -1,0 +1,8 @@
+import Benchmark
+import BenchmarkSupport
+
+/// Swift jobs on a UVLoop beside NIO's event loop and the default global
+/// executor (issue 20): see ExecutorWorkloads.swift.
+let benchmarks: @Sendable () -> Void = {
+    registerExecutorWorkloads()
+}
