@@ -15,7 +15,9 @@ import Synchronization
 ///
 /// Cancellation (of a task waiting in `next()`, or of the iterator's owner
 /// going away) cancels the subscription and resumes every waiting `next()`
-/// with `nil`, as Combine does.
+/// with `nil`, as Combine does. A cancelled task's handler only ends the
+/// waiting; the task cancels the subscription once it runs again (see
+/// `next()` for why).
 ///
 /// Threading: the upstream may deliver on any thread; the continuation is
 /// resumed there. `@unchecked Sendable`: every mutable field is inside the
@@ -121,7 +123,7 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
     /// each requested one value and they are served in order.
     @inlinable
     func next() async -> Result<Input?, Failure> {
-        await withTaskCancellationHandler {
+        let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: Waiter) in
                 let step = state.withLock { s -> UncheckedSendable<NextStep> in
                     if s.value.done { return UncheckedSendable(.resume(UncheckedSendable(.success(nil)))) }
@@ -144,8 +146,29 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
                 }
             }.value
         } onCancel: {
-            cancel()
+            // Only ends the waiting here. The handler runs under the task's
+            // status lock, and a strict `cancel()` of the subscription can
+            // wait for a delivery in flight on another thread, which may be
+            // resuming this very task (and needs that lock): a deadlock.
+            endIteration()
         }
+        // Outside the handler, nothing is held: cancelling may wait.
+        if Task.isCancelled { cancel() }
+        return outcome
+    }
+
+    /// Ends the iteration without touching the subscription: every waiting
+    /// `next()` returns `nil` and later ones too. Never blocks (safe in a
+    /// cancellation handler); `cancel()` follows from the task itself.
+    @inlinable
+    func endIteration() {
+        let waiters = state.withLock { s -> UncheckedSendable<RingBuffer<Waiter>> in
+            s.value.done = true
+            s.value.completion = nil
+            return UncheckedSendable(s.value.takeWaiters())
+        }
+        var taken = waiters.value
+        while let waiter = taken.popFirst() { waiter.resume(returning: UncheckedSendable(.success(nil))) }
     }
 
     /// Cancels the subscription and ends the iteration: every waiting

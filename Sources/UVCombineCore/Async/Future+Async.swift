@@ -93,14 +93,19 @@ extension Future {
     public var value: Output {
         get async throws {
             let subscriber = FutureValueSubscriber<Output, Failure>()
-            return try await withTaskCancellationHandler {
-                try await withCheckedContinuation { continuation in
+            let outcome = await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
                     subscriber.attach(continuation)
                     receive(subscriber: subscriber)
-                }.value.get()
+                }.value
             } onCancel: {
-                subscriber.cancel()
+                // Resumes the caller only: the handler runs under the task's
+                // status lock, where a cancel that waits for a delivery in
+                // flight (resuming this task) would deadlock.
+                subscriber.endWaiting()
             }
+            if Task.isCancelled { subscriber.cancel() }
+            return try outcome.get()
         }
     }
 }
@@ -177,6 +182,15 @@ internal final class FutureValueSubscriber<Input, Failure: Error>: Subscriber, @
             return UncheckedSendable(s.value.subscription)
         }
         released.value?.cancel()
+        resume(with: .failure(CancellationError()))
+    }
+
+    /// Resumes the waiting caller with `CancellationError` and refuses
+    /// what arrives later, without touching the subscription (never
+    /// blocks: safe in a cancellation handler).
+    @usableFromInline
+    func endWaiting() {
+        state.withLock { $0.value.cancelled = true }
         resume(with: .failure(CancellationError()))
     }
 
