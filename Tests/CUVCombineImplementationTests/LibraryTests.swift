@@ -7,10 +7,10 @@ import Testing
 @Suite("libuvcombine-c.so", .serialized)
 struct LibraryTests {
     /// What the library may need at run time: libuv, OpenSSL 3 (https data
-    /// tasks, docs/tls.md) and the C and C++ runtimes (glibc's loader
-    /// included), nothing of Swift's.
+    /// tasks, docs/tls.md), zlib (decompressed responses) and the C and C++
+    /// runtimes (glibc's loader included), nothing of Swift's.
     static let allowedDependencies: Set<String> = [
-        "libuv.so.1", "libssl.so.3", "libcrypto.so.3",
+        "libuv.so.1", "libssl.so.3", "libcrypto.so.3", "libz.so.1",
         "libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1", "ld-linux-x86-64.so.2",
     ]
 

@@ -7,8 +7,8 @@
  *     cc -std=gnu11 host.c $(pkg-config --cflags --libs uvcombine)
  *
  * (uv.h needs gnu11 or later rather than plain c11). libuvcombine-c.so carries
- * its own Swift runtime: at run time it needs libuv, libc, libm, libstdc++
- * and libgcc_s only.
+ * its own Swift runtime: at run time it needs libuv, OpenSSL 3, zlib, libc,
+ * libm, libstdc++ and libgcc_s only.
  *
  * Conventions: libuv's (a name prefix, int results that are negative libuv
  * error codes, callbacks that take a user_data), except for who owns memory:
