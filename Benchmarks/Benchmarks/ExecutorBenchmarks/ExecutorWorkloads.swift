@@ -92,9 +92,24 @@ final class ExecutorHost {
 
 /// Two tasks passing a turn through continuations, isolated to one actor.
 protocol TurnPassing: Actor {
+    var turns: Turns { get set }
+}
+
+extension TurnPassing {
     /// Parks the caller and resumes the task parked before it, `count`
     /// times; then lets the other task finish.
-    func passTurns(_ count: Int) async
+    func passTurns(_ count: Int) async {
+        for _ in 0..<count {
+            await withUnsafeContinuation { continuation in
+                let other = turns.parked
+                turns.parked = continuation
+                other?.resume()
+            }
+        }
+        let other = turns.parked
+        turns.parked = nil
+        other?.resume()
+    }
 }
 
 /// An actor method that does almost nothing.
@@ -110,7 +125,7 @@ struct Turns {
 /// On the given executor.
 actor TurnActor: TurnPassing {
     private let executor: any SerialExecutor
-    private var turns = Turns()
+    var turns = Turns()
 
     init(executor: any SerialExecutor) {
         self.executor = executor
@@ -119,37 +134,11 @@ actor TurnActor: TurnPassing {
     nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
     }
-
-    func passTurns(_ count: Int) async {
-        for _ in 0..<count {
-            await withUnsafeContinuation { continuation in
-                let other = turns.parked
-                turns.parked = continuation
-                other?.resume()
-            }
-        }
-        let other = turns.parked
-        turns.parked = nil
-        other?.resume()
-    }
 }
 
 /// A default actor (the global concurrent executor runs it).
 actor DefaultTurnActor: TurnPassing {
-    private var turns = Turns()
-
-    func passTurns(_ count: Int) async {
-        for _ in 0..<count {
-            await withUnsafeContinuation { continuation in
-                let other = turns.parked
-                turns.parked = continuation
-                other?.resume()
-            }
-        }
-        let other = turns.parked
-        turns.parked = nil
-        other?.resume()
-    }
+    var turns = Turns()
 }
 
 /// On the given executor.
