@@ -26,10 +26,6 @@ internal struct DownstreamSlot<Downstream: Subscriber> {
         object = Unmanaged.passRetained(DownstreamHolder(downstream))
     }
 
-    /// Whether the downstream is still held.
-    @inlinable
-    internal var isHeld: Bool { object != nil }
-
     /// Calls `body` with the downstream, borrowed in place; `nil` once
     /// released.
     @inlinable @inline(__always)
