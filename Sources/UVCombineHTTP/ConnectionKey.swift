@@ -1,6 +1,12 @@
 /// What makes two requests able to share a connection: scheme, host and
-/// port, and the Unix domain socket path when the connection goes through
-/// one. The pool keeps connections, limits and waiting queues per key.
+/// port, the Unix domain socket path when the connection goes through
+/// one, and the proxy when it goes through one. The pool keeps
+/// connections, limits and waiting queues per key.
+///
+/// Through a proxy (``UVURLSession/ProxyConfiguration``): an `http` key's
+/// host and port are the proxy's (one connection to the proxy carries
+/// requests for any origin); an `https` key's are the origin's (a tunnel
+/// leads to one origin), with the proxy beside them.
 ///
 /// ```swift
 /// let key = try HTTPRequestTarget(string: "http://example.com/a").key
@@ -20,6 +26,8 @@ public struct ConnectionKey: Sendable, Hashable, CustomStringConvertible {
     /// (`http+unix://` URLs, ``UVURLSession/Configuration/unixSocketPath``),
     /// or nil for TCP.
     public var socketPath: String?
+    /// The proxy the connection goes through, or nil for a direct one.
+    public var proxy: UVURLSession.Proxy?
 
     /// Creates a key.
     ///
@@ -27,22 +35,45 @@ public struct ConnectionKey: Sendable, Hashable, CustomStringConvertible {
     /// let key = ConnectionKey(scheme: .http, host: "localhost", port: 80, socketPath: "/tmp/app.sock")
     /// print(key) // Prints: "http+unix://%2Ftmp%2Fapp.sock (localhost:80)"
     /// ```
-    public init(scheme: HTTPScheme, host: String, port: Int, socketPath: String? = nil) {
+    public init(scheme: HTTPScheme, host: String, port: Int, socketPath: String? = nil,
+                proxy: UVURLSession.Proxy? = nil) {
         self.scheme = scheme
         self.host = host
         self.port = port
         self.socketPath = socketPath
+        self.proxy = proxy
+    }
+
+    /// The key for `target` routed through `proxy`: per proxy for `http`
+    /// (absolute-form requests), per proxy and origin for `https`
+    /// (tunnels).
+    internal init(target: HTTPRequestTarget, proxy: UVURLSession.Proxy) {
+        switch target.scheme {
+        case .http: self.init(scheme: .http, host: proxy.host, port: proxy.port, proxy: proxy)
+        case .https: self.init(scheme: .https, host: target.host, port: target.port, proxy: proxy)
+        }
+    }
+
+    /// Whether requests on this connection are written in absolute form
+    /// for a forwarding proxy (`http` through a proxy).
+    internal var isForwardProxied: Bool {
+        proxy != nil && scheme == .http && socketPath == nil
     }
 
     /// `scheme://host:port`, with brackets around an IPv6 host; through a
     /// Unix domain socket, `scheme+unix://` and the percent-encoded path,
-    /// then the host and port in parentheses.
+    /// then the host and port in parentheses; through a proxy, `http via
+    /// <proxy>` or `https://host:port via <proxy>`.
     public var description: String {
         if let socketPath {
             return "\(scheme.rawValue)+unix://\(Self.percentEncoded(socketPath)) (\(host):\(port))"
         }
+        if let proxy, scheme == .http {
+            return "http via \(proxy)"
+        }
         let shownHost = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
-        return "\(scheme.rawValue)://\(shownHost):\(port)"
+        let via = proxy.map { " via \($0)" } ?? ""
+        return "\(scheme.rawValue)://\(shownHost):\(port)\(via)"
     }
 
     /// `path` with every byte but letters, digits, `-`, `.`, `_` and `~`

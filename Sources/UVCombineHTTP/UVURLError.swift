@@ -123,6 +123,24 @@ public struct UVURLError: Error, Sendable, Equatable, Hashable, CustomStringConv
         /// decrypt or parse, or an alert from the server. `detail` is
         /// OpenSSL's reason.
         public static let tlsProtocolError = Code(rawValue: -1311)
+        /// The proxy's host name did not resolve (curl's exit 5, "Couldn't
+        /// resolve proxy"); ``UVURLSession/ProxyConfiguration``.
+        public static let cannotFindProxyHost = Code(rawValue: -1320)
+        /// The TCP connection to the proxy could not be made
+        /// (`UV_ECONNREFUSED`, ...).
+        public static let cannotConnectToProxy = Code(rawValue: -1321)
+        /// The proxy answered a `CONNECT` (the tunnel for an `https` URL)
+        /// with `407 Proxy Authentication Required`: no credentials were
+        /// configured, or the proxy refused them. `detail` names the
+        /// proxy and the tunnel asked for. (Through an `http` URL's
+        /// absolute-form request, a 407 is an ordinary response.)
+        public static let proxyAuthenticationRequired = Code(rawValue: -1322)
+        /// The proxy did not open the tunnel for an `https` URL: it
+        /// answered `CONNECT` with a status other than 2xx and 407
+        /// (`detail` gives it, e.g. `"CONNECT example.com:443: 403
+        /// Forbidden"`), sent a malformed answer, or closed the connection
+        /// before answering. The proxy's response body is never delivered.
+        public static let proxyConnectFailed = Code(rawValue: -1323)
 
         /// The code's name, as in `URLError.Code`.
         public var description: String {
@@ -148,6 +166,10 @@ public struct UVURLError: Error, Sendable, Equatable, Hashable, CustomStringConv
             case .serverCertificateNotYetValid: "serverCertificateNotYetValid"
             case .serverCertificateHostnameMismatch: "serverCertificateHostnameMismatch"
             case .tlsProtocolError: "tlsProtocolError"
+            case .cannotFindProxyHost: "cannotFindProxyHost"
+            case .cannotConnectToProxy: "cannotConnectToProxy"
+            case .proxyAuthenticationRequired: "proxyAuthenticationRequired"
+            case .proxyConnectFailed: "proxyConnectFailed"
             default: "code(\(rawValue))"
             }
         }
@@ -176,6 +198,10 @@ public struct UVURLError: Error, Sendable, Equatable, Hashable, CustomStringConv
             case .serverCertificateNotYetValid: "the server's certificate is not yet valid"
             case .serverCertificateHostnameMismatch: "the server's certificate does not name the host"
             case .tlsProtocolError: "the TLS connection failed"
+            case .cannotFindProxyHost: "cannot find the proxy host"
+            case .cannotConnectToProxy: "cannot connect to the proxy"
+            case .proxyAuthenticationRequired: "the proxy requires authentication"
+            case .proxyConnectFailed: "the proxy did not open a tunnel"
             default: "error \(rawValue)"
             }
         }

@@ -233,7 +233,7 @@ struct FetchTests {
 
     @Test func curlOptionsNotImplementedExitFour() throws {
         for arguments in [["fetch", "-b", "cookies.txt", "http://a/"], ["fetch", "--http2", "http://a/"],
-                          ["fetch", "-x", "http://proxy:3128", "http://a/"]] {
+                          ["fetch", "-x", "socks5://proxy:1080", "http://a/"]] {
             let result = try runTool(arguments)
             #expect(result.status == 4, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains("(4) option"), "\(arguments): \(result.stderr)")

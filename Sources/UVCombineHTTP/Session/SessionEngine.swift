@@ -46,6 +46,8 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     internal let transport: any HTTPTransport
     private let timeouts: RequestTimeouts
     private let parserConfiguration: HTTPResponseParser.Configuration
+    /// Whether a proxy is configured at all (no routing work otherwise).
+    private let routesThroughProxies: Bool
 
     // MARK: Loop thread only
     //
@@ -90,6 +92,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         self.transport = transport
         timeouts = configuration.timeouts
         parserConfiguration = configuration.parser
+        routesThroughProxies = configuration.proxy.isActive
         pool = ConnectionPoolStateMachine(configuration: configuration.pool)
         transport.timerHandler = self
     }
@@ -220,12 +223,24 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
             fail(task, UVURLError(.resourceUnavailable, detail: "the session was shut down"))
             return
         }
+        var key = target.key
+        if let path = configuration.unixSocketPath { key.socketPath = path }
+        // Routed for every target, so a redirect to another origin is
+        // routed afresh (its own scheme, its own no-proxy match).
+        if routesThroughProxies && key.socketPath == nil {
+            do throws(UVURLError) {
+                if let proxy = try configuration.proxy.proxy(for: target) {
+                    key = ConnectionKey(target: target, proxy: proxy)
+                }
+            } catch {
+                fail(task, error)
+                return
+            }
+        }
         let id = ConnectionPoolStateMachine.RequestID(nextRequestNumber)
         nextRequestNumber += 1
         task.requestID = id
         tasks[id] = task
-        var key = target.key
-        if let path = configuration.unixSocketPath { key.socketPath = path }
         run(pool.executeRequest(id, key: key, method: task.request.method,
                                 closesConnection: task.closesConnection, now: now))
     }
@@ -494,7 +509,12 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
             applyTimeout(task, task.timeouts!.exchangeStarted(now: now))
         }
         connection.parser.expectResponse(to: task.request.method, requestClosesConnection: result.closesConnection)
-        let bytes = prepared?.bytes ?? connection.writeBuffer
+        var bytes = prepared?.bytes ?? connection.writeBuffer
+        if connection.key.isForwardProxied {
+            if let prepared { connection.writeBuffer = prepared.bytes }
+            ProxyRequestHead.rewrite(&connection.writeBuffer, for: task.request, target: task.target, on: connection.key)
+            bytes = connection.writeBuffer
+        }
         if let wireObserver { bytes.withUnsafeBytes { wireObserver.sessionWillWrite($0) } }
         connection.io?.write(bytes)
         // The upload-progress baseline (noteUploadProgress). A request

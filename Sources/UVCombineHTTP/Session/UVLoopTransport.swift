@@ -64,6 +64,8 @@ internal final class UVLoopTransport: HTTPTransport {
 
     internal func connect(to key: ConnectionKey, handler: any HTTPConnectionHandler) -> any HTTPConnectionIO {
         guard key.scheme == .https else {
+            // Through a forwarding proxy the key's host and port are the
+            // proxy's.
             return connectStream(to: key, handler: handler)
         }
         let context: TLSContext
@@ -80,15 +82,29 @@ internal final class UVLoopTransport: HTTPTransport {
         }
         tlsContext = context
         let connection = TLSConnection(host: key.host, context: context, setupError: nil, loop: loop, handler: handler)
-        connection.lower = connectStream(to: key, handler: connection)
+        if let proxy = key.proxy, key.socketPath == nil {
+            // TLS to the origin inside a CONNECT tunnel through the proxy.
+            let tunnel = ProxyTunnelConnection(originHost: key.host, port: key.port, proxy: proxy, handler: connection)
+            tunnel.lower = connectStream(to: key, handler: tunnel)
+            connection.lower = tunnel
+        } else {
+            connection.lower = connectStream(to: key, handler: connection)
+        }
         return connection
     }
 
-    /// TCP to the key's host and port, or the key's Unix domain socket.
+    /// TCP to the key's host and port (the proxy's when the key has one),
+    /// or the key's Unix domain socket.
     private func connectStream(to key: ConnectionKey, handler: any HTTPConnectionHandler) -> UVLoopConnection {
         let connection = UVLoopConnection(handler: handler)
         if let path = key.socketPath {
             connection.attempt = UVPipe.connect(path: path, on: loop, options: options) { [connection] result in
+                connection.connectFinished(result)
+            }
+        } else if let proxy = key.proxy {
+            connection.isToProxy = true
+            connection.attempt = UVTCP.connect(host: proxy.host, port: proxy.port, on: loop, options: options) {
+                [connection] result in
                 connection.connectFinished(result)
             }
         } else {
@@ -113,6 +129,9 @@ internal final class UVLoopConnection: HTTPConnectionIO, UVTCPConnectionHandler 
     private var isClosed = false
     /// Set before the connection exists; applied when it does.
     private var keepsLoopAlive = true
+    /// The connection goes to a proxy: a failure to connect says so
+    /// (`.cannotFindProxyHost`, `.cannotConnectToProxy`).
+    internal var isToProxy = false
 
     /// Every write's completion; formed once, so writing allocates no
     /// closure.
@@ -137,7 +156,7 @@ internal final class UVLoopConnection: HTTPConnectionIO, UVTCPConnectionHandler 
             handler?.connectionDidConnect()
         case .failure(let error):
             guard !isClosed else { return }
-            handler?.connectionDidFailToConnect(Self.urlError(error))
+            handler?.connectionDidFailToConnect(isToProxy ? Self.proxyError(error) : Self.urlError(error))
         }
     }
 
@@ -205,6 +224,20 @@ internal final class UVLoopConnection: HTTPConnectionIO, UVTCPConnectionHandler 
             handler?.connectionDidFail(Self.urlError(error))
         } else {
             handler?.connectionDidReachEndOfStream()
+        }
+    }
+
+    /// A failure to reach a proxy: its own codes for resolution and
+    /// connect failures, so callers (and curl's exit codes 5 and 7) can
+    /// tell the proxy from the origin.
+    internal static func proxyError(_ error: UVTCPError) -> UVURLError {
+        switch error.kind {
+        case .hostNotFound, .resolutionFailed:
+            UVURLError(.cannotFindProxyHost, detail: "proxy: \(error.kind.description)", underlyingErrorName: error.name)
+        case .connectionFailed, .invalidArgument, .listenFailed:
+            UVURLError(.cannotConnectToProxy, detail: "proxy: \(error.kind.description)", underlyingErrorName: error.name)
+        default:
+            urlError(error)
         }
     }
 

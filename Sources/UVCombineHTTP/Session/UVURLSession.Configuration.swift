@@ -18,6 +18,7 @@ extension UVURLSession {
     /// | ``tls`` | (a delegate's job) | system trust roots, full verification, TLS 1.2+ |
     /// | ``decompressesResponses`` | (always on) | on: `Accept-Encoding: gzip, deflate` |
     /// | ``unixSocketPath`` | (none) | nil: TCP |
+    /// | ``proxy`` | `connectionProxyDictionary` (and the environment) | none: direct |
     ///
     /// Each limit fails the one task that exceeds it with a typed
     /// ``UVURLError``: `.timedOut` with ``UVURLError/timeoutKind`` `.connect`,
@@ -122,6 +123,20 @@ extension UVURLSession {
         /// // http://localhost/v1.43/containers/json goes through the socket
         /// ```
         public var unixSocketPath: String? = nil
+        /// The proxies requests go through: `http` URLs as absolute-form
+        /// requests, `https` URLs through `CONNECT` tunnels, with basic
+        /// authentication and a no-proxy list (``ProxyConfiguration``).
+        /// Default ``ProxyConfiguration/none``: direct, whatever the
+        /// environment says; ``ProxyConfiguration/environment`` reads
+        /// `http_proxy`, `HTTPS_PROXY`, `NO_PROXY` and the rest with curl's
+        /// rules.
+        ///
+        /// ```swift
+        /// configuration.proxy = .environment
+        /// configuration.proxy = UVURLSession.ProxyConfiguration(
+        ///     https: try UVURLSession.Proxy(url: "http://user:pass@proxy:3128"), noProxy: "localhost")
+        /// ```
+        public var proxy = ProxyConfiguration.none
 
         /// The defaults above.
         public init() {}

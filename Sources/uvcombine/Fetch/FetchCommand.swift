@@ -46,10 +46,16 @@ struct FetchCommand {
         if let option = options.unsupported {
             return report(FetchExitCode.notBuiltIn, "option \(option): is not supported by uvcombine fetch")
         }
-        // The library features these need are not built yet (issue 19).
-        // An empty proxy means none, as with curl.
+        // -x: checked once (an empty value means no proxy, as with curl).
         if let proxy = options.proxy, !proxy.isEmpty {
-            return report(FetchExitCode.notBuiltIn, "option --proxy: proxies are not built in yet")
+            do {
+                _ = try UVURLSession.Proxy(url: proxy)
+            } catch {
+                if error.code == .unsupportedURL {
+                    return report(FetchExitCode.notBuiltIn, "option --proxy: \(error.detail ?? "unsupported proxy")")
+                }
+                return report(FetchExitCode.cannotFindProxy, "Could not resolve proxy: \(proxy) (\(error))")
+            }
         }
 
         var format: String?
@@ -206,6 +212,38 @@ struct FetchCommand {
         return attempt.status
     }
 
+    // MARK: Proxies
+
+    /// The proxies as curl picks them: `-x` for every scheme (`""`: none,
+    /// whatever the environment says), else the environment's
+    /// (`http_proxy`, `https_proxy`/`HTTPS_PROXY`, `all_proxy`/`ALL_PROXY`);
+    /// `-U`'s credentials unless the proxy URL has its own; `--noproxy`,
+    /// else `no_proxy`/`NO_PROXY`.
+    private var proxies: UVURLSession.ProxyConfiguration {
+        let environment = ProcessInfo.processInfo.environment
+        let fromEnvironment = UVURLSession.ProxyConfiguration(environment: environment)
+        var proxies: UVURLSession.ProxyConfiguration
+        if let given = options.proxy {
+            // Checked in run(); no_proxy still applies, as with curl.
+            let proxy = given.isEmpty ? nil : try? UVURLSession.Proxy(url: given)
+            proxies = UVURLSession.ProxyConfiguration(http: proxy, https: proxy, noProxy: fromEnvironment.noProxy)
+        } else {
+            proxies = fromEnvironment
+        }
+        if let user = options.proxyUser {
+            func credited(_ proxy: UVURLSession.Proxy?) -> UVURLSession.Proxy? {
+                guard let proxy, proxy.username == nil else { return proxy }
+                let parts = user.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                return UVURLSession.Proxy(host: proxy.host, port: proxy.port, username: String(parts[0]),
+                                          password: parts.count > 1 ? String(parts[1]) : "")
+            }
+            proxies.http = credited(proxies.http)
+            proxies.https = credited(proxies.https)
+        }
+        if let noProxy = options.noProxy { proxies.noProxy = noProxy }
+        return proxies
+    }
+
     // MARK: One attempt: the request and its redirects
 
     private func transfer(_ plan: FetchPlan, output: FetchOutput, heads: [FetchOutput], loop: UVLoop,
@@ -251,8 +289,17 @@ struct FetchCommand {
                 attempt.message = "invalid request method \"\(sent)\""
                 return attempt
             }
+            // Routed per hop: a redirect may leave (or enter) the proxy.
+            let proxies = self.proxies
+            let proxy: UVURLSession.Proxy?
+            do {
+                proxy = options.unixSocket == nil ? try proxies.proxy(for: target) : nil
+            } catch {
+                return failed(attempt, error, url: url, host: target.host, port: target.port, clock: clock, received: 0)
+            }
             var fields = HTTPFields()
-            for (name, value) in plan.fields(withBody: body != nil, keepingCredentials: options.locationTrusted || target.key == firstKey) {
+            for (name, value) in plan.fields(withBody: body != nil, keepingCredentials: options.locationTrusted || target.key == firstKey,
+                                             forwardProxied: proxy != nil && target.scheme == .http) {
                 guard let fieldName = HTTPField.Name(name) else {
                     attempt.status = FetchExitCode.invalidRequest
                     attempt.message = "invalid header field name \"\(name)\""
@@ -269,6 +316,7 @@ struct FetchCommand {
             // --unix-socket: the bytes go through the socket; the URL
             // still gives Host and the request target, as curl.
             configuration.unixSocketPath = options.unixSocket
+            configuration.proxy = proxies
             configuration.redirectPolicy = .none
             // curl has no idle timeout, and allows 300 s to connect.
             configuration.idleReadTimeout = nil
@@ -297,11 +345,14 @@ struct FetchCommand {
             }
 
 
+            // Through a proxy, curl names the proxy here.
+            let connectHost = proxy?.host ?? target.host
+            let connectPort = proxy?.port ?? target.port
             if options.verbose {
-                FetchOutput.writeStandardError(Array("*   Trying \(target.host):\(target.port)...\n".utf8))
+                FetchOutput.writeStandardError(Array("*   Trying \(connectHost):\(connectPort)...\n".utf8))
             }
             let wire = FetchWire(outputs: heads, verbose: options.verbose, clock: clock,
-                                 endpoint: "\(target.host) port \(target.port)")
+                                 endpoint: "\(connectHost) port \(connectPort)")
             let receiver = FetchReceiver(options: options, output: output, loop: loop)
             do {
                 let session = UVURLSession(loop: loop, configuration: configuration)
@@ -384,7 +435,9 @@ struct FetchCommand {
                 attempt.message = "Failure writing output to destination: \(error)"
                 return attempt
             case .failed(let error):
-                return failed(attempt, error, url: url, host: target.host, port: target.port, clock: clock,
+                let isProxyError = error.code == .cannotConnectToProxy || error.code == .cannotFindProxyHost
+                return failed(attempt, error, url: url, host: isProxyError ? connectHost : target.host,
+                              port: isProxyError ? connectPort : target.port, clock: clock,
                               received: receiver.bodyBytes)
             case nil:
                 attempt.status = FetchExitCode.otherFailure
@@ -406,8 +459,12 @@ struct FetchCommand {
         case .unsupportedURL:
             "Protocol \"\(url.split(separator: ":").first.map(String.init) ?? "")\" not supported or disabled"
         case .cannotFindHost: "Could not resolve host: \(host ?? "")"
-        case .cannotConnectToHost:
+        case .cannotFindProxyHost: "Could not resolve proxy: \(host ?? "")"
+        case .cannotConnectToHost, .cannotConnectToProxy:
             "Failed to connect to \(host ?? "") port \(port ?? 0) after \(milliseconds) ms: Couldn't connect to server"
+        case .proxyAuthenticationRequired: "CONNECT tunnel failed, response 407"
+        case .proxyConnectFailed:
+            (error.detail?.firstMatch(of: /answered (\d{3})/)).map { "CONNECT tunnel failed, response \($0.1)" }
         case .timedOut where error.timeoutKind == .connect: "Connection timed out after \(milliseconds) milliseconds"
         case .timedOut: "Operation timed out after \(milliseconds) milliseconds with \(received) bytes received"
         case .badServerResponse: "Weird server reply"
@@ -429,7 +486,7 @@ struct FetchCommand {
     private func retryReason(_ attempt: Attempt) -> String? {
         var reason: String?
         switch attempt.status {
-        case FetchExitCode.timedOut, FetchExitCode.cannotFindHost:
+        case FetchExitCode.timedOut, FetchExitCode.cannotFindHost, FetchExitCode.cannotFindProxy:
             reason = ": timeout"
         case FetchExitCode.cannotConnect where options.retryConnectionRefused:
             reason = ": connection refused"

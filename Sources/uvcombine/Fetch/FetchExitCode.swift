@@ -9,6 +9,8 @@ enum FetchExitCode {
     static let badURL: Int32 = 3
     /// curl's "a feature, protocol or option was not found built-in".
     static let notBuiltIn: Int32 = 4
+    /// curl's "Couldn't resolve proxy".
+    static let cannotFindProxy: Int32 = 5
     static let cannotFindHost: Int32 = 6
     static let cannotConnect: Int32 = 7
     static let badServerResponse: Int32 = 8
@@ -23,6 +25,8 @@ enum FetchExitCode {
     /// The connection closed before any response byte (curl's "Empty
     /// reply from server").
     static let emptyReply: Int32 = 52
+    /// Also curl's status for a proxy that answers CONNECT with anything
+    /// but 2xx (curl 7.88: "CONNECT tunnel failed, response 403").
     static let connectionLost: Int32 = 56
     static let peerCertificate: Int32 = 60
     static let badContentEncoding: Int32 = 61
@@ -36,7 +40,9 @@ enum FetchExitCode {
         case .badURL: badURL
         case .unsupportedURL: otherFailure
         case .cannotFindHost: cannotFindHost
-        case .cannotConnectToHost: cannotConnect
+        case .cannotConnectToHost, .cannotConnectToProxy: cannotConnect
+        case .cannotFindProxyHost: cannotFindProxy
+        case .proxyAuthenticationRequired, .proxyConnectFailed: connectionLost
         case .badServerResponse: badServerResponse
         case .timedOut: timedOut
         case .invalidRequest: invalidRequest

@@ -130,7 +130,14 @@ struct FetchOptions {
     var showError = false
     var verbose = false
     var compressed = false
+    /// `-x URL`: the proxy for every URL (`""`: none, not even the
+    /// environment's); nil: the environment's (`http_proxy`, ...).
     var proxy: String?
+    /// `-U user:password`: the proxy's credentials (those in `-x`'s URL
+    /// win, as with curl).
+    var proxyUser: String?
+    /// `--noproxy LIST`: hosts reached directly, instead of `no_proxy`.
+    var noProxy: String?
     var unixSocket: String?
     var caCertificates: String?
     var insecure = false
@@ -211,7 +218,11 @@ struct FetchOptions {
               --compressed         ask for gzip or deflate and decode the body (exit 61 when
                                    it does not decode)
               --unix-socket PATH   connect to the Unix domain socket PATH
-          -x, --proxy URL          not supported yet (exit 4); an empty URL means no proxy
+          -x, --proxy URL          use the HTTP proxy at [http://][user:pass@]host[:port] (port
+                                   1080 by default); an empty URL means none. Without -x:
+                                   http_proxy, https_proxy/HTTPS_PROXY, all_proxy/ALL_PROXY
+          -U, --proxy-user U:P     the proxy's user and password (basic authentication)
+              --noproxy LIST       hosts reached without the proxy (overrides no_proxy/NO_PROXY)
           -h, --help               show this help
           -V, --version            show the version
 
@@ -225,11 +236,12 @@ struct FetchOptions {
         have no effect on HTTP, as with curl.
 
         Exit status: curl's. 0 done (whatever the HTTP status, unless -f), 1 unsupported
-        scheme, 2 bad command line, 3 bad URL, 4 a curl option this tool does not
-        implement, 6 host not resolved, 7 cannot connect, 8 invalid HTTP response,
-        22 HTTP status >= 400 with -f, 23 cannot write the output, 26 cannot read a
-        file to send, 28 timed out, 35 TLS handshake failed, 43 invalid request,
-        47 too many redirects, 52 empty reply, 56 connection lost while receiving,
+        scheme, 2 bad command line, 3 bad URL, 4 a curl option (or proxy scheme) this tool
+        does not implement, 5 proxy not resolved, 6 host not resolved, 7 cannot connect,
+        8 invalid HTTP response, 22 HTTP status >= 400 with -f, 23 cannot write the output,
+        26 cannot read a file to send, 28 timed out, 35 TLS handshake failed, 43 invalid
+        request, 47 too many redirects, 52 empty reply, 56 connection lost while receiving
+        or the proxy refused CONNECT,
         60 certificate not accepted, 61 the compressed body does not decode,
         63 response too large, 77 the --cacert file cannot be read.
         """
@@ -269,8 +281,8 @@ struct FetchOptions {
         Spec(long: "get", short: "G", takesValue: false),
         Spec(long: "path-as-is", short: nil, takesValue: false),
         Spec(long: "proto", short: nil, takesValue: true),
-        // No proxy is ever used, so hosts without one need nothing done.
         Spec(long: "noproxy", short: nil, takesValue: true),
+        Spec(long: "proxy-user", short: "U", takesValue: true),
         Spec(long: "proto-redir", short: nil, takesValue: true),
         Spec(long: "upload-file", short: "T", takesValue: true),
         Spec(long: "location", short: "L", takesValue: false),
@@ -369,7 +381,7 @@ struct FetchOptions {
         "cookie-jar": ("c", true),
         "continue-at": ("C", true), "cert": ("E", true), "key": (nil, true),
         "http2": (nil, false), "http3": (nil, false), "http1.0": ("0", false), "ipv4": ("4", false),
-        "ipv6": ("6", false), "limit-rate": (nil, true), "resolve": (nil, true), "proxy-user": ("U", true),
+        "ipv6": ("6", false), "limit-rate": (nil, true), "resolve": (nil, true),
 "socks5": (nil, true), "digest": (nil, false), "ntlm": (nil, false),
         "negotiate": (nil, false), "anyauth": (nil, false), "netrc": ("n", false), "config": ("K", true),
         "parallel": ("Z", false), "remote-header-name": ("J", false),
@@ -614,6 +626,8 @@ struct FetchOptions {
         case "compressed": compressed = on
         case "unix-socket": unixSocket = value
         case "proxy": proxy = value
+        case "proxy-user": proxyUser = value
+        case "noproxy": noProxy = value
         case "url": if let value { urlOptions.append(value) }
         case "help": help = true
         case "version": version = true

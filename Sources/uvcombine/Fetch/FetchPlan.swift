@@ -37,6 +37,9 @@ struct FetchPlan {
     /// The fields that go with the body (`Content-Type`, `Expect`), left
     /// out when a redirect drops the body.
     var bodyFields: [(name: String, value: String)]
+    /// Where curl puts `Proxy-Connection: Keep-Alive` in a request to an
+    /// http proxy (after `Referer`), or nil when a `-H` names the field.
+    var proxyConnectionIndex: Int?
     var body: Data?
     /// The user and password for basic authentication, if any.
     var credentials: String?
@@ -139,6 +142,7 @@ struct FetchPlan {
             addDefault("Accept", "*/*")
         }
         addDefault("Referer", options.referer)
+        let proxyConnectionIndex = given.contains("proxy-connection") ? nil : fields.count
         addDefault("Range", options.range.map { "bytes=" + $0 })
         addDefault("Cookie", options.cookie)
         for change in options.headers {
@@ -164,6 +168,7 @@ struct FetchPlan {
         self.customMethod = options.method
         self.fields = fields
         self.bodyFields = bodyFields
+        self.proxyConnectionIndex = proxyConnectionIndex
         self.body = body
         self.credentials = credentials
         self.warnings = warnings
@@ -239,8 +244,14 @@ struct FetchPlan {
     /// The fields for one request: the common ones, the body's when it
     /// has one, and without `Authorization` once a redirect left the
     /// first host (scheme, host and port) unless `--location-trusted`.
-    func fields(withBody: Bool, keepingCredentials: Bool) -> [(name: String, value: String)] {
-        let all = withBody ? fields + bodyFields : fields
+    /// For an `http` request through a proxy (`forwardProxied`), curl's
+    /// `Proxy-Connection: Keep-Alive` too.
+    func fields(withBody: Bool, keepingCredentials: Bool, forwardProxied: Bool = false) -> [(name: String, value: String)] {
+        var common = fields
+        if forwardProxied, let index = proxyConnectionIndex {
+            common.insert(("Proxy-Connection", "Keep-Alive"), at: index)
+        }
+        let all = withBody ? common + bodyFields : common
         guard !keepingCredentials else { return all }
         return all.filter { $0.name.lowercased() != "authorization" }
     }

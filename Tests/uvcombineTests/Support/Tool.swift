@@ -35,9 +35,10 @@ func runTool(_ arguments: [String], timeout: Double = 120) throws -> ToolResult 
 }
 
 /// Runs `executable` as ``runTool(_:timeout:)`` does, in `directory`
+/// when one is given, with `environment` instead of the test process's
 /// when one is given.
 func runProcess(_ executable: URL, _ arguments: [String], timeout: Double = 120,
-                directory workingDirectory: URL? = nil) throws -> ToolResult {
+                directory workingDirectory: URL? = nil, environment: [String: String]? = nil) throws -> ToolResult {
     let directory = try TemporaryDirectory()
     let outURL = directory.url.appendingPathComponent("stdout")
     let errURL = directory.url.appendingPathComponent("stderr")
@@ -50,6 +51,7 @@ func runProcess(_ executable: URL, _ arguments: [String], timeout: Double = 120,
     process.executableURL = executable
     process.arguments = arguments
     if let workingDirectory { process.currentDirectoryURL = workingDirectory }
+    if let environment { process.environment = environment }
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = out
     process.standardError = err

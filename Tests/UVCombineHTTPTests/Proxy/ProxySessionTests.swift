@@ -1,0 +1,215 @@
+import Foundation
+import HTTPTypes
+import Testing
+import UVCombineCore
+import UVCombineHTTP
+import UVCombineLoop
+import UVCombineTesting
+
+/// Sessions through a real proxy (scripts/test-proxy.py) on loopback:
+/// `http` URLs as absolute-form requests, `https` URLs through `CONNECT`
+/// tunnels to a Python TLS server, basic authentication, a proxy that
+/// refuses `CONNECT`, the no-proxy list and unreachable proxies.
+@Suite("UVURLSession through a proxy", .serialized)
+struct ProxySessionTests {
+    typealias Proxy = UVURLSession.Proxy
+
+    static func configuration(http: Proxy? = nil, https: Proxy? = nil, noProxy: String = "",
+                              caFile: String? = nil) -> UVURLSession.Configuration {
+        var configuration = UVURLSession.Configuration()
+        configuration.proxy = UVURLSession.ProxyConfiguration(http: http, https: https, noProxy: noProxy)
+        if let caFile { configuration.tls.trustRoots = .pemFile(caFile) }
+        return configuration
+    }
+
+    @Test("http: absolute-form requests, one keep-alive connection to the proxy for two origins")
+    func httpThroughProxy() throws {
+        let proxy = try TestProxy()
+        defer { proxy.stop() }
+        let first = try TestHTTPServer { request in .text("first \(request.method) \(request.target)") }
+        defer { first.shutdown() }
+        let second = try TestHTTPServer { _ in .text("second") }
+        defer { second.shutdown() }
+        withRealLoop { loop in
+            let session = UVURLSession(loop: loop, configuration: Self.configuration(
+                http: Proxy(host: "127.0.0.1", port: proxy.port)))
+            for index in 0..<3 {
+                let outcome = fetch(session.dataTaskPublisher(for: first.url("/a?n=\(index)")), on: loop)
+                #expect(outcome?.text == "first GET /a?n=\(index)", "\(String(describing: outcome))")
+            }
+            let other = fetch(session.dataTaskPublisher(for: second.url("/b")), on: loop)
+            #expect(other?.text == "second")
+            #expect(session.engine.connectionCount == 1, "one pooled connection to the proxy")
+        }
+        let requests = proxy.requests()
+        #expect(requests.map(\.target) == (0..<3).map { "\(first.baseURL)/a?n=\($0)" } + ["\(second.baseURL)/b"])
+        #expect(Set(requests.map(\.connection)) == [1], "all on the proxy's first connection: \(requests)")
+        #expect(requests.allSatisfy { !$0.hadAuthorization })
+        #expect(first.requests.first?.headerFields[HTTPField.Name("Host")!] == "127.0.0.1:\(first.port)",
+                "Host is still sent")
+        #expect(first.requests.first?.headerFields[HTTPField.Name("Proxy-Authorization")!] == nil)
+    }
+
+    @Test("https: a CONNECT tunnel, TLS verified for the origin, reused for the next requests")
+    func httpsThroughTunnel() throws {
+        let certificates = try TestCertificates()
+        defer { certificates.remove() }
+        let big = pseudoRandomBytes(1024 * 1024 + 3, seed: 21)
+        let origin = try TLSTestServer(.python, certificate: certificates.localhost, key: certificates.keyFile,
+                                       files: ["big.bin": Data(big), "hello.txt": Data("hello through the tunnel".utf8)])
+        defer { origin.stop() }
+        let proxy = try TestProxy()
+        defer { proxy.stop() }
+        withRealLoop { loop in
+            let session = UVURLSession(loop: loop, configuration: Self.configuration(
+                https: Proxy(host: "127.0.0.1", port: proxy.port), caFile: certificates.caFile))
+            let large = fetch(session.dataTaskPublisher(for: origin.url("/big.bin")), on: loop)
+            #expect(large?.error == nil, "\(String(describing: large?.error))")
+            #expect(large?.data == Data(big), "byte for byte")
+            for _ in 0..<2 {
+                let small = fetch(session.dataTaskPublisher(for: origin.url("/hello.txt")), on: loop)
+                #expect(small?.text == "hello through the tunnel")
+            }
+            #expect(session.engine.connectionCount == 1)
+        }
+        #expect(proxy.requests() == [TestProxy.Request(connection: 1, method: "CONNECT", target: "localhost:\(origin.port)",
+                                                      hadAuthorization: false)])
+        #expect(Set(origin.requestClientPorts()).count == 1, "three requests in one tunnel")
+    }
+
+    @Test("https: the certificate is checked against the origin inside the tunnel")
+    func tunnelVerifiesOrigin() throws {
+        let certificates = try TestCertificates()
+        defer { certificates.remove() }
+        let origin = try TLSTestServer(.python, certificate: certificates.localhost, key: certificates.keyFile,
+                                       files: ["a.txt": Data("a".utf8)])
+        defer { origin.stop() }
+        let proxy = try TestProxy()
+        defer { proxy.stop() }
+        withRealLoop { loop in
+            // System roots only: the test CA is unknown.
+            let session = UVURLSession(loop: loop, configuration: Self.configuration(
+                https: Proxy(host: "127.0.0.1", port: proxy.port)))
+            let outcome = fetch(session.dataTaskPublisher(for: origin.url("/a.txt")), on: loop)
+            #expect(outcome?.error?.code == .serverCertificateHasUnknownRoot, "\(String(describing: outcome))")
+        }
+        #expect(proxy.requests().map(\.method) == ["CONNECT"])
+    }
+
+    @Test("proxy authentication: 407 without credentials (an error for CONNECT, a response for http), success with them")
+    func authentication() throws {
+        let certificates = try TestCertificates()
+        defer { certificates.remove() }
+        let origin = try TLSTestServer(.python, certificate: certificates.localhost, key: certificates.keyFile,
+                                       files: ["a.txt": Data("secret".utf8)])
+        defer { origin.stop() }
+        let plain = try TestHTTPServer { _ in .text("plain") }
+        defer { plain.shutdown() }
+        let proxy = try TestProxy(auth: "alice:s3cret")
+        defer { proxy.stop() }
+        withRealLoop { loop in
+            let anonymous = Proxy(host: "127.0.0.1", port: proxy.port)
+            let session = UVURLSession(loop: loop, configuration: Self.configuration(
+                http: anonymous, https: anonymous, caFile: certificates.caFile))
+            let tunnel = fetch(session.dataTaskPublisher(for: origin.url("/a.txt")), on: loop)
+            #expect(tunnel?.error?.code == .proxyAuthenticationRequired, "\(String(describing: tunnel))")
+            #expect(tunnel?.error?.detail?.contains("407") == true)
+            #expect(tunnel?.error?.detail?.contains("no credentials") == true)
+            let forwarded = fetch(session.dataTaskPublisher(for: plain.url("/x")), on: loop)
+            #expect(forwarded?.status == 407, "the proxy's answer to an http request is a response")
+            #expect(forwarded?.response?.headerFields[HTTPField.Name("Proxy-Authenticate")!] == "Basic realm=\"test-proxy\"")
+
+            let wrong = Proxy(host: "127.0.0.1", port: proxy.port, username: "alice", password: "wrong")
+            let refused = UVURLSession(loop: loop, configuration: Self.configuration(https: wrong, caFile: certificates.caFile))
+            let denied = fetch(refused.dataTaskPublisher(for: origin.url("/a.txt")), on: loop)
+            #expect(denied?.error?.code == .proxyAuthenticationRequired)
+            #expect(denied?.error?.detail?.contains("credentials refused") == true)
+
+            let right = Proxy(host: "127.0.0.1", port: proxy.port, username: "alice", password: "s3cret")
+            let authorized = UVURLSession(loop: loop, configuration: Self.configuration(
+                http: right, https: right, caFile: certificates.caFile))
+            let secret = fetch(authorized.dataTaskPublisher(for: origin.url("/a.txt")), on: loop)
+            #expect(secret?.text == "secret", "\(String(describing: secret))")
+            let again = fetch(authorized.dataTaskPublisher(for: plain.url("/y")), on: loop)
+            #expect(again?.text == "plain")
+        }
+        let requests = proxy.requests()
+        #expect(requests.map(\.hadAuthorization) == [false, false, true, true, true], "\(requests)")
+        #expect(plain.requests.count == 1, "only the authorized request reached the origin")
+        #expect(plain.requests.first?.headerFields[HTTPField.Name("Proxy-Authorization")!] == nil,
+                "the proxy's credentials stop at the proxy")
+    }
+
+    @Test("a proxy that refuses CONNECT: .proxyConnectFailed with its status; its body is not a response; the pool recovers")
+    func connectRefused() throws {
+        let proxy = try TestProxy(refuseConnect: true)
+        defer { proxy.stop() }
+        let plain = try TestHTTPServer { _ in .text("still fine") }
+        defer { plain.shutdown() }
+        withRealLoop { loop in
+            let through = Proxy(host: "127.0.0.1", port: proxy.port)
+            let session = UVURLSession(loop: loop, configuration: Self.configuration(http: through, https: through))
+            for _ in 0..<2 {
+                let outcome = fetch(session.dataTaskPublisher(for: URL(string: "https://localhost:1/x")!), on: loop)
+                #expect(outcome?.error?.code == .proxyConnectFailed, "\(String(describing: outcome))")
+                #expect(outcome?.error?.detail?.contains("403 Forbidden") == true, "\(String(describing: outcome?.error))")
+            }
+            #expect(session.engine.connectionCount == 0, "the refused connections are closed")
+            let after = fetch(session.dataTaskPublisher(for: plain.url("/ok")), on: loop)
+            #expect(after?.text == "still fine")
+        }
+    }
+
+    @Test("no-proxy list: a matching host goes direct; redirects are routed afresh")
+    func noProxyBypass() throws {
+        let proxy = try TestProxy()
+        defer { proxy.stop() }
+        let direct = try TestHTTPServer { _ in .text("direct") }
+        defer { direct.shutdown() }
+        // Reached through the proxy (by "localhost"), it redirects to
+        // 127.0.0.1, which the list exempts.
+        let redirecting = try TestHTTPServer { request in
+            request.path == "/go"
+                ? TestHTTPServer.Response(status: .found, headerFields: [.location: direct.url("/landed").absoluteString])
+                : .notFound
+        }
+        defer { redirecting.shutdown() }
+        withRealLoop { loop in
+            let session = UVURLSession(loop: loop, configuration: Self.configuration(
+                http: Proxy(host: "127.0.0.1", port: proxy.port), noProxy: "127.0.0.1"))
+            let bypassed = fetch(session.dataTaskPublisher(for: direct.url("/a")), on: loop)
+            #expect(bypassed?.text == "direct")
+            #expect(proxy.requests().isEmpty)
+            let redirected = fetch(session.dataTaskPublisher(
+                for: URL(string: "http://localhost:\(redirecting.port)/go")!), on: loop)
+            #expect(redirected?.text == "direct", "\(String(describing: redirected))")
+        }
+        #expect(proxy.requests().map(\.target) == ["http://localhost:\(redirecting.port)/go"],
+                "only the first hop went through the proxy")
+        #expect(direct.requests.map(\.target) == ["/a", "/landed"])
+    }
+
+    @Test("an unreachable proxy: .cannotConnectToProxy; an unknown one: .cannotFindProxyHost")
+    func unreachableProxy() throws {
+        withRealLoop { loop in
+            let closed = Proxy(host: "127.0.0.1", port: 1)
+            let session = UVURLSession(loop: loop, configuration: Self.configuration(http: closed, https: closed))
+            for url in ["http://example.com/", "https://example.com/"] {
+                let outcome = fetch(session.dataTaskPublisher(for: URL(string: url)!), on: loop)
+                #expect(outcome?.error?.code == .cannotConnectToProxy, "\(url): \(String(describing: outcome))")
+                #expect(outcome?.error?.underlyingErrorName == "UV_ECONNREFUSED")
+            }
+            let unknown = Proxy(host: "no-such-proxy.invalid", port: 3128)
+            let lost = UVURLSession(loop: loop, configuration: Self.configuration(http: unknown))
+            let outcome = fetch(lost.dataTaskPublisher(for: URL(string: "http://example.com/")!), on: loop)
+            #expect(outcome?.error?.code == .cannotFindProxyHost, "\(String(describing: outcome))")
+        }
+    }
+}
+
+extension Result where Success == (data: Data, response: HTTPResponse), Failure == UVURLError {
+    var response: HTTPResponse? {
+        if case .success(let value) = self { return value.response }
+        return nil
+    }
+}
