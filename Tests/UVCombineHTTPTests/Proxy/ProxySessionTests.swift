@@ -160,6 +160,56 @@ struct ProxySessionTests {
         }
     }
 
+    @Test("CONNECT answers that open no tunnel: a 502, a malformed status line, a 2xx with bytes after it, an early close")
+    func badConnectAnswers() throws {
+        let proxy = try TestProxy()
+        defer { proxy.stop() }
+        // TestHTTPServer as a misbehaving proxy: it answers CONNECT like
+        // any request.
+        let surprising = try TestHTTPServer { _ in .text("not TLS") }
+        defer { surprising.shutdown() }
+        let malformed = try TestHTTPServer(fault: .malformedStatusLine)
+        defer { malformed.shutdown() }
+        let closing = try TestHTTPServer(fault: .closeAfterHead)
+        defer { closing.shutdown() }
+        withRealLoop { loop in
+            func outcome(through port: Int) -> UVURLError? {
+                let session = UVURLSession(loop: loop, configuration: Self.configuration(
+                    https: Proxy(host: "127.0.0.1", port: port)))
+                let result = fetch(session.dataTaskPublisher(for: URL(string: "https://localhost:1/x")!), on: loop)
+                #expect(session.engine.connectionCount == 0, "the failed tunnel is closed")
+                return result?.error
+            }
+            let gateway = outcome(through: proxy.port)  // the origin refuses: the proxy answers 502
+            #expect(gateway?.code == .proxyConnectFailed)
+            #expect(gateway?.detail?.contains("answered 502 Bad Gateway") == true, "\(String(describing: gateway))")
+            let garbled = outcome(through: malformed.port)
+            #expect(garbled?.code == .proxyConnectFailed)
+            #expect(garbled?.detail?.contains("malformed answer") == true, "\(String(describing: garbled))")
+            let early = outcome(through: surprising.port)
+            #expect(early?.code == .proxyConnectFailed)
+            #expect(early?.detail?.contains("before the TLS handshake") == true, "\(String(describing: early))")
+            let cut = outcome(through: closing.port)
+            #expect(cut?.code == .proxyConnectFailed || cut?.code == .secureConnectionFailed, "\(String(describing: cut))")
+        }
+    }
+
+    @Test("a proxy that never answers CONNECT: the connect timeout covers the tunnel")
+    func connectTimeoutCoversTunnel() throws {
+        let silent = try TestHTTPServer(fault: .stall)
+        defer { silent.shutdown() }
+        withRealLoop { loop in
+            var configuration = Self.configuration(https: Proxy(host: "127.0.0.1", port: silent.port))
+            configuration.connectTimeout = .milliseconds(300)
+            let session = UVURLSession(loop: loop, configuration: configuration)
+            let outcome = fetch(session.dataTaskPublisher(for: URL(string: "https://localhost:1/x")!), on: loop)
+            #expect(outcome?.error?.code == .timedOut)
+            #expect(outcome?.error?.timeoutKind == .connect)
+        }
+        #expect(silent.requests.map(\.description) == ["CONNECT localhost:1 HTTP/1.1"])
+        #expect(silent.requests.first?.headerFields[HTTPField.Name("Host")!] == "localhost:1")
+    }
+
     @Test("no-proxy list: a matching host goes direct; redirects are routed afresh")
     func noProxyBypass() throws {
         let proxy = try TestProxy()
