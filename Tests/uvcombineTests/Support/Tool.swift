@@ -35,8 +35,8 @@ func runTool(_ arguments: [String], timeout: Double = 120) throws -> ToolResult 
 }
 
 /// Runs `executable` as ``runTool(_:timeout:)`` does, in `directory`
-/// when one is given, with `environment` instead of the test process's
-/// when one is given.
+/// when one is given, with `environment` when one is given (else the test
+/// process's, less its proxy variables).
 func runProcess(_ executable: URL, _ arguments: [String], timeout: Double = 120,
                 directory workingDirectory: URL? = nil, environment: [String: String]? = nil) throws -> ToolResult {
     let directory = try TemporaryDirectory()
@@ -51,7 +51,12 @@ func runProcess(_ executable: URL, _ arguments: [String], timeout: Double = 120,
     process.executableURL = executable
     process.arguments = arguments
     if let workingDirectory { process.currentDirectoryURL = workingDirectory }
-    if let environment { process.environment = environment }
+    // Without an environment of its own, the test process's, less the
+    // proxy variables: curl and fetch both read them, and the servers
+    // here are on loopback (a CI machine's proxy must not carry them).
+    process.environment = environment ?? ProcessInfo.processInfo.environment.filter { name, _ in
+        !["http_proxy", "https_proxy", "all_proxy", "no_proxy"].contains(name.lowercased())
+    }
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = out
     process.standardError = err
