@@ -108,6 +108,36 @@ public enum HTTPRequestWriter {
         to buffer: inout [UInt8]
     ) throws(UVURLError) -> Result {
         precondition(bodyLength >= 0, "HTTPRequestWriter: bodyLength must not be negative")
+        return try appendHead(of: request, framing: .length(bodyLength), closeConnection: closeConnection, to: &buffer)
+    }
+
+    /// How the body after a head is delimited.
+    package enum BodyFraming: Sendable, Equatable {
+        /// `Content-Length: n` (and nothing for 0, except for POST, PUT
+        /// and PATCH, which say `Content-Length: 0`).
+        case length(Int)
+        /// `Transfer-Encoding: chunked`: the body follows in chunks
+        /// (``appendChunk(_:to:)``), ended by ``appendLastChunk(to:)``.
+        /// A `Content-Length` field in the request is refused.
+        case chunked
+    }
+
+    /// Appends only the head, announcing a body framed as `framing` (a
+    /// streamed body: the session writes it as it comes).
+    ///
+    /// - Throws: as `append(_:body:closeConnection:to:)`.
+    @discardableResult
+    package static func appendHead(
+        of request: HTTPRequest,
+        framing: BodyFraming,
+        closeConnection: Bool = false,
+        to buffer: inout [UInt8]
+    ) throws(UVURLError) -> Result {
+        let bodyLength: Int
+        switch framing {
+        case .length(let length): bodyLength = length
+        case .chunked: bodyLength = -1
+        }
         let plan = try validate(request, bodyLength: bodyLength)
         let start = buffer.count
 
@@ -128,7 +158,9 @@ public enum HTTPRequestWriter {
             field.withUnsafeBytesOfValue { buffer.append(contentsOf: $0) }
             buffer.append(contentsOf: crlf)
         }
-        if plan.writesContentLength {
+        if bodyLength < 0 {
+            buffer.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
+        } else if plan.writesContentLength {
             buffer.append(contentsOf: "Content-Length: ".utf8)
             appendDecimal(bodyLength, to: &buffer)
             buffer.append(contentsOf: crlf)
@@ -156,7 +188,8 @@ public enum HTTPRequestWriter {
         method == .post || method == .put || method == .patch
     }
 
-    /// Runs every check; throws before anything is written.
+    /// Runs every check; throws before anything is written. A negative
+    /// `bodyLength` stands for a chunked body.
     private static func validate(_ request: HTTPRequest, bodyLength: Int) throws(UVURLError) -> Plan {
         let method = request.method.rawValue
         try HTTPRequestValidation.validateMethod(method)
@@ -188,6 +221,9 @@ public enum HTTPRequestWriter {
                 }
                 sawHost = true
             case .contentLength:
+                if bodyLength < 0 {
+                    throw UVURLError(.invalidRequest, detail: "Content-Length field with a chunked body")
+                }
                 let matches = field.withUnsafeBytesOfValue { bytes in
                     decimalEquals(bytes, bodyLength)
                 }
@@ -217,6 +253,38 @@ public enum HTTPRequestWriter {
     /// `Host` (swift-http-types marks its static name unavailable, to
     /// steer users to the authority).
     private static let hostFieldName = HTTPField.Name("Host")!
+
+    // MARK: Chunked bodies
+
+    /// Appends one chunk of a chunked body: the size in hex, CRLF, the
+    /// bytes, CRLF. An empty `bytes` appends nothing (an empty chunk would
+    /// end the body).
+    ///
+    /// ```swift
+    /// HTTPRequestWriter.appendChunk(Array("hello".utf8), to: &buffer) // "5\r\nhello\r\n"
+    /// ```
+    package static func appendChunk(_ bytes: some Collection<UInt8>, to buffer: inout [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        appendHex(bytes.count, to: &buffer)
+        buffer.append(contentsOf: crlf)
+        buffer.append(contentsOf: bytes)
+        buffer.append(contentsOf: crlf)
+    }
+
+    /// Appends the end of a chunked body (`0\r\n\r\n`: no trailers).
+    package static func appendLastChunk(to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: "0\r\n\r\n".utf8)
+    }
+
+    /// Appends the lowercase hex digits of a positive integer.
+    private static func appendHex(_ value: Int, to buffer: inout [UInt8]) {
+        var shift = (Int.bitWidth - value.leadingZeroBitCount + 3) / 4 * 4 - 4
+        while shift >= 0 {
+            let digit = UInt8((value >> shift) & 0xF)
+            buffer.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+            shift -= 4
+        }
+    }
 
     // MARK: Bytes
 

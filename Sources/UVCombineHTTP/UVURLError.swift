@@ -141,6 +141,18 @@ public struct UVURLError: Error, Sendable, Equatable, Hashable, CustomStringConv
         /// Forbidden"`), sent a malformed answer, or closed the connection
         /// before answering. The proxy's response body is never delivered.
         public static let proxyConnectFailed = Code(rawValue: -1323)
+        /// A streamed request body's publisher failed: `detail` names the
+        /// publisher's error (`"the body publisher failed: ..."`). The
+        /// connection is closed; the server saw an incomplete request.
+        public static let requestBodyFailed = Code(rawValue: -1330)
+        /// A streamed request body did not match the length it announced
+        /// (`Content-Length`): its publisher finished early or sent more.
+        /// `detail` gives both counts. The connection is closed.
+        public static let requestBodyLengthMismatch = Code(rawValue: -1331)
+        /// A file to upload could not be opened, examined or read (a
+        /// missing file, a directory, no permission); `detail` names the
+        /// file and the system's error.
+        public static let cannotOpenFile = Code(rawValue: -3000)
 
         /// The code's name, as in `URLError.Code`.
         public var description: String {
@@ -170,6 +182,9 @@ public struct UVURLError: Error, Sendable, Equatable, Hashable, CustomStringConv
             case .cannotConnectToProxy: "cannotConnectToProxy"
             case .proxyAuthenticationRequired: "proxyAuthenticationRequired"
             case .proxyConnectFailed: "proxyConnectFailed"
+            case .requestBodyFailed: "requestBodyFailed"
+            case .requestBodyLengthMismatch: "requestBodyLengthMismatch"
+            case .cannotOpenFile: "cannotOpenFile"
             default: "code(\(rawValue))"
             }
         }
@@ -202,6 +217,9 @@ public struct UVURLError: Error, Sendable, Equatable, Hashable, CustomStringConv
             case .cannotConnectToProxy: "cannot connect to the proxy"
             case .proxyAuthenticationRequired: "the proxy requires authentication"
             case .proxyConnectFailed: "the proxy did not open a tunnel"
+            case .requestBodyFailed: "the request body could not be sent"
+            case .requestBodyLengthMismatch: "the request body does not match its length"
+            case .cannotOpenFile: "cannot open file"
             default: "error \(rawValue)"
             }
         }

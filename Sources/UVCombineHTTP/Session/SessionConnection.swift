@@ -16,6 +16,10 @@ internal final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
     @exclusivity(unchecked) internal var parser: HTTPResponseParser
     /// The request bytes; not mutated while a write of them is in flight.
     @exclusivity(unchecked) internal var writeBuffer: [UInt8] = []
+    /// A streamed request body's chunks, one at a time (a chunk is asked
+    /// for once the previous one's write completed, so it is unique again
+    /// and reused without copying).
+    @exclusivity(unchecked) internal var bodyWriteBuffer: [UInt8] = []
     /// The task whose exchange the connection carries.
     @exclusivity(unchecked) internal var task: SessionTask?
     /// Connected (the pending deadline is the idle one, not the connect one).

@@ -38,6 +38,10 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         case start(SessionTask)
         case cancel(SessionTask)
         case resume(SessionTask)
+        /// A streamed request body's publisher sent a chunk.
+        case bodyChunk(BodyStream, Data)
+        /// A streamed request body's publisher finished (nil) or failed.
+        case bodyEnded(BodyStream, UVURLError?)
         case shutdown
     }
 
@@ -122,6 +126,11 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     package var transportBufferedByteCount: Int {
         connections.values.reduce(0) { $0 + ($1.io?.bufferedInputByteCount ?? 0) }
     }
+    /// The most streamed-body bytes any task had handed to its connection
+    /// without the write having completed, since the session started:
+    /// with demand driven by write completions, one chunk (plus its
+    /// framing) at most. Loop thread.
+    package private(set) var peakUploadBytesInFlight = 0
     /// Connections reading their socket. Loop thread.
     package var readingConnectionCount: Int {
         connections.values.reduce(0) { $0 + ($1.isReading ? 1 : 0) }
@@ -156,6 +165,8 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         case .start(let task): start(task)
         case .cancel(let task): cancel(task)
         case .resume(let task): resume(task)
+        case .bodyChunk(let stream, let chunk): bodyChunk(stream, chunk)
+        case .bodyEnded(let stream, let error): bodyEnded(stream, error)
         case .shutdown: shutdown()
         }
     }
@@ -211,8 +222,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         } else {
             scratch.removeAll(keepingCapacity: true)
             do throws(UVURLError) {
-                let result = try HTTPRequestWriter.appendHead(
-                    of: task.request, bodyLength: task.body?.count ?? 0, to: &scratch)
+                let result = try appendHead(of: task, to: &scratch)
                 task.closesConnection = result.closesConnection
             } catch {
                 fail(task, error)
@@ -243,6 +253,16 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         tasks[id] = task
         run(pool.executeRequest(id, key: key, method: task.request.method,
                                 closesConnection: task.closesConnection, now: now))
+    }
+
+    /// Appends the task's request head: framed for its body (a whole
+    /// `Data`, or a streamed body with or without a length).
+    private func appendHead(of task: SessionTask, to buffer: inout [UInt8]) throws(UVURLError) -> HTTPRequestWriter.Result {
+        if task.streamsBody {
+            let framing: HTTPRequestWriter.BodyFraming = task.spec.streamedBodyLength.map { .length($0) } ?? .chunked
+            return try HTTPRequestWriter.appendHead(of: task.request, framing: framing, to: &buffer)
+        }
+        return try HTTPRequestWriter.appendHead(of: task.request, bodyLength: task.body?.count ?? 0, to: &buffer)
     }
 
     private func cancel(_ task: SessionTask) {
@@ -331,6 +351,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     }
 
     private func release(_ task: SessionTask) {
+        endBodyStream(of: task, cancellingUpstream: true)
         task.connection = nil
         task.pendingPart = nil
         task.stash = []
@@ -368,8 +389,10 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         connection.io?.setReadTarget(room)
     }
 
-    /// Unlinks a task and its connection.
+    /// Unlinks a task and its connection; a body still streaming is
+    /// cancelled (the exchange is over).
     private func detach(_ task: SessionTask) {
+        endBodyStream(of: task, cancellingUpstream: true)
         if let connection = task.connection, connection.hasReadTarget {
             connection.hasReadTarget = false
             connection.io?.setReadTarget(nil)
@@ -492,6 +515,8 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
                                                   byteCount: prepared.bytes.count)
             } else if let body = task.body, !body.isEmpty {
                 result = try HTTPRequestWriter.append(task.request, body: body, to: &connection.writeBuffer)
+            } else if task.streamsBody {
+                result = try appendHead(of: task, to: &connection.writeBuffer)
             } else {
                 result = try HTTPRequestWriter.appendHead(
                     of: task.request, bodyLength: 0, to: &connection.writeBuffer)
@@ -529,6 +554,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
             task.lastUnacknowledgedOutput = connection.io?.unacknowledgedOutputByteCount ?? 0
         }
         connection.startReading()
+        if task.streamsBody { startBody(of: task) }
     }
 
     // MARK: Transport events
@@ -575,9 +601,14 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     /// the idle timeout measures from now (a stall in either direction
     /// still times out). Only moves a stored instant, as reading does.
     internal func connectionDidWrite(_ connection: SessionConnection) {
-        guard !connection.isClosed, let task = connection.task, task.connection === connection,
-              task.timeouts != nil else { return }
-        task.timeouts!.activity(now: now)
+        guard !connection.isClosed, let task = connection.task, task.connection === connection else { return }
+        if task.timeouts != nil { task.timeouts!.activity(now: now) }
+        // A streamed body asks for its next chunk once everything written
+        // was taken by the kernel.
+        guard task.streamsBody, connection.io?.hasPendingWrites == false else { return }
+        beginTurn()
+        bodyWritesCompleted(task)
+        endTurn()
     }
 
     /// `isAuthenticated` is false for a TLS stream that ended without
@@ -723,7 +754,9 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
             case .end(let keepAlive):
                 // Bytes after the response, or a request still being
                 // written: the connection cannot carry another exchange.
+                // A streamed body cut short by the response is too.
                 let reusable = keepAlive && rest.isEmpty && connection.io?.hasPendingWrites == false
+                    && (!task.streamsBody || task.isBodyComplete)
                 responseEnded(task, on: connection, reusable: reusable)
                 return true
             case .needMoreData:
@@ -854,7 +887,10 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
             task.resetExchange()
             task.request = step.request
             task.usesPreparedHead = false
-            if !step.keepsBody { task.body = nil }
+            if !step.keepsBody {
+                task.body = nil
+                task.streamsBody = false
+            }
             issue(task, to: step.target)
             return
         }
@@ -867,6 +903,141 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
             task.response = nil
             finish(task, .value(data, response))
         }
+    }
+
+    // MARK: Streamed request bodies
+
+    /// The head was written: subscribes to the body publisher for this
+    /// exchange and asks for the first chunk (written behind the head).
+    private func startBody(of task: SessionTask) {
+        guard let source = task.spec.streamedBody else { return }
+        task.bodyBytesWritten = 0
+        task.bodyBytesCompleted = 0
+        task.isBodyComplete = false
+        task.isAwaitingBodyChunk = true
+        let stream = source.makeStream(self)
+        stream.task = task
+        task.bodyStream = stream
+        // Chunks sent synchronously (a `Just`, a sequence) arrive as
+        // operations deferred to the end of this turn.
+        stream.subscribeUpstream()
+        stream.requestChunk()
+    }
+
+    /// Forgets the task's body stream; cancels its subscription unless
+    /// the publisher completed.
+    private func endBodyStream(of task: SessionTask, cancellingUpstream: Bool) {
+        guard let stream = task.bodyStream else { return }
+        task.bodyStream = nil
+        task.isAwaitingBodyChunk = false
+        stream.task = nil
+        if cancellingUpstream { stream.cancelUpstream() }
+    }
+
+    /// The task's stream, when `stream` is still its current one and the
+    /// exchange is on a connection.
+    private func bodyTarget(of stream: BodyStream) -> (SessionTask, SessionConnection, any HTTPConnectionIO)? {
+        guard let task = stream.task, task.bodyStream === stream, case .running = task.progress,
+              let connection = task.connection, let io = connection.io else { return nil }
+        return (task, connection, io)
+    }
+
+    private func bodyChunk(_ stream: BodyStream, _ chunk: Data) {
+        guard let (task, connection, io) = bodyTarget(of: stream) else { return }
+        task.isAwaitingBodyChunk = false
+        if chunk.isEmpty {
+            bodyWritesCompleted(task)
+            return
+        }
+        if let length = task.spec.streamedBodyLength, task.bodyBytesWritten + chunk.count > length {
+            bodyFailed(task, UVURLError(
+                .requestBodyLengthMismatch,
+                detail: "the body publisher sent \(task.bodyBytesWritten + chunk.count) bytes or more, past the Content-Length of \(length)"))
+            return
+        }
+        let chunked = task.spec.streamedBodyLength == nil
+        var bytes: [UInt8]
+        if chunk.count <= Self.reusedBodyBufferLimit {
+            // One buffer per connection: unique again once its write
+            // completed, which is when the next chunk is asked for.
+            bytes = connection.bodyWriteBuffer
+            connection.bodyWriteBuffer = []
+            bytes.removeAll(keepingCapacity: true)
+        } else {
+            // A huge chunk gets an array of its own, so the connection
+            // does not keep its capacity.
+            bytes = []
+            bytes.reserveCapacity(chunk.count + 24)
+        }
+        if chunked {
+            HTTPRequestWriter.appendChunk(chunk, to: &bytes)
+        } else {
+            chunk.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        }
+        task.bodyBytesWritten += chunk.count
+        peakUploadBytesInFlight = max(peakUploadBytesInFlight, task.bodyBytesWritten - task.bodyBytesCompleted)
+        if let wireObserver { bytes.withUnsafeBytes { wireObserver.sessionWillWrite($0) } }
+        io.write(bytes)
+        if chunk.count <= Self.reusedBodyBufferLimit { connection.bodyWriteBuffer = bytes }
+    }
+
+    /// Chunks up to this size are copied into the connection's reused
+    /// body buffer.
+    private static let reusedBodyBufferLimit = 1 << 20
+
+    /// The end of a chunked body, shared by every request (written as
+    /// it is: no copy).
+    private static let lastChunk: [UInt8] = {
+        var bytes: [UInt8] = []
+        HTTPRequestWriter.appendLastChunk(to: &bytes)
+        return bytes
+    }()
+
+    private func bodyEnded(_ stream: BodyStream, _ error: UVURLError?) {
+        guard let (task, _, io) = bodyTarget(of: stream) else { return }
+        if let error {
+            bodyFailed(task, error)
+            return
+        }
+        if let length = task.spec.streamedBodyLength, task.bodyBytesWritten != length {
+            bodyFailed(task, UVURLError(
+                .requestBodyLengthMismatch,
+                detail: "the body publisher finished after \(task.bodyBytesWritten) of the \(length) bytes of its Content-Length"))
+            return
+        }
+        endBodyStream(of: task, cancellingUpstream: false)
+        task.isBodyComplete = true
+        if task.spec.streamedBodyLength == nil {
+            let last = Self.lastChunk
+            if let wireObserver { last.withUnsafeBytes { wireObserver.sessionWillWrite($0) } }
+            io.write(last)
+        }
+    }
+
+    /// Everything written was taken by the kernel: progress, and the next
+    /// chunk is asked for.
+    private func bodyWritesCompleted(_ task: SessionTask) {
+        reportBodyProgress(of: task)
+        guard let stream = task.bodyStream, !task.isAwaitingBodyChunk else { return }
+        task.isAwaitingBodyChunk = true
+        stream.requestChunk()
+    }
+
+    /// Reports the body bytes written so far as sent, when that changed.
+    /// Only when nothing is pending.
+    private func reportBodyProgress(of task: SessionTask) {
+        guard task.bodyBytesCompleted != task.bodyBytesWritten else { return }
+        task.bodyBytesCompleted = task.bodyBytesWritten
+        guard let progress = task.spec.streamedBody?.progress else { return }
+        progress(UVURLSession.UploadProgress(bytesSent: Int64(task.bodyBytesCompleted),
+                                             totalBytesExpectedToSend: task.spec.streamedBodyLength.map { Int64($0) }))
+    }
+
+    /// The body publisher failed or broke its length: the exchange fails
+    /// and its connection is closed (the server saw part of a request).
+    private func bodyFailed(_ task: SessionTask, _ error: UVURLError) {
+        endBodyStream(of: task, cancellingUpstream: true)
+        requestFailed(task, error)
     }
 
     // MARK: Shutdown

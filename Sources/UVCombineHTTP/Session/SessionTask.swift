@@ -15,6 +15,11 @@ internal struct HTTPTaskRequest: Sendable {
     @usableFromInline let request: HTTPRequest
     /// The body, or nil.
     @usableFromInline let body: Data?
+    /// A streamed body (a publisher of `Data`), or nil.
+    @usableFromInline let streamedBody: RequestBodySource?
+    /// The streamed body's announced length (`Content-Length`), or nil
+    /// for chunked transfer coding.
+    @usableFromInline let streamedBodyLength: Int?
     /// Where it goes, or why it cannot go anywhere.
     @usableFromInline let target: Result<HTTPRequestTarget, UVURLError>
     /// Per-request overrides of the session's settings (deadlines).
@@ -86,14 +91,44 @@ internal struct HTTPTaskRequest: Sendable {
         }
     }
 
+    /// `request` with a body streamed from `source`: `Content-Length:
+    /// contentLength` when given, or the request's own `Content-Length`
+    /// field, and chunked transfer coding otherwise. Otherwise as
+    /// ``init(request:body:acceptEncoding:options:)``.
+    internal init(request: HTTPRequest, streamedBody source: RequestBodySource, contentLength: Int?,
+                  acceptEncoding: Bool, options: UVURLSession.RequestOptions) {
+        let plain = HTTPTaskRequest(request: request, body: nil, acceptEncoding: acceptEncoding, options: options)
+        var length = contentLength
+        var target = plain.target
+        if let field = request.headerFields[.contentLength] {
+            if let declared = Int(field), declared >= 0 {
+                if length == nil { length = declared }
+                // A disagreeing field is refused by the request writer.
+            } else if case .success = target {
+                target = .failure(UVURLError(.invalidRequest, detail: "invalid Content-Length field \"\(field)\""))
+            }
+        }
+        if let length, length < 0 {
+            target = .failure(UVURLError(.invalidRequest, detail: "negative content length \(length)"))
+        }
+        if case .success = target, let error = source.setupError {
+            target = .failure(error)
+        }
+        self.init(request: plain.request, body: nil, target: target, options: options,
+                  streamedBody: source, streamedBodyLength: length)
+    }
+
     private init(request: HTTPRequest, body: Data?, target: Result<HTTPRequestTarget, UVURLError>,
-                 options: UVURLSession.RequestOptions) {
+                 options: UVURLSession.RequestOptions, streamedBody: RequestBodySource? = nil,
+                 streamedBodyLength: Int? = nil) {
         self.request = request
         self.body = body
         self.target = target
         self.options = options
+        self.streamedBody = streamedBody
+        self.streamedBodyLength = streamedBodyLength
         var prepared: PreparedHead? = nil
-        if case .success = target, body?.isEmpty ?? true {
+        if case .success = target, body?.isEmpty ?? true, streamedBody == nil {
             var bytes: [UInt8] = []
             // One allocation for a typical head, not one per doubling.
             bytes.reserveCapacity(512)
@@ -117,6 +152,14 @@ extension UVURLSession {
     internal func taskRequest(request: HTTPRequest, body: Data?,
                               options: RequestOptions = RequestOptions()) -> HTTPTaskRequest {
         HTTPTaskRequest(request: request, body: body, acceptEncoding: configuration.decompressesResponses, options: options)
+    }
+
+    /// What a publisher for `request` with a streamed body asks this
+    /// session to fetch.
+    internal func taskRequest(request: HTTPRequest, streamedBody: RequestBodySource, contentLength: Int?,
+                              options: RequestOptions) -> HTTPTaskRequest {
+        HTTPTaskRequest(request: request, streamedBody: streamedBody, contentLength: contentLength,
+                        acceptEncoding: configuration.decompressesResponses, options: options)
     }
 }
 
@@ -220,6 +263,7 @@ internal class SessionTask: DeadlineEntry {
         self.offerPart = offerPart
         request = spec.request
         body = spec.body
+        streamsBody = spec.streamedBody != nil
         super.init()
     }
 
@@ -360,6 +404,19 @@ internal class SessionTask: DeadlineEntry {
     @exclusivity(unchecked) internal final var usesPreparedHead = true
     /// The current body (a 303 drops it).
     @exclusivity(unchecked) internal final var body: Data?
+    /// Whether the current request streams its body from
+    /// `spec.streamedBody` (a 303 drops it).
+    @exclusivity(unchecked) internal final var streamsBody: Bool
+    /// The current exchange's streamed body while it is being sent.
+    @exclusivity(unchecked) internal final var bodyStream: BodyStream?
+    /// Streamed body bytes handed to the connection, this exchange.
+    @exclusivity(unchecked) internal final var bodyBytesWritten = 0
+    /// Streamed body bytes whose writes completed (progress), this exchange.
+    @exclusivity(unchecked) internal final var bodyBytesCompleted = 0
+    /// A chunk was asked of the body publisher and has not come.
+    @exclusivity(unchecked) internal final var isAwaitingBodyChunk = false
+    /// The streamed body was sent in full, this exchange.
+    @exclusivity(unchecked) internal final var isBodyComplete = false
     /// The current target, once started.
     @exclusivity(unchecked) internal final var target: HTTPRequestTarget?
     /// Whether the current request says `Connection: close`.

@@ -126,7 +126,7 @@ extension UVURLSession {
     // MARK: Implementation
 
     /// Runs one data task to its outcome.
-    private nonisolated(nonsending) func receive(_ publisher: DataTaskPublisher) async throws -> (Data, HTTPResponse) {
+    internal nonisolated(nonsending) func receive(_ publisher: DataTaskPublisher) async throws -> (Data, HTTPResponse) {
         let receiver = AsyncDataReceiver(loop: loop)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
