@@ -33,6 +33,9 @@ struct UVURLErrorTests {
             (.dataLengthExceedsMaximum, -1103, "dataLengthExceedsMaximum"),
             (.invalidRequest, -1300, "invalidRequest"),
             (.insecureRedirect, -1301, "insecureRedirect"),
+            (.requestBodyFailed, -1320, "requestBodyFailed"),
+            (.requestBodyLengthMismatch, -1321, "requestBodyLengthMismatch"),
+            (.cannotOpenFile, -3000, "cannotOpenFile"),
         ]
         for (code, raw, name) in codes {
             #expect(code.rawValue == raw)
@@ -42,5 +45,7 @@ struct UVURLErrorTests {
         #expect(UVURLError.Code(rawValue: 42).description == "code(42)")
         #expect(UVURLError(.cannotDecodeContentData, detail: "the gzip stream is truncated").description
             == "cannot decode the response body's content encoding (the gzip stream is truncated)")
+        #expect(UVURLError(.requestBodyFailed, detail: "the body publisher failed: disk gone").description
+            == "the request body could not be sent (the body publisher failed: disk gone)")
     }
 }
