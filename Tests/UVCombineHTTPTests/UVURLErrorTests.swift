@@ -33,8 +33,8 @@ struct UVURLErrorTests {
             (.dataLengthExceedsMaximum, -1103, "dataLengthExceedsMaximum"),
             (.invalidRequest, -1300, "invalidRequest"),
             (.insecureRedirect, -1301, "insecureRedirect"),
-            (.requestBodyFailed, -1320, "requestBodyFailed"),
-            (.requestBodyLengthMismatch, -1321, "requestBodyLengthMismatch"),
+            (.requestBodyFailed, -1330, "requestBodyFailed"),
+            (.requestBodyLengthMismatch, -1331, "requestBodyLengthMismatch"),
             (.cannotOpenFile, -3000, "cannotOpenFile"),
         ]
         for (code, raw, name) in codes {
