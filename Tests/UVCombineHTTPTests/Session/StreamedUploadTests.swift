@@ -1,3 +1,4 @@
+import CLibUV
 import CZlib
 import Foundation
 import HTTPTypes
@@ -85,7 +86,7 @@ struct ChunkPublisher: Publisher, @unchecked Sendable {
         return data
     }
 
-    final class Inner<Downstream: Subscriber>: Subscription, @unchecked Sendable
+    final class Inner<Downstream: Subscriber>: Subscription, ChunkRunner, @unchecked Sendable
         where Downstream.Input == Data, Downstream.Failure == BodyTestError
     {
         struct State {
@@ -118,14 +119,14 @@ struct ChunkPublisher: Publisher, @unchecked Sendable {
             }
             guard runs else { return }
             if let queue = publisher.queue {
-                let box = UncheckedBox(self)
+                let box = UncheckedBox<any ChunkRunner>(self)
                 queue.async { box.value.run() }
             } else {
                 run()
             }
         }
 
-        private func run() {
+        func run() {
             while true {
                 let step = state.withLock { box -> Step in
                     guard let downstream = box.value.downstream, box.value.demand > 0 else {
@@ -172,6 +173,12 @@ struct ChunkPublisher: Publisher, @unchecked Sendable {
     }
 }
 
+/// Runs a ``ChunkPublisher`` subscription's deliveries (non-generic, so a
+/// queue's closure captures no generic type).
+protocol ChunkRunner: AnyObject {
+    func run()
+}
+
 /// A value kept under a `Mutex` though it is not `Sendable` (tests only).
 struct UncheckedBox<Value>: @unchecked Sendable {
     var value: Value
@@ -203,8 +210,54 @@ struct SinkReport: Equatable, CustomStringConvertible {
 @Suite("UVURLSession streamed request bodies")
 struct StreamedUploadTests {
     static func request(_ server: UploadSinkServer, _ path: String = "/sink", method: HTTPRequest.Method = .put) -> HTTPRequest {
-        HTTPRequest(method: method, scheme: "http", authority: server.authority, path: path)
+        HTTPRequest(method: method, scheme: server.scheme, authority: server.authority, path: path)
     }
+
+    @Test("over TLS: a chunked and a sized streamed body, on one pooled connection")
+    func overTLS() throws {
+        let certificates = try TestCertificates()
+        defer { certificates.remove() }
+        let server = try UploadSinkServer(certificate: certificates.localhost, key: certificates.keyFile)
+        defer { server.stop() }
+        withRealLoop { loop in
+            let session = UVURLSession(loop: loop, configuration: .trusting(certificates.caFile))
+            let body = ChunkPublisher(totalBytes: 4 * 1024 * 1024 + 5, chunkSize: 100_000)
+            let chunked = SinkReport(fetch(session.dataTaskPublisher(for: Self.request(server), bodyPublisher: body), on: loop))
+            #expect(chunked?.bytes == body.totalBytes)
+            #expect(chunked?.crc == body.crc)
+            #expect(chunked?.framing == "chunked")
+            let sized = SinkReport(fetch(session.dataTaskPublisher(for: Self.request(server), bodyPublisher: body,
+                                                                   contentLength: body.totalBytes), on: loop))
+            #expect(sized?.crc == body.crc)
+            #expect(sized?.framing == "length")
+            #expect(sized?.connection == chunked?.connection)
+            #expect(body.log.value.maximumOutstanding == 1)
+            #expect(session.engine.peakUploadBytesInFlight <= body.chunkSize)
+        }
+    }
+
+    #if DEBUG
+    @Test("a reused connection that breaks at the first write: the idempotent PUT is retried on a fresh connection, subscribing to the body again")
+    func retriedOnStaleConnection() throws {
+        let server = try UploadSinkServer()
+        defer { server.stop() }
+        withRealLoop { loop in
+            defer { UVTCPFaultInjection.removeAll(on: loop) }
+            let session = UVURLSession(loop: loop)
+            let first = SinkReport(fetch(session.dataTaskPublisher(for: Self.request(server), body: Data("a".utf8)), on: loop))
+            #expect(first != nil)
+            UVTCPFaultInjection.inject(UV_ECONNRESET.rawValue, at: .write, on: loop)
+            let body = ChunkPublisher(totalBytes: 2_000_000)
+            let report = SinkReport(fetch(session.dataTaskPublisher(for: Self.request(server), bodyPublisher: body,
+                                                                    contentLength: body.totalBytes), on: loop))
+            #expect(report?.bytes == body.totalBytes)
+            #expect(report?.crc == body.crc)
+            #expect(report.map { $0.connection != first?.connection } == true)
+            #expect(body.log.value.subscriptions == 2)
+            #expect(body.log.value.cancels == 1, "the first sending was cancelled")
+        }
+    }
+    #endif
 
     @Test("a body publisher with a length goes out with Content-Length, without one chunked; the sink gets every byte")
     func framing() throws {

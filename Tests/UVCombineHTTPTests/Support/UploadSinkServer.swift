@@ -19,21 +19,25 @@ import Glibc
 ///   close).
 /// - `/slow`: as `/sink`, reading 64 KiB every 2 ms.
 ///
+/// Given a certificate and key, it speaks TLS (`https://`).
+///
 /// Started with Foundation's `Process`; ready once it printed its port;
 /// stopped by PID.
 final class UploadSinkServer {
     let port: Int
+    let scheme: String
     private let process: Process
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    init() throws {
+    init(certificate: String? = nil, key: String? = nil) throws {
         guard let python = findExecutable("python3") else { throw Failure(description: "python3 not found") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-u", "-c", Self.script]
+        process.arguments = ["-u", "-c", Self.script] + (certificate.map { [$0, key!] } ?? [])
+        scheme = certificate == nil ? "http" : "https"
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -61,7 +65,7 @@ final class UploadSinkServer {
     var authority: String { "127.0.0.1:\(port)" }
 
     func url(_ path: String = "/sink") -> URL {
-        URL(string: "http://127.0.0.1:\(port)\(path)")!
+        URL(string: "\(scheme)://127.0.0.1:\(port)\(path)")!
     }
 
     /// Stops the server by PID (SIGKILL, as the other test servers).
@@ -73,7 +77,7 @@ final class UploadSinkServer {
     }
 
     private static let script = """
-        import socket, sys, threading, time, zlib
+        import socket, ssl, sys, threading, time, zlib
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(("127.0.0.1", 0))
@@ -116,7 +120,18 @@ final class UploadSinkServer {
         def respond(connection, status, body, extra=b""):
             connection.sendall(b"HTTP/1.1 %d X\\r\\nContent-Length: %d\\r\\n%s\\r\\n%s" % (status, len(body), extra, body))
 
+        context = None
+        if len(sys.argv) > 2:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(sys.argv[1], sys.argv[2])
+
         def serve(connection, number):
+            if context is not None:
+                try:
+                    connection = context.wrap_socket(connection, server_side=True)
+                except (OSError, ssl.SSLError):
+                    connection.close()
+                    return
             reader = Reader(connection)
             try:
                 while True:
@@ -133,7 +148,8 @@ final class UploadSinkServer {
                         respond(connection, 413, b"too large", b"Connection: close\\r\\n")
                         # A lingering close, as nginx does: the client
                         # reads the answer before any reset.
-                        connection.shutdown(socket.SHUT_WR)
+                        if context is None:
+                            connection.shutdown(socket.SHUT_WR)
                         connection.settimeout(5)
                         while connection.recv(1 << 20):
                             pass
