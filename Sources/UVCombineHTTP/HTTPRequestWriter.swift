@@ -22,8 +22,9 @@ import HTTPTypes
 ///   field; one with both is refused.
 /// - `Content-Length` is computed from the body. A `Content-Length` field
 ///   in `headerFields` must agree with it and is then written once; a
-///   `Transfer-Encoding` field is refused (request bodies are sent with a
-///   known length).
+///   `Transfer-Encoding` field is refused: the writer frames bodies
+///   itself (`Transfer-Encoding: chunked` only for a streamed body of
+///   unknown length, written by the session).
 /// - `Connection: close` is added when `closeConnection` is true, unless
 ///   the request's own `Connection` field already says `close`.
 /// - Every byte is checked by ``HTTPRequestValidation`` *before* anything
