@@ -66,7 +66,7 @@ internal final class FetchObject: OpaqueObject, Subscriber, @unchecked Sendable 
     /// Runs `body` holding the gate; re-entrant for the thread holding it
     /// (a callback cancelling its own fetch).
     private func withGate<Result>(_ body: () -> Result) -> Result {
-        let me = currentThreadID()
+        let me = currentThreadIdentity()
         if gateOwner.load(ordering: .relaxed) == me { return body() }
         return gate.withLock { _ in
             gateOwner.store(me, ordering: .relaxed)

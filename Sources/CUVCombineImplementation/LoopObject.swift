@@ -1,6 +1,7 @@
 import CLibUV
 import CUVCombine
 import Synchronization
+import UVCombineCore
 import UVCombineLoop
 
 /// The object behind a `uvc_loop_t *`: a ``UVLoop`` plus what the C API
@@ -155,7 +156,7 @@ internal final class LoopObject: OpaqueObject, @unchecked Sendable {
         }
         defer { busy.store(false, ordering: .releasing) }
         guard isActive else { return Status.cancelled }
-        home.store(currentThreadID(), ordering: .releasing)
+        home.store(currentThreadIdentity(), ordering: .releasing)
         return loop.run(runMode) ? 1 : 0
     }
 
@@ -173,7 +174,7 @@ internal final class LoopObject: OpaqueObject, @unchecked Sendable {
             return Status.busy
         }
         defer { busy.store(false, ordering: .releasing) }
-        let me = currentThreadID()
+        let me = currentThreadIdentity()
         let lastThread = home.load(ordering: .acquiring)
         if lastThread != 0 && lastThread != me { return Status.wrongThread }
         // As UVLoop.close() does: a retry after UV_EBUSY comes from here too.

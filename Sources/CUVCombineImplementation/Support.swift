@@ -1,14 +1,6 @@
 import CLibUV
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The status codes the C API returns: libuv's, with the meaning
 /// uvcombine.h gives each.
 internal enum Status {
@@ -52,24 +44,4 @@ extension OpaqueObject {
     internal static func release(_ pointer: OpaquePointer) {
         Unmanaged<Self>.fromOpaque(UnsafeRawPointer(pointer)).release()
     }
-}
-
-/// Carries a value that is not `Sendable` into a `Mutex` (which takes its
-/// value as `sending`); only read or written under that mutex. A struct, so
-/// it costs nothing.
-internal struct UncheckedSendable<Value>: @unchecked Sendable {
-    internal var value: Value
-
-    internal init(_ value: Value) {
-        self.value = value
-    }
-}
-
-/// The calling thread's identity, never zero.
-internal func currentThreadID() -> UInt {
-    #if canImport(Darwin)
-    return UInt(bitPattern: pthread_self())
-    #else
-    return UInt(pthread_self())
-    #endif
 }

@@ -11,11 +11,15 @@ extension OperationQueue: Scheduler {
     /// ```swift
     /// let later = queue.now.advanced(by: .seconds(1))
     /// ```
-    public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
+    public struct SchedulerTimeType: _DateSchedulerTime, Strideable, Codable, Hashable, Sendable {
+        // distance(to:) and advanced(by:) come from _DateSchedulerTime
+        // (DateSchedulerTime.swift), shared with the other Date-based time
+        // type.
+
         /// The date represented by this type.
         public var date: Date
 
-        /// Initializes a run loop scheduler time with the given date.
+        /// Initializes a operation queue scheduler time with the given date.
         ///
         /// ```swift
         /// let t = OperationQueue.SchedulerTimeType(Date())
@@ -25,27 +29,17 @@ extension OperationQueue: Scheduler {
             self.date = date
         }
 
-        /// The distance to `other`, in seconds.
-        @inlinable
-        public func distance(to other: OperationQueue.SchedulerTimeType) -> Stride {
-            Stride(other.date.timeIntervalSinceReferenceDate - date.timeIntervalSinceReferenceDate)
-        }
-
-        /// The time `n` seconds later (earlier for a negative stride).
-        @inlinable
-        public func advanced(by n: Stride) -> OperationQueue.SchedulerTimeType {
-            OperationQueue.SchedulerTimeType(date + n.magnitude)
-        }
-
-        /// The interval by which run loop times advance: a `TimeInterval`
-        /// in seconds. Integer and float literals are seconds.
+        /// The interval by which operation queue times advance: a `TimeInterval`
+        /// in seconds. Integer and float literals are seconds; the
+        /// arithmetic and the `.seconds(_:)`, `.milliseconds(_:)`, ...
+        /// constructors come from `_SecondsSchedulerStride`.
         ///
         /// ```swift
         /// let stride: OperationQueue.SchedulerTimeType.Stride = .milliseconds(1500)
         /// print(stride.timeInterval) // Prints: "1.5"
         /// ```
-        public struct Stride: ExpressibleByFloatLiteral, Comparable, SignedNumeric, Codable, Hashable,
-            Sendable, SchedulerTimeIntervalConvertible
+        public struct Stride: _SecondsSchedulerStride, ExpressibleByFloatLiteral, Comparable, SignedNumeric, Codable,
+            Hashable, Sendable, SchedulerTimeIntervalConvertible
         {
             /// Float literals are seconds.
             public typealias FloatLiteralType = TimeInterval
@@ -57,18 +51,6 @@ extension OperationQueue: Scheduler {
             /// The value of this time interval in seconds.
             public var magnitude: TimeInterval
 
-            /// The value of this time interval in seconds.
-            @inlinable
-            public var timeInterval: TimeInterval { magnitude }
-
-            /// A stride of `value` seconds.
-            @inlinable
-            public init(integerLiteral value: TimeInterval) { magnitude = value }
-
-            /// A stride of `value` seconds.
-            @inlinable
-            public init(floatLiteral value: TimeInterval) { magnitude = value }
-
             /// A stride of `timeInterval` seconds.
             ///
             /// ```swift
@@ -76,51 +58,6 @@ extension OperationQueue: Scheduler {
             /// ```
             @inlinable
             public init(_ timeInterval: TimeInterval) { magnitude = timeInterval }
-
-            /// A stride of `source` seconds, if a `TimeInterval` holds it exactly.
-            @inlinable
-            public init?<T: BinaryInteger>(exactly source: T) {
-                guard let value = TimeInterval(exactly: source) else { return nil }
-                magnitude = value
-            }
-
-            /// Orders by length.
-            @inlinable
-            public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
-            /// Multiplies the lengths in seconds.
-            @inlinable
-            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
-            /// Adds the lengths.
-            @inlinable
-            public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
-            /// Subtracts the lengths.
-            @inlinable
-            public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
-            /// Multiplies in place.
-            @inlinable
-            public static func *= (lhs: inout Stride, rhs: Stride) { lhs.magnitude *= rhs.magnitude }
-            /// Adds in place.
-            @inlinable
-            public static func += (lhs: inout Stride, rhs: Stride) { lhs.magnitude += rhs.magnitude }
-            /// Subtracts in place.
-            @inlinable
-            public static func -= (lhs: inout Stride, rhs: Stride) { lhs.magnitude -= rhs.magnitude }
-
-            /// `s` seconds.
-            @inlinable
-            public static func seconds(_ s: Int) -> Stride { Stride(TimeInterval(s)) }
-            /// `s` seconds.
-            @inlinable
-            public static func seconds(_ s: Double) -> Stride { Stride(s) }
-            /// `ms` milliseconds.
-            @inlinable
-            public static func milliseconds(_ ms: Int) -> Stride { Stride(TimeInterval(ms) / 1_000) }
-            /// `us` microseconds.
-            @inlinable
-            public static func microseconds(_ us: Int) -> Stride { Stride(TimeInterval(us) / 1_000_000) }
-            /// `ns` nanoseconds.
-            @inlinable
-            public static func nanoseconds(_ ns: Int) -> Stride { Stride(TimeInterval(ns) / 1_000_000_000) }
         }
     }
 

@@ -6,12 +6,21 @@ import Musl
 import Darwin
 #endif
 
-/// A number identifying the calling thread, never 0.
+/// A number identifying the calling thread, never 0, so that 0 can stand
+/// for "no thread".
 ///
-/// Used by re-entrancy checks: a thread that finds its own identity stored
-/// somewhere knows it stored it itself, so relaxed atomics suffice.
+/// The one thread-identity helper of the package: the re-entrant delivery
+/// gates, the loop's home-thread checks and the C API's thread rules all
+/// use it. A thread that finds its own identity stored somewhere knows it
+/// stored it itself, so relaxed atomics suffice for re-entrancy checks.
+/// Any thread; costs one `pthread_self()`.
+///
+/// ```swift
+/// let owner = Atomic<UInt>(0)
+/// owner.store(currentThreadIdentity(), ordering: .relaxed)
+/// ```
 @inlinable @inline(__always)
-internal func currentThreadIdentity() -> UInt {
+package func currentThreadIdentity() -> UInt {
     #if canImport(Darwin)
     return UInt(bitPattern: pthread_self())
     #else

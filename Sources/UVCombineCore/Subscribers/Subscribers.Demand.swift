@@ -225,16 +225,24 @@ extension Subscribers {
             try container.encode(rawValue == .max ? Self.encodedUnlimited : rawValue)
         }
 
-        // MARK: Internal helpers
+        // MARK: Package helpers (the package's one copy of each)
 
-        /// Whether this is `.unlimited`.
+        /// Whether this is `.unlimited`. Any thread.
+        ///
+        /// ```swift
+        /// if !demand.isUnlimited { demand -= 1 }
+        /// ```
         @inlinable @inline(__always)
-        internal var isUnlimited: Bool { rawValue == .max }
+        package var isUnlimited: Bool { rawValue == .max }
 
         /// Traps when the demand is `.none`: `request(.none)` is a contract
-        /// violation in Combine.
+        /// violation in Combine. Any thread.
+        ///
+        /// ```swift
+        /// func request(_ demand: Subscribers.Demand) { demand.assertNonZero(); ... }
+        /// ```
         @inlinable @inline(__always)
-        internal func assertNonZero() {
+        package func assertNonZero() {
             if rawValue == 0 { violation("Subscription.request(.none): demand must not be zero") }
         }
     }

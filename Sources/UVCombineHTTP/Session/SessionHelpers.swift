@@ -1,44 +1,26 @@
-import Synchronization
+import UVCombineCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+// The session's names for the package's shared primitives (UVCombineCore's
+// Helpers: `currentThreadIdentity()`, `violation(_:)`, `UncheckedSendable`).
+// Forwarders only, no second copy: the call sites in SessionTask and
+// SessionEngine keep their names (and SessionEngine its imports) until
+// those files are next edited, when they can use Core's directly and these
+// go.
 
-/// Carries a value that is not `Sendable` into a `Mutex`.
-///
-/// `Mutex` takes its state as `sending`, which Swift 6 refuses for values
-/// that came from a parameter (subscribers). Every use sits inside a mutex:
-/// the value is only read or written under the lock, and whatever is taken
-/// out is called outside it. A struct, so it costs nothing. (The same helper
-/// as the core's, which is internal to that module.)
-@frozen
-@usableFromInline
-internal struct UncheckedSendable<Value>: @unchecked Sendable {
-    @usableFromInline internal var value: Value
-
-    @inlinable @inline(__always)
-    internal init(_ value: Value) {
-        self.value = value
-    }
-}
+/// Core's `UncheckedSendable`, named for the files of this module that do
+/// not import UVCombineCore.
+internal typealias UncheckedSendable<Value> = UVCombineCore.UncheckedSendable<Value>
 
 /// The calling thread's identity, never zero, for the re-entrant delivery
-/// gate.
+/// gate: Core's `currentThreadIdentity()`.
 @inlinable @inline(__always)
 internal func sessionThreadID() -> UInt {
-    #if canImport(Darwin)
-    return UInt(bitPattern: pthread_self())
-    #else
-    return UInt(pthread_self())
-    #endif
+    currentThreadIdentity()
 }
 
-/// Named traps for contract violations in the session and its publishers.
-@inlinable @inline(never)
+/// Named traps for contract violations in the session and its publishers:
+/// Core's `violation(_:)`.
+@inlinable @inline(__always)
 internal func sessionViolation(_ rule: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
-    fatalError("UVCombine API violation: \(rule)", file: file, line: line)
+    violation(rule, file: file, line: line)
 }

@@ -1,4 +1,5 @@
 import CLibUV
+import UVCombineCore
 
 /// The Swift side of one libuv handle: non-generic, so that the C callbacks
 /// (which capture nothing) can reach it through `handle.data`.

@@ -1,5 +1,6 @@
 import CLibUV
 import Synchronization
+import UVCombineCore
 
 extension UVLoop {
     /// One piece of work for the loop thread.

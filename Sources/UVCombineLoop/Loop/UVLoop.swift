@@ -76,7 +76,7 @@ public final class UVLoop: @unchecked Sendable {
     internal let wakeup: UnsafeMutablePointer<uv_async_t>
     /// Work posted for the loop thread, and whether the loop still takes it.
     internal let inbox: Mutex<Inbox>
-    /// The loop's thread (`currentThreadID()`), or 0 for none yet.
+    /// The loop's thread (`currentThreadIdentity()`), or 0 for none yet.
     internal let home: Atomic<UInt>
     /// Whether a thread is inside `run()`.
     internal let running = Atomic<Bool>(false)
@@ -149,7 +149,7 @@ public final class UVLoop: @unchecked Sendable {
     /// ```
     public convenience init(adopting loop: UnsafeMutablePointer<uv_loop_t>) throws(UVError) {
         let wakeup = try UVLoop.makeWakeup(on: loop)
-        self.init(uvLoop: loop, wakeup: wakeup, ownership: .adopted, home: currentThreadID())
+        self.init(uvLoop: loop, wakeup: wakeup, ownership: .adopted, home: currentThreadIdentity())
     }
 
     private init(uvLoop: UnsafeMutablePointer<uv_loop_t>, wakeup: UnsafeMutablePointer<uv_async_t>,
@@ -228,7 +228,7 @@ public final class UVLoop: @unchecked Sendable {
     /// if loop.isInLoop { startNow() } else { loop.schedule { startNow() } }
     /// ```
     public var isInLoop: Bool {
-        home.load(ordering: .acquiring) == currentThreadID()
+        home.load(ordering: .acquiring) == currentThreadIdentity()
     }
 
     /// Traps unless the calling thread is the loop's thread, naming the
@@ -270,7 +270,7 @@ public final class UVLoop: @unchecked Sendable {
             violation("UVLoop.run(): the loop is already running (run() is not re-entrant and runs on one thread at a time)")
         }
         defer { running.store(false, ordering: .releasing) }
-        home.store(currentThreadID(), ordering: .releasing)
+        home.store(currentThreadIdentity(), ordering: .releasing)
         if isClosed { violation("UVLoop.run(): the loop is closed") }
 
         switch mode {
@@ -385,7 +385,7 @@ public final class UVLoop: @unchecked Sendable {
     /// try loop.close()
     /// ```
     public func close() throws(UVError) {
-        let me = currentThreadID()
+        let me = currentThreadIdentity()
         switch ownership {
         case .owned:
             if running.load(ordering: .acquiring) {

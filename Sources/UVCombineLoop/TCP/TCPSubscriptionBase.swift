@@ -29,7 +29,7 @@ internal class TCPSubscriptionBase {
     /// Runs `body` holding the delivery gate; re-entrant for the thread that
     /// holds it. Any thread.
     internal final func withGate<R>(_ body: () -> R) -> R {
-        let me = currentThreadID()
+        let me = currentThreadIdentity()
         if gateOwner.load(ordering: .relaxed) == me {
             return body()
         }

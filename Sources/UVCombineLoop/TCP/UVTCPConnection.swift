@@ -291,7 +291,7 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
 
     private func didRead(count: Int) {
         readCount &+= 1
-        if !demand.isUnlimitedDemand { demand -= 1 }
+        if !demand.isUnlimited { demand -= 1 }
         if let handler = storedHandler {
             handler.connection(self, didRead: UnsafeRawBufferPointer(start: currentReadBase, count: count))
         }
@@ -502,9 +502,4 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
         readBuffer?.deallocate()
         readBuffer = nil
     }
-}
-
-extension Subscribers.Demand {
-    @inline(__always)
-    internal var isUnlimitedDemand: Bool { self == .unlimited }
 }

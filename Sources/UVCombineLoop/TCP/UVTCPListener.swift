@@ -1,4 +1,5 @@
 import CLibUV
+import UVCombineCore
 
 extension UVTCP {
     /// Listens for TCP connections on `host` and `port` and hands each

@@ -18,11 +18,11 @@ internal final class TimerConnection: UVTimerOwner, TimerFiringStatistics {
     }
 
     override internal func fire() {
-        publisher.fire(Date())
+        publisher.fanOut.fire(Date())
     }
 
     override internal func willCancel() {
-        publisher.disconnectAll()
+        publisher.fanOut.disconnectAll()
     }
 }
 
