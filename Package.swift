@@ -126,6 +126,10 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // The test servers' one launcher (python3, nginx, openssl s_server
+        // as child processes: start, read the port, wait until accepting,
+        // stop by PID), for the test targets only; no product.
+        .target(name: "TestServerSupport", path: "Tests/TestServerSupport"),
         .testTarget(
             name: "UVCombineCoreTests",
             dependencies: ["UVCombineCore", "UVCombineTesting", "CUVCombineMallocCounter"]
@@ -136,7 +140,10 @@ let package = Package(
         ),
         .testTarget(
             name: "UVCombineHTTPTests",
-            dependencies: ["UVCombineHTTP", "UVCombineLoop", "UVCombineCore", "UVCombineTesting", "CUVCombineMallocCounter", "CZlib"]
+            dependencies: [
+                "UVCombineHTTP", "UVCombineLoop", "UVCombineCore", "UVCombineTesting", "CUVCombineMallocCounter", "CZlib",
+                "TestServerSupport",
+            ]
         ),
         // Builds libuvcombine-c.so and C programs with gcc (`make c-build`)
         // and runs them: every header function, bad input, AddressSanitizer.
@@ -152,6 +159,7 @@ let package = Package(
             dependencies: [
                 "uvcombine",
                 "UVCombineTesting",
+                "TestServerSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

@@ -1,9 +1,6 @@
 import Foundation
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import TestServerSupport
 
 /// A Python HTTP server on a random loopback port that answers every GET
 /// with a large `Content-Length` body (byte `i` is `i % 256`), sent with
@@ -12,13 +9,13 @@ import Glibc
 /// that stops reading stops the server's sends, and ``sentByteCount``
 /// stops growing. For backpressure tests.
 ///
-/// Started with Foundation's `Process`; ready once it printed its port
+/// Started with the shared ``ServerProcess``; ready once it printed its port
 /// (after `listen`); stopped by PID.
 final class BulkSenderServer: @unchecked Sendable {
     // @unchecked Sendable: the counter is atomic; the rest is immutable.
     let port: Int
     let bodyLength: Int
-    private let process: Process
+    private let server: ServerProcess
     private let sent = SentCounter()
     private let reader: Thread
 
@@ -27,31 +24,13 @@ final class BulkSenderServer: @unchecked Sendable {
     }
 
     init(bodyLength: Int) throws {
-        guard let python = findExecutable("python3") else { throw Failure(description: "python3 not found") }
+        guard let python = ServerProcess.executable(named: "python3") else { throw Failure(description: "python3 not found") }
         self.bodyLength = bodyLength
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-u", "-c", Self.script, String(bodyLength)]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-        let handle = output.fileHandleForReading
-        var text = ""
-        var found: Int?
-        while found == nil {
-            let data = handle.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-            if let range = text.range(of: #"port (\d+)\n"#, options: .regularExpression) {
-                found = Int(text[range].dropFirst(5).dropLast())
-            }
-        }
-        guard let found else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        let server = try ServerProcess(executable: python, arguments: ["-u", "-c", Self.script, String(bodyLength)])
+        self.server = server
+        let (found, text) = server.readPort()
+        guard let found, let handle = server.output else {
+            server.stop()
             throw Failure(description: "the bulk sender did not report a port: \(text)")
         }
         port = found
@@ -85,10 +64,7 @@ final class BulkSenderServer: @unchecked Sendable {
 
     /// Stops the server by PID (SIGKILL, as the other test servers).
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        server.stop()
     }
 
     /// Waits until ``sentByteCount`` has not changed for `quiet`, or

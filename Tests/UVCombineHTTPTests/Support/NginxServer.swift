@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import TestServerSupport
 
 /// nginx (`/usr/sbin/nginx`) in the foreground with a temporary prefix,
 /// serving `files` from `PREFIX/html` with `gzip on` for `text/plain`, on a
@@ -15,7 +12,7 @@ final class NginxServer {
     let port: Int
     /// The Unix domain sockets nginx listens on.
     let socketPaths: [String]
-    private let process: Process
+    private let server: ServerProcess
 
     enum Failure: Error, CustomStringConvertible {
         case noNginx
@@ -47,7 +44,7 @@ final class NginxServer {
         for (name, contents) in files {
             try contents.write(to: html.appendingPathComponent(name))
         }
-        port = Self.freePort()
+        port = try Loopback.freePort()
         let prefixPath = prefix.path
         socketPaths = (0..<unixSockets).map { "\(prefixPath)/s\($0).sock" }
         let unixListens = socketPaths.map { "listen unix:\($0);" }.joined(separator: " ")
@@ -90,14 +87,13 @@ final class NginxServer {
             """
         let configurationFile = prefix.appendingPathComponent("nginx.conf")
         try Data(configuration.utf8).write(to: configurationFile)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: nginx)
-        process.arguments = ["-p", prefix.path, "-c", configurationFile.path, "-e", "\(prefix.path)/logs/error.log"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-        guard Self.waitUntilAccepting(port: port, while: process) else {
+        let server = try ServerProcess(
+            executable: nginx,
+            arguments: ["-p", prefix.path, "-c", configurationFile.path, "-e", "\(prefix.path)/logs/error.log"],
+            captureOutput: false
+        )
+        self.server = server
+        guard Loopback.waitUntilAccepting(port: port, while: server) else {
             let log = (try? String(contentsOf: prefix.appendingPathComponent("logs/error.log"), encoding: .utf8)) ?? ""
             stop()
             throw Failure.notReady(log)
@@ -112,49 +108,7 @@ final class NginxServer {
     /// Stops nginx by PID (SIGKILL: the test thread's signal mask may
     /// block SIGTERM in the child) and removes the prefix.
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        server.stop()
         try? FileManager.default.removeItem(at: prefix)
-    }
-
-    /// A port the kernel just handed out on 127.0.0.1 (bound, then closed).
-    private static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 ? getsockname(fd, pointer, &length) : -1
-            }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Polls a TCP connect for up to 10 s, while nginx runs.
-    private static func waitUntilAccepting(port: Int, while process: Process) -> Bool {
-        for _ in 0..<1000 {
-            guard process.isRunning else { return false }
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { return false }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let status = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            close(fd)
-            if status == 0 { return true }
-            usleep(10_000)
-        }
-        return false
     }
 }

@@ -1,20 +1,17 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import TestServerSupport
 
 /// `python3 -m http.server` serving a temporary directory on a random
 /// loopback port, for interoperability tests against a server we did not
 /// write.
 ///
-/// Started with Foundation's `Process`; the port is the one Python reports
+/// Started with the shared ``ServerProcess``; the port is the one Python reports
 /// ("Serving HTTP on 127.0.0.1 port 43215"); ready once a TCP connect to
 /// it succeeds; stopped by PID.
 final class PythonHTTPServer {
     let directory: URL
     let port: Int
-    private let process: Process
+    private let server: ServerProcess
 
     enum Failure: Error, CustomStringConvertible {
         case noPython
@@ -40,34 +37,20 @@ final class PythonHTTPServer {
             try contents.write(to: directory.appendingPathComponent(name))
         }
 
-        guard let python = Self.findPython() else { throw Failure.noPython }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-
+        guard let python = ServerProcess.executable(named: "python3") else { throw Failure.noPython }
+        let server = try ServerProcess(
+            executable: python,
+            arguments: ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory.path]
+        )
+        self.server = server
         // "Serving HTTP on 127.0.0.1 port 43215 (http://127.0.0.1:43215/) ..."
-        var text = ""
-        var found: Int?
-        while found == nil {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-            if let range = text.range(of: #"port (\d+)"#, options: .regularExpression) {
-                found = Int(text[range].dropFirst(5))
-            }
-        }
+        let (found, text) = server.readPort()
         guard let found else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            server.stop()
             throw Failure.noPort(text)
         }
         port = found
-        guard Self.waitUntilAccepting(port: found) else {
+        guard Loopback.waitUntilAccepting(port: found) else {
             stop()
             throw Failure.notReady
         }
@@ -77,40 +60,7 @@ final class PythonHTTPServer {
     /// child inherits the test thread's signal mask, in which SIGTERM may
     /// be blocked.
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        server.stop()
         try? FileManager.default.removeItem(at: directory)
-    }
-
-    private static func findPython() -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for folder in path.split(separator: ":") {
-            let candidate = "\(folder)/python3"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
-
-    /// Polls a TCP connect to 127.0.0.1:`port` for up to 10 s.
-    private static func waitUntilAccepting(port: Int) -> Bool {
-        for _ in 0..<1000 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { return false }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let status = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            close(fd)
-            if status == 0 { return true }
-            usleep(10_000)
-        }
-        return false
     }
 }

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import TestServerSupport
 
 /// A Python HTTP server on a random loopback port that reads request
 /// bodies at its own pace, for upload timeouts (issue 17, bug 3). Its
@@ -15,7 +12,7 @@ import Glibc
 /// then nothing (an upload stall); read the whole body and never answer
 /// (a response stall).
 ///
-/// Started with Foundation's `Process`; ready once it printed its port
+/// Started with the shared ``ServerProcess``; ready once it printed its port
 /// (printed after `listen`); stopped by PID.
 final class SlowReaderServer {
     enum Mode: String {
@@ -25,36 +22,19 @@ final class SlowReaderServer {
     }
 
     let port: Int
-    private let process: Process
+    private let server: ServerProcess
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
     init(_ mode: Mode) throws {
-        guard let python = findExecutable("python3") else { throw Failure(description: "python3 not found") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-u", "-c", Self.script, mode.rawValue]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-        var text = ""
-        var found: Int?
-        while found == nil {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-            if let range = text.range(of: #"port (\d+)"#, options: .regularExpression) {
-                found = Int(text[range].dropFirst(5))
-            }
-        }
+        guard let python = ServerProcess.executable(named: "python3") else { throw Failure(description: "python3 not found") }
+        let server = try ServerProcess(executable: python, arguments: ["-u", "-c", Self.script, mode.rawValue])
+        self.server = server
+        let (found, text) = server.readPort()
         guard let found else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            server.stop()
             throw Failure(description: "the slow reader did not report a port: \(text)")
         }
         port = found
@@ -66,10 +46,7 @@ final class SlowReaderServer {
 
     /// Stops the server by PID (SIGKILL, as the other test servers).
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        server.stop()
     }
 
     private static let script = """

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import TestServerSupport
 
 /// A real TLS server we did not write, on a random loopback port, serving
 /// the files of a temporary directory:
@@ -16,7 +13,7 @@ import Glibc
 ///   (``requestClientPorts()``), so a test sees which connection carried
 ///   it. Python closes connections without `close_notify`.
 ///
-/// Started with Foundation's `Process`; the port is the one the server
+/// Started with the shared ``ServerProcess``; the port is the one the server
 /// prints once it listens; stopped by PID.
 final class TLSTestServer {
     enum Kind {
@@ -36,7 +33,7 @@ final class TLSTestServer {
     let directory: URL
     let port: Int
     private let isPlain: Bool
-    private let process: Process
+    private let server: ServerProcess
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -56,52 +53,36 @@ final class TLSTestServer {
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
 
         if case .plainPython = kind { isPlain = true } else { isPlain = false }
-        let process = Process()
+        let program: String
+        let arguments: [String]
         let portPattern: String
         switch kind {
-        case .openSSL(let arguments):
-            guard let openssl = findExecutable("openssl") else { throw Failure(description: "openssl not found") }
-            process.executableURL = URL(fileURLWithPath: openssl)
-            process.arguments = ["s_server", "-accept", "127.0.0.1:0", "-cert", certificate, "-key", key, "-WWW"] + arguments
+        case .openSSL(let extra):
+            program = "openssl"
+            arguments = ["s_server", "-accept", "127.0.0.1:0", "-cert", certificate, "-key", key, "-WWW"] + extra
             // "ACCEPT 127.0.0.1:41003"
-            portPattern = #"ACCEPT [0-9.]+:(\d+)"#
+            portPattern = #"ACCEPT [0-9.]+:(\d+)\s"#
         case .closeDelimited:
-            guard let python = findExecutable("python3") else { throw Failure(description: "python3 not found") }
-            process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = ["-u", "-c", Self.closeDelimitedServer, certificate, key, root.path]
-            portPattern = #"port (\d+)"#
+            program = "python3"
+            arguments = ["-u", "-c", Self.closeDelimitedServer, certificate, key, root.path]
+            portPattern = #"port (\d+)\s"#
         case .python, .plainPython:
-            guard let python = findExecutable("python3") else { throw Failure(description: "python3 not found") }
-            process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = ["-u", "-c", Self.pythonServer, isPlain ? "-" : certificate, key, root.path,
-                                 directory.appendingPathComponent("requests.log").path]
+            program = "python3"
+            arguments = ["-u", "-c", Self.pythonServer, isPlain ? "-" : certificate, key, root.path,
+                         directory.appendingPathComponent("requests.log").path]
             // "port 43215"
-            portPattern = #"port (\d+)"#
+            portPattern = #"port (\d+)\s"#
         }
-        process.currentDirectoryURL = root
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: errors)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        self.process = process
+        guard let executable = ServerProcess.executable(named: program) else {
+            throw Failure(description: "\(program) not found")
+        }
+        let server = try ServerProcess(executable: executable, arguments: arguments, directory: root,
+                                       standardError: try FileHandle(forWritingTo: errors))
+        self.server = server
 
-        var text = ""
-        var found: Int?
-        let expression = try NSRegularExpression(pattern: portPattern)
-        while found == nil {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-            let range = NSRange(text.startIndex..., in: text)
-            if let match = expression.firstMatch(in: text, range: range),
-               let portRange = Range(match.range(at: 1), in: text) {
-                found = Int(text[portRange])
-            }
-        }
+        let (found, text) = server.readPort(matching: portPattern)
         guard let found else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            server.stop()
             let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
             try? FileManager.default.removeItem(at: directory)
             throw Failure(description: "the TLS server did not report a port: \(text) \(log)")
@@ -126,10 +107,7 @@ final class TLSTestServer {
     /// thread's signal mask, in which SIGTERM may be blocked) and removes
     /// the directory.
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        server.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestServerSupport
 
 /// A certificate authority and server certificates made at test time with
 /// the `openssl` command line, in a temporary directory:
@@ -113,12 +114,8 @@ final class TestCertificates {
         """
 }
 
-/// The first `name` on `PATH` that is executable.
+/// The first `name` on `PATH` that is executable (the shared launcher's
+/// lookup; the servers added since keep calling it by this name).
 func findExecutable(_ name: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    for folder in path.split(separator: ":") {
-        let candidate = "\(folder)/\(name)"
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-    }
-    return nil
+    ServerProcess.executable(named: name)
 }

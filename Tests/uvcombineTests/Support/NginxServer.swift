@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import TestServerSupport
 
 /// nginx (when installed) in the foreground as one process, with its own
 /// prefix in a temporary directory, on a free loopback port: static files
@@ -16,7 +13,7 @@ final class NginxServer {
     let directory: TemporaryDirectory
     let port: Int
     let tlsPort: Int?
-    private let process: Process
+    private let server: ServerProcess
 
     /// Writes `files` under `www/` (paths may contain `/`) and starts nginx.
     init(files: [String: Data], tls: (certificate: String, key: String)? = nil) throws {
@@ -34,8 +31,8 @@ final class NginxServer {
         let hash = try runProcess(URL(fileURLWithPath: "/usr/bin/openssl"), ["passwd", "-apr1", "-salt", "oracle", "secret"])
         try Data("user:\(hash.output.trimmingCharacters(in: .whitespacesAndNewlines))\n".utf8).write(to: directory.file("htpasswd"))
 
-        port = try Self.freePort()
-        tlsPort = tls == nil ? nil : try Self.freePort()
+        port = try Loopback.freePort()
+        tlsPort = tls == nil ? nil : try Loopback.freePort()
         let prefix = directory.url.path
         var tlsServer = ""
         if let tls, let tlsPort {
@@ -79,15 +76,15 @@ final class NginxServer {
             }
             """
         try Data(configuration.utf8).write(to: directory.file("nginx.conf"))
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["-p", prefix, "-e", directory.file("error.log").path, "-c", directory.file("nginx.conf").path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-        guard Self.waitUntilAccepting(port: port) && (tlsPort.map(Self.waitUntilAccepting(port:)) ?? true) else {
+        let server = try ServerProcess(
+            executable: executable.path,
+            arguments: ["-p", prefix, "-e", directory.file("error.log").path, "-c", directory.file("nginx.conf").path],
+            captureOutput: false
+        )
+        self.server = server
+        guard Loopback.waitUntilAccepting(port: port, attempts: 500),
+              tlsPort.map({ Loopback.waitUntilAccepting(port: $0, attempts: 500) }) ?? true
+        else {
             stop()
             let log = (try? String(contentsOf: directory.file("error.log"), encoding: .utf8)) ?? ""
             throw PythonHTTPServer.Failure(description: "nginx did not start: \(log)")
@@ -100,45 +97,8 @@ final class NginxServer {
     var socketPath: String { directory.file("nginx.sock").path }
 
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        server.stop()
     }
 
     deinit { stop() }
-
-    /// A loopback port nobody listens on right now (bound, then closed).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw PythonHTTPServer.Failure(description: "no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    private static func waitUntilAccepting(port: Int) -> Bool {
-        for _ in 0..<500 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let status = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            close(fd)
-            if status == 0 { return true }
-            usleep(10_000)
-        }
-        return false
-    }
 }

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import TestServerSupport
 
 /// A Python HTTP/1.1 server with routes for comparing `uvcombine fetch`
 /// with curl (FetchCurlOracleTests): it answers the same way every time
@@ -33,7 +30,7 @@ final class OracleHTTPServer {
     let port: Int
     /// A port whose connects hang (for `--connect-timeout`).
     let blackholePort: Int
-    private let process: Process
+    private let server: ServerProcess
 
     static let script = #"""
         import http.server, sys, time, base64, threading, os, gzip
@@ -144,28 +141,14 @@ final class OracleHTTPServer {
         guard let python = findExecutable("python3") else {
             throw PythonHTTPServer.Failure(description: "python3 not found")
         }
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-u", "-c", Self.script, directory.url.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-        var text = ""
-        var found: (Int, Int)?
-        while found == nil {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-            if let match = text.firstMatch(of: /port (\d+) blackhole (\d+)/) {
-                found = (Int(match.1)!, Int(match.2)!)
-            }
+        let server = try ServerProcess(executable: python.path, arguments: ["-u", "-c", Self.script, directory.url.path])
+        self.server = server
+        let (found, text) = server.readOutput { text -> (Int, Int)? in
+            guard let match = text.firstMatch(of: /port (\d+) blackhole (\d+)\s/) else { return nil }
+            return (Int(match.1)!, Int(match.2)!)
         }
         guard let found else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            server.stop()
             throw PythonHTTPServer.Failure(description: "the oracle server did not start: \(text)")
         }
         (port, blackholePort) = found
@@ -177,10 +160,7 @@ final class OracleHTTPServer {
 
     /// Ends the server by PID.
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        server.stop()
     }
 
     deinit {
@@ -190,7 +170,5 @@ final class OracleHTTPServer {
 
 /// The first `name` on PATH that is executable.
 func findExecutable(_ name: String) -> URL? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").map { URL(fileURLWithPath: "\($0)/\(name)") }
-        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    ServerProcess.executable(named: name).map(URL.init(fileURLWithPath:))
 }
