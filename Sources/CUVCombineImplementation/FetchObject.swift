@@ -53,9 +53,7 @@ internal final class FetchObject: OpaqueObject, Subscriber, @unchecked Sendable 
 
     private let state = Mutex(UncheckedSendable(State()))
     /// Held while the callback runs, and by `cancel()` while it claims.
-    private let gate = Mutex(())
-    /// The thread holding `gate`, or 0.
-    private let gateOwner = Atomic<UInt>(0)
+    private let gate = DownstreamGate()
 
     internal init(loop: LoopObject, callback: @escaping uvc_fetch_cb, userData: UnsafeMutableRawPointer?) {
         self.loop = loop
@@ -66,13 +64,7 @@ internal final class FetchObject: OpaqueObject, Subscriber, @unchecked Sendable 
     /// Runs `body` holding the gate; re-entrant for the thread holding it
     /// (a callback cancelling its own fetch).
     private func withGate<Result>(_ body: () -> Result) -> Result {
-        let me = currentThreadIdentity()
-        if gateOwner.load(ordering: .relaxed) == me { return body() }
-        return gate.withLock { _ in
-            gateOwner.store(me, ordering: .relaxed)
-            defer { gateOwner.store(0, ordering: .relaxed) }
-            return body()
-        }
+        gate.withGate { _ in body() }
     }
 
     // MARK: Subscriber (loop thread, or the thread subscribing)

@@ -104,8 +104,7 @@ internal final class NotificationSubscription<Downstream: Subscriber>: Notificat
     }
 
     private let state: Mutex<UncheckedSendable<State>>
-    private let gate = Mutex(())
-    private let gateOwner = Atomic<UInt>(0)
+    private let gate = DownstreamGate()
     private let name: Notification.Name
 
     init(downstream: Downstream, name: Notification.Name) {
@@ -172,16 +171,7 @@ internal final class NotificationSubscription<Downstream: Subscriber>: Notificat
     }
 
     private func withGate(_ body: () -> Void) {
-        let me = currentThreadIdentity()
-        if gateOwner.load(ordering: .relaxed) == me {
-            body()
-            return
-        }
-        gate.withLock { _ in
-            gateOwner.store(me, ordering: .relaxed)
-            body()
-            gateOwner.store(0, ordering: .relaxed)
-        }
+        gate.withGate { _ in body() }
     }
 
     var description: String { "NotificationCenter Observer" }

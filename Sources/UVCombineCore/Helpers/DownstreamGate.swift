@@ -24,27 +24,38 @@ import Synchronization
 ///
 /// A struct with no copies (its mutex and atomic live inline in the owning
 /// operator), so it costs no allocation.
+///
+/// The package's one re-entrant delivery gate: the timer fan-out, the
+/// NotificationCenter publisher, the TCP publishers and the C API's fetch
+/// use it too (`package`).
+///
+/// ```swift
+/// let gate = DownstreamGate()
+/// gate.withGate { nested in deliver() }   // a delivery
+/// gate.withGate { _ in detach() }         // cancel: waits for the delivery in flight
+/// ```
 @usableFromInline
-internal struct DownstreamGate: ~Copyable {
+package struct DownstreamGate: ~Copyable {
     @usableFromInline internal let mutex = Mutex(())
     /// The thread holding `mutex`, or 0.
     @usableFromInline internal let owner = Atomic<UInt>(0)
 
+    /// An open gate. Any thread.
     @inlinable
-    internal init() {}
+    package init() {}
 
     /// Whether the calling thread holds the gate, i.e. is inside a delivery
     /// of this operator. Only the holder ever stores its own identity, so a
     /// relaxed load cannot give a false positive.
     @inlinable
-    internal var isHeldByCurrentThread: Bool {
+    package var isHeldByCurrentThread: Bool {
         owner.load(ordering: .relaxed) == currentThreadIdentity()
     }
 
     /// Runs `body` holding the gate. `nested` is true when the calling thread
     /// already held it (the call came from inside a delivery).
     @inlinable @inline(__always)
-    internal func withGate<R>(_ body: (_ nested: Bool) -> R) -> R {
+    package func withGate<R>(_ body: (_ nested: Bool) -> R) -> R {
         let me = currentThreadIdentity()
         if owner.load(ordering: .relaxed) == me {
             return body(true)

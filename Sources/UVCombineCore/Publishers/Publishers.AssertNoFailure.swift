@@ -114,9 +114,9 @@ internal struct AssertNoFailureInner<Failure: Error, Downstream: Subscriber>: Su
     @usableFromInline var playgroundDescription: Any { description }
 }
 
-/// Stops the process with Combine's message. `fatalError` keeps its message
-/// in release builds (a `precondition`'s would be dropped).
+/// Stops the process with Combine's message, through the package's one
+/// `trap` (which keeps its message in release builds).
 @usableFromInline @inline(never)
 internal func assertNoFailureTrap(prefix: String, error: any Error, file: StaticString, line: UInt) -> Never {
-    fatalError(prefix.isEmpty ? "\(error)" : "\(prefix): \(error)", file: file, line: line)
+    trap(prefix.isEmpty ? "\(error)" : "\(prefix): \(error)", file: file, line: line)
 }

@@ -17,9 +17,8 @@ import UVCombineCore
 @usableFromInline
 internal class TCPSubscriptionBase {
     @usableFromInline internal let loop: UVLoop
-    internal let gate = Mutex(())
-    /// The thread holding `gate`, or 0.
-    internal let gateOwner = Atomic<UInt>(0)
+    /// Core's re-entrant delivery gate.
+    internal let gate = DownstreamGate()
 
     @usableFromInline
     internal init(loop: UVLoop) {
@@ -29,15 +28,7 @@ internal class TCPSubscriptionBase {
     /// Runs `body` holding the delivery gate; re-entrant for the thread that
     /// holds it. Any thread.
     internal final func withGate<R>(_ body: () -> R) -> R {
-        let me = currentThreadIdentity()
-        if gateOwner.load(ordering: .relaxed) == me {
-            return body()
-        }
-        return gate.withLock { _ in
-            gateOwner.store(me, ordering: .relaxed)
-            defer { gateOwner.store(0, ordering: .relaxed) }
-            return body()
-        }
+        gate.withGate { _ in body() }
     }
 
     /// Runs `body` on the loop thread: now when called there, otherwise in
