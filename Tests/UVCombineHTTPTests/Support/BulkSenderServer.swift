@@ -9,8 +9,8 @@ import TestServerSupport
 /// that stops reading stops the server's sends, and ``sentByteCount``
 /// stops growing. For backpressure tests.
 ///
-/// Started with the shared ``ServerProcess``; ready once it printed its port
-/// (after `listen`); stopped by PID.
+/// Started with the shared ``ServerProcess``; ready once it printed its
+/// port (after `listen`); stopped by PID.
 final class BulkSenderServer: @unchecked Sendable {
     // @unchecked Sendable: the counter is atomic; the rest is immutable.
     let port: Int

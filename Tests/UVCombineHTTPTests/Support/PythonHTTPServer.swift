@@ -5,9 +5,9 @@ import TestServerSupport
 /// loopback port, for interoperability tests against a server we did not
 /// write.
 ///
-/// Started with the shared ``ServerProcess``; the port is the one Python reports
-/// ("Serving HTTP on 127.0.0.1 port 43215"); ready once a TCP connect to
-/// it succeeds; stopped by PID.
+/// Started with the shared ``ServerProcess``; the port is the one Python
+/// reports ("Serving HTTP on 127.0.0.1 port 43215"); ready once a TCP
+/// connect to it succeeds; stopped by PID.
 final class PythonHTTPServer {
     let directory: URL
     let port: Int

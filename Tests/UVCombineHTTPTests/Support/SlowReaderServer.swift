@@ -12,8 +12,8 @@ import TestServerSupport
 /// then nothing (an upload stall); read the whole body and never answer
 /// (a response stall).
 ///
-/// Started with the shared ``ServerProcess``; ready once it printed its port
-/// (printed after `listen`); stopped by PID.
+/// Started with the shared ``ServerProcess``; ready once it printed its
+/// port (printed after `listen`); stopped by PID.
 final class SlowReaderServer {
     enum Mode: String {
         case steady

@@ -13,8 +13,8 @@ import TestServerSupport
 ///   (``requestClientPorts()``), so a test sees which connection carried
 ///   it. Python closes connections without `close_notify`.
 ///
-/// Started with the shared ``ServerProcess``; the port is the one the server
-/// prints once it listens; stopped by PID.
+/// Started with the shared ``ServerProcess``; the port is the one the
+/// server prints once it listens; stopped by PID.
 final class TLSTestServer {
     enum Kind {
         case openSSL(arguments: [String])

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import TestServerSupport
 
 /// A Python HTTP/1.1 server on a random loopback port that reads request
 /// bodies of any size as they come (`Content-Length` or chunked), keeping
@@ -21,42 +18,28 @@ import Glibc
 ///
 /// Given a certificate and key, it speaks TLS (`https://`).
 ///
-/// Started with Foundation's `Process`; ready once it printed its port;
-/// stopped by PID.
+/// Started with the shared ``ServerProcess``; ready once it printed its
+/// port; stopped by PID.
 final class UploadSinkServer {
     let port: Int
     let scheme: String
-    private let process: Process
+    private let server: ServerProcess
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
     init(certificate: String? = nil, key: String? = nil) throws {
-        guard let python = findExecutable("python3") else { throw Failure(description: "python3 not found") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-u", "-c", Self.script] + (certificate.map { [$0, key!] } ?? [])
+        guard let python = ServerProcess.executable(named: "python3") else { throw Failure(description: "python3 not found") }
         scheme = certificate == nil ? "http" : "https"
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-        var text = ""
-        var found: Int?
-        while found == nil {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-            if let range = text.range(of: #"port (\d+)"#, options: .regularExpression) {
-                found = Int(text[range].dropFirst(5))
-            }
-        }
+        let server = try ServerProcess(
+            executable: python,
+            arguments: ["-u", "-c", Self.script] + (certificate.map { [$0, key!] } ?? [])
+        )
+        self.server = server
+        let (found, text) = server.readPort()
         guard let found else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            server.stop()
             throw Failure(description: "the upload sink did not report a port: \(text)")
         }
         port = found
@@ -70,10 +53,7 @@ final class UploadSinkServer {
 
     /// Stops the server by PID (SIGKILL, as the other test servers).
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        server.stop()
     }
 
     private static let script = """
