@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Publisher {
     /// Shares the output of an upstream publisher with multiple subscribers.
     ///
@@ -30,6 +32,13 @@ extension Publishers {
     /// upstream subscription. Equal only to itself. Subscribers see a
     /// subscription named `Multicast`, as in Combine.
     ///
+    /// Behaves as Combine's `multicast { PassthroughSubject() }.autoconnect()`
+    /// but is one object: it fans values out itself (the subject's engine)
+    /// and counts its subscribers itself (the autoconnect's reference
+    /// count), so a value goes from the upstream to each subscriber through
+    /// one lock and no per-subscriber atomics, and a subscription costs a
+    /// fraction of the three-object chain.
+    ///
     /// Threading: `receive(subscriber:)` may be called from any thread;
     /// values arrive on the thread the upstream delivers on; fanning a value
     /// out allocates nothing.
@@ -38,17 +47,33 @@ extension Publishers {
     /// let shared = Publishers.Share(upstream: subject)
     /// let c = shared.sink { print($0) }
     /// ```
-    public final class Share<Upstream: Publisher>: Publisher, Equatable {
+    public final class Share<Upstream: Publisher>: Publisher, Equatable, ConduitParent {
         /// The upstream's output type.
         public typealias Output = Upstream.Output
         /// The upstream's failure type.
         public typealias Failure = Upstream.Failure
 
+        /// The subscribers, connected to the upstream while any is there.
+        @usableFromInline
+        internal enum State {
+            /// No connection: the next subscriber connects.
+            case disconnected
+            /// The first subscriber is connecting on `thread`; `refcount`
+            /// counts the subscribers meanwhile.
+            case connecting(refcount: Int, thread: UInt)
+            case connected(refcount: Int, connection: Connection)
+            /// The upstream completed: subscribers get the completion from
+            /// the engine and nothing connects again (as Combine's subject
+            /// stays completed).
+            case finished
+        }
+
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
 
-        @usableFromInline
-        internal let inner: Autoconnect<Multicast<Upstream, PassthroughSubject<Output, Failure>>>
+        /// The subscribers and what the upstream sent them.
+        @usableFromInline internal let engine = SubjectEngine<Output, Failure>(latest: nil)
+        @usableFromInline internal let state = Mutex(UncheckedSendable(State.disconnected))
 
         /// Creates a publisher that shares `upstream`.
         ///
@@ -58,16 +83,143 @@ extension Publishers {
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
-            inner = Autoconnect(upstream: Multicast(upstream: upstream, createSubject: { PassthroughSubject() }))
         }
 
         /// Attaches `subscriber`, connecting to the upstream if it is the
         /// first.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let role = join()
+            // Attached before connecting, as autoconnect does: a synchronous
+            // upstream's values reach the first subscriber.
+            engine.subscribe(subscriber, parent: self, name: "Multicast", replaysLatest: false,
+                             namesSubscriptionAfterCompletion: true)
+            if role != 0 { connect(reentrant: role == 2) }
+        }
+
+        /// Counts a new subscriber in. 0: joins; 1: connects first;
+        /// 2: connects re-entrantly (a subscriber attached from inside the
+        /// first connection, on its thread: as Combine, it connects again).
+        @usableFromInline
+        internal func join() -> Int {
+            let me = currentThreadIdentity()
+            return state.withLock { s -> Int in
+                switch s.value {
+                case .disconnected:
+                    s.value = .connecting(refcount: 1, thread: me)
+                    return 1
+                case .connecting(let refcount, let thread):
+                    if thread == me { return 2 }
+                    s.value = .connecting(refcount: refcount + 1, thread: thread)
+                    return 0
+                case .connected(let refcount, let connection):
+                    s.value = .connected(refcount: refcount + 1, connection: connection)
+                    return 0
+                case .finished:
+                    return 0
+                }
+            }
+        }
+
+        /// Subscribes a new connection to the upstream and records it.
+        /// Inlinable so the upstream is subscribed from the caller's
+        /// specialisation: the connection's value path (the upstream's
+        /// subscription calling it, it calling the engine) is then
+        /// specialised too, not generic code that looks up metadata per
+        /// value.
+        @inlinable
+        internal func connect(reentrant: Bool) {
+            let connection = Connection(share: self)
             // receive(subscriber:), not subscribe(_:), so the chain stays
             // specialised: see docs/engineering-notes.md.
-            inner.receive(subscriber: subscriber)
+            upstream.receive(subscriber: connection)
+            let dropped = state.withLock { s -> UncheckedSendable<Connection?> in
+                switch s.value {
+                case .finished:
+                    // The upstream completed during the subscription.
+                    return UncheckedSendable(nil)
+                case .connecting(let refcount, _) where !reentrant:
+                    if refcount == 0 {
+                        // Every subscriber cancelled while we were connecting.
+                        s.value = .disconnected
+                        return UncheckedSendable(connection)
+                    }
+                    s.value = .connected(refcount: refcount, connection: connection)
+                    return UncheckedSendable(nil)
+                case .connected(_, let old):
+                    // A re-entrant subscriber connected meanwhile: as in
+                    // Combine, the connection made last is kept, counted once.
+                    s.value = .connected(refcount: 1, connection: connection)
+                    return UncheckedSendable(old)
+                case .connecting, .disconnected:
+                    s.value = .connected(refcount: 1, connection: connection)
+                    return UncheckedSendable(nil)
+                }
+            }
+            // Cancelled outside the lock: the upstream's cancel may call back.
+            dropped.value?.cancel()
+        }
+
+        /// A subscriber left: the last one out disconnects.
+        @usableFromInline
+        internal func leave() {
+            let last = state.withLock { s -> UncheckedSendable<Connection?> in
+                switch s.value {
+                case .disconnected, .finished:
+                    return UncheckedSendable(nil)
+                case .connecting(let refcount, let thread):
+                    // The connection is cancelled when connect() returns.
+                    s.value = .connecting(refcount: Swift.max(refcount - 1, 0), thread: thread)
+                    return UncheckedSendable(nil)
+                case .connected(let refcount, let connection):
+                    if refcount > 1 {
+                        s.value = .connected(refcount: refcount - 1, connection: connection)
+                        return UncheckedSendable(nil)
+                    }
+                    s.value = .disconnected
+                    return UncheckedSendable(connection)
+                }
+            }
+            last.value?.cancel()
+        }
+
+        /// The upstream completed through `connection`: nothing connects
+        /// again, and the share no longer keeps the connection.
+        @usableFromInline
+        internal func upstreamFinished(_ connection: Connection) {
+            let ended = state.withLock { s -> UncheckedSendable<Connection?> in
+                switch s.value {
+                case .connected(_, let current) where current === connection:
+                    s.value = .finished
+                    return UncheckedSendable(current)
+                case .connecting:
+                    // Completed synchronously, inside connect().
+                    s.value = .finished
+                    return UncheckedSendable(nil)
+                default:
+                    // A connection already replaced or dropped.
+                    return UncheckedSendable(nil)
+                }
+            }
+            // Released outside the lock.
+            _ = ended
+        }
+
+        @inlinable
+        internal func conduitRequested(_ conduit: ConduitBase<Output, Failure>, _ demand: Subscribers.Demand) {
+            engine.request(demand, for: conduit)
+        }
+
+        @inlinable
+        internal func conduitCancelled(_ conduit: ConduitBase<Output, Failure>) {
+            // Counted out once, however often (and from however many
+            // threads) the subscription is cancelled.
+            if engine.cancel(conduit) { leave() }
+        }
+
+        @usableFromInline
+        internal func conduitDemand(_ conduit: ConduitBase<Output, Failure>) -> Subscribers.Demand? {
+            engine.demand(of: conduit)
         }
 
         /// Identity: a share equals only itself.
@@ -77,6 +229,96 @@ extension Publishers {
     }
 }
 
-// Immutable; the shared state lives in the Autoconnect and Multicast, whose
-// mutable state is behind their mutexes.
+// Every piece of mutable state is behind the engine's gate or the state
+// mutex.
 extension Publishers.Share: @unchecked Sendable where Upstream: Sendable, Upstream.Output: Sendable {}
+
+extension Publishers.Share {
+    /// One subscription to the upstream: the upstream sees it as its
+    /// subscriber (named `Subject`, as the subject's link is in Combine),
+    /// the engine as its upstream subscription. Values go straight into the
+    /// engine: the per-value path is one atomic load.
+    ///
+    /// It keeps the share alive while connected (the upstream keeps it);
+    /// the share keeps it until the last subscriber leaves, the upstream
+    /// completes or a newer connection replaces it, and then forgets it, so
+    /// the cycle ends with the connection.
+    @usableFromInline
+    internal final class Connection: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
+
+        @usableFromInline let share: Publishers.Share<Upstream>
+        /// The upstream subscription.
+        @usableFromInline let state = Mutex(UncheckedSendable(SubscriptionStatus.awaitingSubscription))
+        /// Mirrors `state == .subscribed`, written under the lock, read
+        /// without it on the per-value path.
+        @usableFromInline let delivering = Atomic<Bool>(false)
+
+        @inlinable
+        init(share: Publishers.Share<Upstream>) {
+            self.share = share
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            let accepted = state.withLock { s -> Bool in
+                guard case .awaitingSubscription = s.value else { return false }
+                s.value = .subscribed(subscription)
+                delivering.store(true, ordering: .releasing)
+                return true
+            }
+            guard accepted else {
+                subscription.cancel()
+                return
+            }
+            // The engine requests `.unlimited` once any subscriber asked
+            // for a value, as Combine's PassthroughSubject does.
+            share.engine.receive(upstream: self, eager: false)
+        }
+
+        @inlinable
+        func receive(_ input: Input) -> Subscribers.Demand {
+            guard delivering.load(ordering: .acquiring) else { return .none }
+            share.engine.send(input, replaysLatest: false)
+            return .none
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Failure>) {
+            let wasSubscribed = state.withLock { s -> Bool in
+                guard s.value.isSubscribed else { return false }
+                s.value = .terminal
+                delivering.store(false, ordering: .releasing)
+                return true
+            }
+            guard wasSubscribed else { return }
+            share.upstreamFinished(self)
+            share.engine.send(completion: completion)
+        }
+
+        @usableFromInline
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero()
+            state.withLock { UncheckedSendable($0.value.subscription) }.value?.request(demand)
+        }
+
+        @usableFromInline
+        func cancel() {
+            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+                let upstream = s.value.subscription
+                s.value = .terminal
+                delivering.store(false, ordering: .releasing)
+                return UncheckedSendable(upstream)
+            }
+            share.engine.removeUpstream(combineIdentifier)
+            upstream.value?.cancel()
+        }
+
+        @usableFromInline var description: String { "Subject" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}

@@ -32,7 +32,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Conduit
     }
 
     deinit {
-        for upstream in engine.takeUpstreams() { upstream.cancel() }
+        engine.takeUpstreams().forEach { $0.cancel() }
     }
 
     /// The current value. Setting it sends the new value to subscribers;

@@ -39,7 +39,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, ConduitP
     deinit {
         // Upstreams we were subscribed to (publisher.subscribe(subject)) are
         // cancelled with us, as in Combine.
-        for upstream in engine.takeUpstreams() { upstream.cancel() }
+        engine.takeUpstreams().forEach { $0.cancel() }
     }
 
     /// Attaches `subscriber`; after completion it receives only the

@@ -52,7 +52,7 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
         /// only at depth 0 so indices stay valid during a delivery loop.
         @usableFromInline var depth = 0
         @usableFromInline var needsCompaction = false
-        @usableFromInline var upstreams: ContiguousArray<any Subscription> = []
+        @usableFromInline var upstreams = UpstreamList()
         /// The value replayed to new or starved subscribers, if any.
         @usableFromInline var latest: Output?
         /// Whether upstream subscriptions (`publisher.subscribe(subject)`)
@@ -178,7 +178,7 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     @inlinable
     internal func send(completion: Subscribers.Completion<Failure>) {
         var finished = ContiguousArray<Entry>()
-        var upstreams = ContiguousArray<any Subscription>()
+        var upstreams = UpstreamList()
         withGate { s in
             guard s.pointee.completion == nil else { return }
             s.pointee.completion = completion
@@ -234,12 +234,22 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     /// `receive(subscriber:)` do).
     @inlinable
     internal func subscribe<S: Subscriber, Parent: ConduitParent>(
-        _ subscriber: S, parent: Parent, name: StaticString, replaysLatest: Bool
+        _ subscriber: S, parent: Parent, name: StaticString, replaysLatest: Bool,
+        namesSubscriptionAfterCompletion: Bool = false
     ) where S.Input == Output, S.Failure == Failure, Parent.Output == Output, Parent.Failure == Failure {
         let conduit = SubjectConduit(parent: parent, downstream: subscriber, name: name)
         if let completion = attach(conduit, replaysLatest: replaysLatest) {
-            subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(completion: completion)
+            if namesSubscriptionAfterCompletion {
+                // `share()`: Combine's late subscriber still sees its
+                // `Multicast` subscription, then the completion; the
+                // conduit then lets the subscriber go.
+                subscriber.receive(subscription: conduit)
+                conduit.finish(completion)
+                conduit.dropLinks(lastDemand: .none)
+            } else {
+                subscriber.receive(subscription: Subscriptions.empty)
+                subscriber.receive(completion: completion)
+            }
         } else {
             subscriber.receive(subscription: conduit)
         }
@@ -266,10 +276,10 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
 
     /// The upstream subscriptions, for cancelling them when the subject dies.
     @usableFromInline
-    internal func takeUpstreams() -> ContiguousArray<any Subscription> {
+    internal func takeUpstreams() -> UpstreamList {
         withGate { s in
             let all = s.pointee.upstreams
-            s.pointee.upstreams = []
+            s.pointee.upstreams = UpstreamList()
             return all
         }
     }
@@ -290,13 +300,29 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     /// subscriber is owed it. `.none` is accepted and changes nothing, as in
     /// Combine. The first demand of any subscriber asks the upstream
     /// subscriptions for `.unlimited`.
+    /// Where `conduit` is in the list. A plain loop: the standard
+    /// library's `firstIndex(where:)` is not specialised here and boxed
+    /// each element it looked at (two allocations per subscription's
+    /// request and cancel).
+    @inlinable
+    internal static func index(of conduit: ConduitBase<Output, Failure>, in s: UnsafeMutablePointer<Storage>) -> Int? {
+        let target = Unmanaged.passUnretained(conduit).toOpaque()
+        let count = s.pointee.entries.count
+        var i = 0
+        while i < count {
+            if s.pointee.entries[i].conduit.toOpaque() == target { return i }
+            i &+= 1
+        }
+        return nil
+    }
+
     @inlinable
     internal func request(_ demand: Subscribers.Demand, for conduit: ConduitBase<Output, Failure>) {
         guard demand.rawValue > 0 else { return }
-        var upstreams = ContiguousArray<any Subscription>()
+        var upstreams = UpstreamList()
         var released: ContiguousArray<Entry>?
         withGate { s in
-            guard let i = s.pointee.entries.firstIndex(where: { $0.conduit.toOpaque() == Unmanaged.passUnretained(conduit).toOpaque() }),
+            guard let i = Self.index(of: conduit, in: s),
                   s.pointee.entries[i].active
             else { return }
             if !s.pointee.upstreamDemanded {
@@ -312,7 +338,7 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
             s.pointee.depth -= 1
             // The list may have changed during the delivery: find it again.
             if more.rawValue > 0,
-               let j = s.pointee.entries.firstIndex(where: { $0.conduit.toOpaque() == Unmanaged.passUnretained(conduit).toOpaque() }),
+               let j = Self.index(of: conduit, in: s),
                s.pointee.entries[j].active {
                 s.pointee.entries[j].demand += more
             }
@@ -321,33 +347,51 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
         if let released {
             for entry in released { Self.retire(entry) }
         }
-        for upstream in upstreams { upstream.request(.unlimited) }
+        upstreams.forEach { $0.request(.unlimited) }
     }
 
     /// The demand `conduit` has now, or nil when it is not attached.
     @usableFromInline
     internal func demand(of conduit: ConduitBase<Output, Failure>) -> Subscribers.Demand? {
         withGate { s in
-            s.pointee.entries.first(where: { $0.conduit.toOpaque() == Unmanaged.passUnretained(conduit).toOpaque() && $0.active })?.demand
+            Self.index(of: conduit, in: s).flatMap { s.pointee.entries[$0].active ? s.pointee.entries[$0].demand : nil }
         }
     }
 
     /// Removes `conduit`; waits for a value in flight on another thread.
-    @inlinable
-    internal func cancel(_ conduit: ConduitBase<Output, Failure>) {
-        var released = ContiguousArray<Entry>()
-        withGate { s in
-            guard let i = s.pointee.entries.firstIndex(where: { $0.conduit.toOpaque() == Unmanaged.passUnretained(conduit).toOpaque() }),
+    /// Returns whether this call removed it (false when it had already
+    /// gone: cancelled before, or finished), which a parent counting its
+    /// subscribers (`share()`) needs to count each one out once.
+    @inlinable @discardableResult
+    internal func cancel(_ conduit: ConduitBase<Output, Failure>) -> Bool {
+        // At most one entry goes: an optional, not an array, so a cancel
+        // allocates nothing.
+        var released: Entry?
+        let removed = withGate { s -> Bool in
+            guard let i = Self.index(of: conduit, in: s),
                   s.pointee.entries[i].active
-            else { return }
+            else { return false }
             s.pointee.entries[i].active = false
             if s.pointee.depth == 0 {
-                released.append(s.pointee.entries.remove(at: i))
+                released = s.pointee.entries.remove(at: i)
             } else {
                 s.pointee.needsCompaction = true
             }
+            return true
         }
-        for entry in released { Self.retire(entry) }
+        if let released { Self.retire(released) }
+        return removed
+    }
+
+    /// Forgets the upstream subscription whose identifier is `identifier`
+    /// (not cancelled here): `share()` drops a connection it ended, which
+    /// would otherwise stay in the list, as Combine's subject keeps its
+    /// old upstreams, and keep the share alive through the connection.
+    @usableFromInline
+    internal func removeUpstream(_ identifier: CombineIdentifier) {
+        let removed = withGate { s in s.pointee.upstreams.remove(identifier) }
+        // Released outside the gate: a deinitialiser may run.
+        _ = removed
     }
 
     /// The latest value, for `CurrentValueSubject.value`.
@@ -534,4 +578,44 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
     }
 
     @usableFromInline var playgroundDescription: Any { description }
+}
+
+/// The subscriptions a subject received as a subscriber (`send(subscription:)`):
+/// almost always one, so the first is kept inline and only more go into an
+/// array (a subscription to `share()` then costs no array).
+@usableFromInline
+internal struct UpstreamList {
+    @usableFromInline var first: (any Subscription)?
+    /// Non-empty only while `first` is set.
+    @usableFromInline var rest: ContiguousArray<any Subscription> = []
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    mutating func append(_ upstream: any Subscription) {
+        if first == nil { first = upstream } else { rest.append(upstream) }
+    }
+
+    /// Removes and returns the subscription with `identifier`, if present.
+    @inlinable
+    mutating func remove(_ identifier: CombineIdentifier) -> (any Subscription)? {
+        if let head = first, head.combineIdentifier == identifier {
+            first = rest.isEmpty ? nil : rest.removeFirst()
+            return head
+        }
+        var i = 0
+        while i < rest.count {
+            if rest[i].combineIdentifier == identifier { return rest.remove(at: i) }
+            i += 1
+        }
+        return nil
+    }
+
+    @inlinable
+    func forEach(_ body: (any Subscription) -> Void) {
+        guard let first else { return }
+        body(first)
+        for upstream in rest { body(upstream) }
+    }
 }
