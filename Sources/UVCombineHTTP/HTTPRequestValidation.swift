@@ -57,9 +57,15 @@ public enum HTTPRequestValidation {
         guard let first = target.utf8.first else {
             throw UVURLError(.badURL, detail: "empty request target")
         }
-        try validateBytes(target.utf8, place: "request target", code: .badURL) { _ in true }
-        if target.utf8.contains(UInt8(ascii: "#")) {
-            throw UVURLError(.badURL, detail: "fragment in request target")
+        // One pass over contiguous bytes for the common, valid target; the
+        // byte-naming checks below run only when something is wrong (every
+        // request built from a URL comes here: this was a tenth of the
+        // cost of making a data-task publisher).
+        if !allBytes(of: target, satisfy: { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "#") }) {
+            try validateBytes(target.utf8, place: "request target", code: .badURL) { _ in true }
+            if target.utf8.contains(UInt8(ascii: "#")) {
+                throw UVURLError(.badURL, detail: "fragment in request target")
+            }
         }
         if target == "*" {
             if method != "OPTIONS" {
@@ -79,6 +85,7 @@ public enum HTTPRequestValidation {
         if authority.isEmpty {
             throw UVURLError(.badURL, detail: "empty host")
         }
+        if allBytes(of: authority, satisfy: isAuthorityByte) { return }
         try validateBytes(authority.utf8, place: "host", code: .badURL) { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
@@ -149,6 +156,34 @@ public enum HTTPRequestValidation {
         if byte < 64 { return (low >> UInt64(byte)) & 1 == 1 }
         if byte < 128 { return (high >> UInt64(byte - 64)) & 1 == 1 }
         return false
+    }
+
+    /// What an authority may contain (``validateAuthority(_:)``): letters,
+    /// digits, unreserved, sub-delims, `:`, brackets and `%`, as bit masks.
+    @inline(__always)
+    internal static func isAuthorityByte(_ byte: UInt8) -> Bool {
+        // ! $ % & ' ( ) * + , - . 0-9 : ; = (bytes 0x21-0x3F)
+        let low: UInt64 = 0x2FFF_7FF2_0000_0000
+        // A-Z [ ] _ a-z ~ (bytes 0x40-0x7F)
+        let high: UInt64 = 0x47FF_FFFE_AFFF_FFFE
+        if byte < 64 { return (low >> UInt64(byte)) & 1 == 1 }
+        if byte < 128 { return (high >> UInt64(byte - 64)) & 1 == 1 }
+        return false
+    }
+
+    /// Whether every byte of `text` satisfies `accept`, in one pass over
+    /// its contiguous UTF-8 when it has some (iterating a `UTF8View` byte
+    /// by byte costs several times more).
+    @inline(__always)
+    internal static func allBytes(of text: String, satisfy accept: (UInt8) -> Bool) -> Bool {
+        if let result = text.utf8.withContiguousStorageIfAvailable({ buffer -> Bool in
+            for byte in buffer where !accept(byte) { return false }
+            return true
+        }) {
+            return result
+        }
+        for byte in text.utf8 where !accept(byte) { return false }
+        return true
     }
 
     /// HTAB, SP, VCHAR and obs-text.
