@@ -130,6 +130,9 @@ let package = Package(
         // as child processes: start, read the port, wait until accepting,
         // stop by PID), for the test targets only; no product.
         .target(name: "TestServerSupport", path: "Tests/TestServerSupport"),
+        // Builds against the shim alone: Combine code with only its import
+        // line changed.
+        .testTarget(name: "UVCombineShimTests", dependencies: ["UVCombineShim"]),
         .testTarget(
             name: "UVCombineCoreTests",
             dependencies: ["UVCombineCore", "UVCombineTesting", "CUVCombineMallocCounter"]
