@@ -946,7 +946,9 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         guard let (task, connection, io) = bodyTarget(of: stream) else { return }
         task.isAwaitingBodyChunk = false
         if chunk.isEmpty {
-            bodyWritesCompleted(task)
+            // Nothing to write: ask again now, or when the writes in
+            // flight complete.
+            if !io.hasPendingWrites { bodyWritesCompleted(task) }
             return
         }
         if let length = task.spec.streamedBodyLength, task.bodyBytesWritten + chunk.count > length {
