@@ -140,6 +140,33 @@ extension UVURLSession {
                                             options: options, progress: progress))
     }
 
+    /// Sends `request` with a body streamed from the asynchronous sequence
+    /// `bodySequence` and returns the response body and head, as
+    /// AsyncHTTPClient's `HTTPClientRequest.Body.stream(_:length:)` sends
+    /// one. The sequence is iterated in a task of its own, one element per
+    /// chunk the session asks for (``AsyncSequence/uvPublisher``), so a
+    /// slow server pauses it; a thrown error fails the upload with
+    /// ``UVURLError/Code/requestBodyFailed``. Otherwise as
+    /// ``upload(for:fromPublisher:contentLength:options:progress:)``.
+    ///
+    /// ```swift
+    /// let parts = AsyncStream<Data> { continuation in
+    ///     for line in lines { continuation.yield(Data(line.utf8)) }
+    ///     continuation.finish()
+    /// }
+    /// let (_, response) = try await session.upload(for: request, from: parts)
+    /// ```
+    public nonisolated(nonsending) func upload<Body: AsyncSequence>(
+        for request: HTTPRequest,
+        from bodySequence: Body,
+        contentLength: Int? = nil,
+        options: RequestOptions = RequestOptions(),
+        progress: ((UploadProgress) -> Void)? = nil
+    ) async throws -> (Data, HTTPResponse) where Body.Element == Data {
+        try await upload(for: request, fromPublisher: bodySequence.uvPublisher, contentLength: contentLength,
+                         options: options, progress: progress)
+    }
+
     /// Sends `request` with the contents of the file at `fileURL` and
     /// returns the response body and head: `URLSession.upload(for:fromFile:)`.
     /// The file is read as ``uploadTaskPublisher(for:fromFile:options:progress:)``

@@ -529,7 +529,7 @@ struct StreamedUploadTests {
         }
     }
 
-    @Test("async upload(for:fromPublisher:) and upload(for:fromFile:)")
+    @Test("async upload(for:fromPublisher:), upload(for:from:) an AsyncSequence, and upload(for:fromFile:)")
     func asyncUploads() async throws {
         let server = try UploadSinkServer()
         defer { server.stop() }
@@ -545,6 +545,18 @@ struct StreamedUploadTests {
             #expect(String(decoding: data, as: UTF8.self).hasPrefix("2000000 \(body.crc) length"))
             let (fileData, _) = try await session.upload(for: Self.request(server), fromFile: file)
             #expect(String(decoding: fileData, as: UTF8.self).hasPrefix("700000 \(ChunkPublisher.crc(of: 700_000)) length"))
+            let stream = AsyncStream<Data> { continuation in
+                for index in 0..<100 { continuation.yield(ChunkPublisher.bytes(at: index * 10_000, count: 10_000)) }
+                continuation.finish()
+            }
+            let (streamed, _) = try await session.upload(for: Self.request(server), from: stream)
+            #expect(String(decoding: streamed, as: UTF8.self).hasPrefix("1000000 \(ChunkPublisher.crc(of: 1_000_000)) chunked"))
+            let throwing = AsyncThrowingStream<Data, any Error> { continuation in
+                continuation.yield(Data("partial".utf8))
+                continuation.finish(throwing: BodyTestError())
+            }
+            let thrown = await thrownError { try await session.upload(for: Self.request(server), from: throwing) }
+            #expect(isURLError(thrown, .requestBodyFailed))
             let broken = ChunkPublisher(totalBytes: 2_000_000, failAfterChunks: 2)
             let error = await thrownError { try await session.upload(for: Self.request(server), fromPublisher: broken) }
             #expect(isURLError(error, .requestBodyFailed))
