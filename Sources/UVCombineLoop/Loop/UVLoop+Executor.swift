@@ -13,6 +13,14 @@ import UVCombineCore
 /// `UVLoop.run(_:)` (or a host's iteration for an adopted loop). From the loop
 /// thread itself enqueueing makes no system call.
 ///
+/// A task that moves between two contexts on the same loop (an actor on the
+/// loop awaiting another actor on it; a task that prefers the loop entering
+/// or leaving an actor on it) continues at once, without a trip through the
+/// queue, as the runtime does for default actors on the global executor:
+/// work queued before the switch runs after it. After 64 such switches in a
+/// row the next one is queued, so that a task which never suspends still
+/// lets the loop turn.
+///
 /// ## Lifetime
 ///
 /// A queued job is work like a queued action: `UVLoop.run(_:)` runs it before
@@ -39,15 +47,33 @@ import UVCombineCore
 /// let value = await counter.increment() // runs on the loop thread
 /// ```
 extension UVLoop: SerialExecutor, TaskExecutor {
-    /// Queues `job` to run on the loop thread. Any thread; allocates
-    /// nothing beyond the queue's amortised storage (the job is the
-    /// runtime's). Traps when the loop is closed.
+    /// Queues `job` to run on the loop thread, isolated to the loop: the
+    /// runtime calls it for an actor whose executor is this loop. Any
+    /// thread; allocates nothing beyond the queue's amortised storage (the
+    /// job is the runtime's). Traps when the loop is closed.
+    ///
+    /// ```swift
+    /// await counter.increment() // an actor on the loop: enqueue(_:) runs it
+    /// ```
+    public func enqueue(_ job: consuming ExecutorJob) {
+        submitSwiftJob(UnownedJob(job), asTaskExecutor: false)
+    }
+
+    /// Queues `job` to run on the loop thread for a task that prefers the
+    /// loop as its task executor, outside any actor (`TaskExecutor`'s
+    /// `enqueue(_:)`, which the runtime calls apart from the serial
+    /// executor's). Any thread; allocates nothing beyond the queue's
+    /// amortised storage. Traps when the loop is closed.
     ///
     /// ```swift
     /// Task(executorPreference: loop) { print(loop.isInLoop) } // true
     /// ```
-    public func enqueue(_ job: consuming ExecutorJob) {
-        post(.swiftJob(UnownedJob(job)))
+    // Two witnesses because the runtime does not say which role a job was
+    // enqueued for, and the context a job runs in decides whether the
+    // runtime can switch inline afterwards (see `runSwiftJob`).
+    @_implements(TaskExecutor, enqueue(_:))
+    public func enqueueForTaskExecutor(_ job: consuming ExecutorJob) {
+        submitSwiftJob(UnownedJob(job), asTaskExecutor: true)
     }
 
     /// The loop as the runtime's unowned serial executor, for an actor's
@@ -96,9 +122,79 @@ extension UVLoop: SerialExecutor, TaskExecutor {
         isInLoop
     }
 
-    /// Runs a Swift job isolated to this loop and with it as the task
-    /// executor. Loop thread.
-    internal func runSwiftJob(_ job: UnownedJob) {
-        job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
+    /// Queues a Swift job, or, when it is the job running right now
+    /// switching to another context on this same loop, has `runSwiftJob`
+    /// run it as soon as it returns. Any thread.
+    internal func submitSwiftJob(_ job: UnownedJob, asTaskExecutor: Bool) {
+        if isInLoop, let running = runningSwiftJob, running == UVLoop.address(of: job),
+           switchedSwiftJob == nil {
+            // The task switched to another context on this loop and the
+            // runtime enqueued it here again (it switches inline only from
+            // the generic executor or a default actor, and only when no task
+            // executor is in effect). Which enqueue it called tells us the
+            // context: on the serial executor's the task has a task executor
+            // the running context lacked (this loop, as a rule); on the task
+            // executor's it prefers this loop and left the loop's isolation.
+            switchedSwiftJob = (job, asTaskExecutor ? .preferringLoop : .isolatedPreferringLoop)
+            return
+        }
+        post(.swiftJob(job, asTaskExecutor ? .preferringLoop : .isolated))
     }
+
+    /// Runs a Swift job in `context`, then any switch of that job to
+    /// another context on this loop at once, as the runtime does inline for
+    /// default actors: without going round the queue and without a loop
+    /// iteration. Loop thread.
+    ///
+    /// The context matters to the runtime's next `swift_task_switch`: it
+    /// continues inline only when the job's serial executor and task
+    /// executor both match the task's, and the runtime tells an executor
+    /// neither which actor a job is for nor the task's preference. So a
+    /// job runs in the context its path implies (`SwiftJobContext`), and a
+    /// wrong guess shows as the job enqueueing itself here, which
+    /// `submitSwiftJob` turns into the right context.
+    internal func runSwiftJob(_ job: UnownedJob, _ context: SwiftJobContext) {
+        var job = job
+        var context = context
+        // A task that keeps switching between contexts still lets the loop
+        // turn every so often (the switch is then queued instead).
+        for _ in 0..<UVLoop.inlineSwitchLimit {
+            runningSwiftJob = UVLoop.address(of: job)
+            switch context {
+            case .isolated:
+                job.runSynchronously(on: asUnownedSerialExecutor())
+            case .isolatedPreferringLoop:
+                job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
+            case .preferringLoop:
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            }
+            runningSwiftJob = nil
+            guard let next = switchedSwiftJob else { return }
+            switchedSwiftJob = nil
+            (job, context) = next
+        }
+        post(.swiftJob(job, context))
+    }
+
+    /// How many switches of one job `runSwiftJob` runs back to back.
+    internal static let inlineSwitchLimit = 64
+
+    /// A job's address, its identity (`UnownedJob` is one pointer).
+    @inline(__always)
+    internal static func address(of job: UnownedJob) -> UnsafeRawPointer {
+        unsafeBitCast(job, to: UnsafeRawPointer.self)
+    }
+}
+
+/// The executor context a Swift job runs in on its loop.
+internal enum SwiftJobContext: Sendable {
+    /// Isolated to the loop, no task executor: a job enqueued for an actor
+    /// on the loop (a task without a preference, the usual case).
+    case isolated
+    /// Isolated to the loop, the loop as task executor: a task that prefers
+    /// the loop, running in an actor on it.
+    case isolatedPreferringLoop
+    /// Not isolated, the loop as task executor: a task that prefers the
+    /// loop, running nonisolated code.
+    case preferringLoop
 }

@@ -23,9 +23,9 @@ extension UVLoop {
         case stop
         /// Ref or unref the wake-up handle to match the keep-alive count.
         case syncKeepAlive
-        /// A Swift concurrency job (`UVLoop.enqueue(_:)`):
-        /// the job's own storage, no allocation of ours.
-        case swiftJob(UnownedJob)
+        /// A Swift concurrency job (`UVLoop.enqueue(_:)`) and the context
+        /// to run it in: the job's own storage, no allocation of ours.
+        case swiftJob(UnownedJob, SwiftJobContext)
 
         /// The loop closed before this job ran.
         func abandon() {
@@ -189,10 +189,10 @@ extension UVLoop {
             performStop()
         case .syncKeepAlive:
             syncKeepAlive()
-        case .swiftJob(let job):
+        case .swiftJob(let job, let context):
             // Runs even after close() began (close() runs the jobs still
             // queued): a Swift job must run, or its task leaks.
-            runSwiftJob(job)
+            runSwiftJob(job, context)
         }
     }
 }

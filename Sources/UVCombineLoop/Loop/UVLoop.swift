@@ -105,6 +105,12 @@ public final class UVLoop: @unchecked Sendable {
     internal var isIdleClosing = false
     /// Every handle owner whose handle is open or closing.
     internal var owners = HandleOwnerRegistry()
+    /// The Swift job `runSwiftJob` is running, to recognise the job
+    /// enqueueing itself (a switch between two contexts on this loop).
+    internal var runningSwiftJob: UnsafeRawPointer?
+    /// The running job's switch to another context on this loop, run as
+    /// soon as the job returns (see `runSwiftJob`).
+    internal var switchedSwiftJob: (job: UnownedJob, context: SwiftJobContext)?
 
     /// Creates a loop with its own `uv_loop_t`. It has no thread until the
     /// first ``run(_:)``: what other code sets up before then is queued and
@@ -414,7 +420,7 @@ public final class UVLoop: @unchecked Sendable {
                 }
                 if pending.isEmpty { break }
                 for job in pending {
-                    if case .swiftJob(let swiftJob) = job { runSwiftJob(swiftJob) } else { job.abandon() }
+                    if case .swiftJob(let swiftJob, let context) = job { runSwiftJob(swiftJob, context) } else { job.abandon() }
                 }
             }
             owners.forEach { $0.shutdown() }
