@@ -3,18 +3,19 @@ import UVCombine
 
 extension DemoServer {
     /// One accepted connection: reads requests (head and `Content-Length`
-    /// body), answers them in order, keeps the connection alive unless the
-    /// client says `Connection: close`. Loop thread only.
+    /// body), asks the ``Service`` for each reply, answers them in order,
+    /// keeps the connection alive unless the client says
+    /// `Connection: close`. Loop thread only.
     final class Connection: UVTCPConnectionHandler {
         private let connection: UVTCPConnection
-        private let routing: Routing
+        private let service: Service
         private var buffer: [UInt8] = []
         /// A delayed response is pending: later requests wait.
         private var busy = false
 
-        init(connection: UVTCPConnection, routing: Routing) {
+        init(connection: UVTCPConnection, service: Service) {
             self.connection = connection
-            self.routing = routing
+            self.service = service
         }
 
         func start() {
@@ -33,7 +34,10 @@ extension DemoServer {
 
         private func serve() {
             while !busy, !connection.isClosed, let request = nextRequest() {
-                switch routing.reply(method: request.method, path: request.path) {
+                // A read callback on the loop thread, which is the
+                // service actor's executor: no await needed.
+                let reply = service.assumeIsolated { $0.reply(method: request.method, path: request.path) }
+                switch reply {
                 case .drop:
                     connection.close()
                     return

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import UVCombine
 
 /// The demo's embedded HTTP/1.1 server: a few routes (``DemoRoutes``) on a
@@ -16,6 +15,11 @@ import UVCombine
 ///
 /// Each path's requests are counted (``hits(_:)``), so scenarios can check
 /// how many requests really went out (`share()`: one; `retry(1)`: two).
+///
+/// The service's state (the routes, the counts, the observer) lives in an
+/// actor on the server's loop (``Service``): the connections, which run in
+/// libuv callbacks on that thread, reach it synchronously with
+/// `assumeIsolated`; the scenarios, on other threads, with `await`.
 ///
 /// Threading: every member may be used from any thread; routes run on the
 /// server's loop thread.
@@ -41,17 +45,17 @@ final class DemoServer: Sendable {
     let port: Int
     private let thread: UVLoopThread
     private let listener: UVTCPListener
-    private let routing: Routing
+    private let service: Service
 
     /// Starts the server on a new loop thread.
     init(routes: [String: Route]) throws {
         let thread = try UVLoopThread()
-        let routing = Routing(routes: routes)
         let loop = thread.loop
+        let service = Service(routes: routes, loop: loop)
         let listening = Self.runOnLoop(loop) { () -> Result<UVTCPListener, UVTCPError> in
             Result { () throws(UVTCPError) -> UVTCPListener in
                 try UVTCP.listen(host: "127.0.0.1", port: 0, on: loop) { connection in
-                    Connection(connection: connection, routing: routing).start()
+                    Connection(connection: connection, service: service).start()
                 }
             }
         }
@@ -62,7 +66,7 @@ final class DemoServer: Sendable {
             throw error
         }
         self.thread = thread
-        self.routing = routing
+        self.service = service
         port = listener.port
     }
 
@@ -71,15 +75,17 @@ final class DemoServer: Sendable {
         URL(string: "http://127.0.0.1:\(port)\(path)")!
     }
 
-    /// How many requests for `path` the server has read.
+    /// How many requests for `path` the server has read. Waits for the
+    /// service's answer; call it off the server's thread.
     func hits(_ path: String) -> Int {
-        routing.hits.withLock { $0[path, default: 0] }
+        Self.wait { [service] in await service.hits(path) }
     }
 
     /// Called on the server's thread for every request read, with its
-    /// request line (`GET /endpoint`); `nil` to stop.
+    /// request line (`GET /endpoint`); `nil` to stop. Returns once the
+    /// service took it; call it off the server's thread.
     func observe(_ observer: (@Sendable (String) -> Void)?) {
-        routing.observer.withLock { $0 = observer }
+        Self.wait { [service] in await service.observe(observer) }
     }
 
     /// Stops listening, closes every connection and the loop, and joins
@@ -101,37 +107,66 @@ final class DemoServer: Sendable {
         return box.value!
     }
 
-    /// A value handed from the loop thread to the waiting one; the
-    /// semaphore orders the write before the read.
+    /// Runs `body` in a task and blocks the calling thread until it is
+    /// done: the synchronous scenarios' way to `await` the service.
+    private static func wait<R: Sendable>(_ body: @escaping @Sendable () async -> R) -> R {
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox<R>()
+        Task {
+            box.value = await body()
+            done.signal()
+        }
+        done.wait()
+        return box.value!
+    }
+
+    /// A value handed from one thread to the waiting one; the semaphore
+    /// orders the write before the read.
     private final class ResultBox<R>: @unchecked Sendable {
         var value: R?
     }
 }
 
 extension DemoServer {
-    /// The routes, the request counts and the observer; shared by the
-    /// server's connections.
-    final class Routing: Sendable {
+    /// The service: the routes, the request counts and the observer. An
+    /// actor on the server's loop (its executor is the loop), so all of it
+    /// stays on that one thread whether a connection's libuv callback
+    /// (`assumeIsolated`) or another thread (`await`) reaches it.
+    actor Service {
         let routes: [String: DemoServer.Route]
-        let hits = Mutex<[String: Int]>([:])
-        let observer = Mutex<(@Sendable (String) -> Void)?>(nil)
+        let loop: UVLoop
+        private var hits: [String: Int] = [:]
+        private var observer: (@Sendable (String) -> Void)?
 
-        init(routes: [String: DemoServer.Route]) {
+        init(routes: [String: DemoServer.Route], loop: UVLoop) {
             self.routes = routes
+            self.loop = loop
+        }
+
+        nonisolated var unownedExecutor: UnownedSerialExecutor {
+            loop.asUnownedSerialExecutor()
         }
 
         /// Counts the request and picks the reply (404 for unknown paths).
         func reply(method: String, path: String) -> DemoServer.Reply {
-            let hit = hits.withLock { hits -> Int in
-                hits[path, default: 0] += 1
-                return hits[path, default: 0]
-            }
-            observer.withLock { $0 }?("\(method) \(path)")
+            hits[path, default: 0] += 1
+            let hit = hits[path, default: 0]
+            observer?("\(method) \(path)")
             guard let route = routes[path] else {
                 return .respond(status: 404, reason: "Not Found", contentType: "text/plain",
                                 body: Array("not found\n".utf8), delay: 0)
             }
             return route(hit)
+        }
+
+        /// How many requests for `path` were read.
+        func hits(_ path: String) -> Int {
+            hits[path, default: 0]
+        }
+
+        /// Replaces the observer.
+        func observe(_ observer: (@Sendable (String) -> Void)?) {
+            self.observer = observer
         }
     }
 }
