@@ -84,6 +84,42 @@ struct UVLoopExecutorSwitchTests {
         }
     }
 
+    // Many threads start tasks at once, half of them preferring the loop;
+    // each task switches between two actors on the loop and nonisolated
+    // code. The actors' state is plain (no lock): a job run off the loop
+    // thread, or two at once, is a data race that ThreadSanitizer reports
+    // (this suite runs under `swift test --sanitize=thread`).
+    @Test func tasksFromManyThreadsSwitchingOnOneLoop() async throws {
+        let background = try UVLoopThread()
+        let loop = background.loop
+        let first = LoopTally(loop: loop)
+        let second = LoopTally(loop: loop)
+        let threads = (0..<4).map { index in
+            TestThread {
+                for task in 0..<100 {
+                    let body: @Sendable () async -> Void = {
+                        await first.relay(to: second)
+                        await nonisolatedTally(first)
+                    }
+                    if (index + task) % 2 == 0 {
+                        Task(executorPreference: loop, operation: body)
+                    } else {
+                        Task(operation: body)
+                    }
+                }
+            }
+        }
+        for thread in threads { thread.join() }
+        while await first.snapshot().count < 800 { await Task.yield() }
+        let (firstCount, firstOff) = await first.snapshot()
+        let (secondCount, secondOff) = await second.snapshot()
+        #expect(firstCount == 800)
+        #expect(secondCount == 400)
+        #expect(firstOff == 0)
+        #expect(secondOff == 0)
+        try background.shutdown()
+    }
+
     // A task that switches back and forth without ever suspending would
     // keep the loop thread to itself; after a bounded number of switches
     // the next one goes through the queue, and queued work gets its turn.
@@ -111,4 +147,37 @@ struct UVLoopExecutorSwitchTests {
             #expect(!log.value.contains { $0.hasSuffix("false") })
         }
     }
+}
+
+/// Counts calls, with no lock: the actor's executor (a loop) is the only
+/// protection.
+private actor LoopTally {
+    let loop: UVLoop
+    private var count = 0
+    private var offLoop = 0
+
+    init(loop: UVLoop) {
+        self.loop = loop
+    }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
+    func add() {
+        if !loop.isInLoop { offLoop += 1 }
+        count += 1
+    }
+
+    /// Counts, then awaits `other` (on the same loop).
+    func relay(to other: LoopTally) async {
+        add()
+        await other.add()
+    }
+
+    func snapshot() -> (count: Int, offLoop: Int) { (count, offLoop) }
+}
+
+/// Nonisolated code between two actor calls.
+@inline(never)
+private nonisolated func nonisolatedTally(_ tally: LoopTally) async {
+    await tally.add()
 }
