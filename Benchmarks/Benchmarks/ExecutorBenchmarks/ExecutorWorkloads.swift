@@ -19,6 +19,15 @@ let executorJobs = 100_000
 ///   another thread and one back on the global executor: the cross-thread
 ///   path (two jobs per element).
 ///
+/// - `Executor.turnsPreferring.uvloop`: the turns with both tasks
+///   preferring the loop as their task executor, so that a resumed task
+///   comes back to the loop directly (UVLoop only: NIO's loop is no task
+///   executor, and the default actor has none to prefer).
+/// - `Executor.actorToActor.*`: a task isolated to one actor awaits a method
+///   of a second actor on the same executor 100,000 times: a switch
+///   between two isolations on one thread, which the runtime can make
+///   without a queue when the executor runs jobs in the right context.
+///
 /// Executors: `uvloop` (a UVLoopThread's loop), `nio` (a one-thread
 /// MultiThreadedEventLoopGroup's loop) and `global` (a default actor, on
 /// the global concurrent executor). Malloc counts are process-wide, so the
@@ -35,6 +44,34 @@ func registerExecutorWorkloads() {
                     async let first: Void = turns.passTurns(executorJobs / 2)
                     async let second: Void = turns.passTurns(executorJobs / 2)
                     _ = await (first, second)
+                }
+            }
+            host.shutdown()
+        }
+
+        if kind == .uvloop {
+            Benchmark("Executor.turnsPreferring.\(kind.rawValue)", configuration: configuration) { benchmark in
+                let host = ExecutorHost(kind)
+                let loop = host.loop!
+                let turns = TurnActor(executor: loop)
+                benchmark.measure(elements: executorJobs) {
+                    runBlocking {
+                        async let first: Void = Task(executorPreference: loop) { await turns.passTurns(executorJobs / 2) }.value
+                        async let second: Void = Task(executorPreference: loop) { await turns.passTurns(executorJobs / 2) }.value
+                        _ = await (first, second)
+                    }
+                }
+                host.shutdown()
+            }
+        }
+
+        Benchmark("Executor.actorToActor.\(kind.rawValue)", configuration: configuration) { benchmark in
+            let host = ExecutorHost(kind)
+            let caller: any Calling = host.executor.map { CallingActor(executor: $0) } ?? DefaultCallingActor()
+            let callee: any Ticking = host.executor.map { CountingActor(executor: $0) } ?? DefaultCountingActor()
+            benchmark.measure(elements: executorJobs) {
+                runBlocking {
+                    await caller.call(callee, times: executorJobs)
                 }
             }
             host.shutdown()
@@ -63,6 +100,8 @@ enum ExecutorKind: String, CaseIterable {
 final class ExecutorHost {
     let executor: (any SerialExecutor)?
     private let loopThread: UVLoopThread?
+    /// The loop, for `uvloop`.
+    var loop: UVLoop? { loopThread?.loop }
     private let group: MultiThreadedEventLoopGroup?
 
     init(_ kind: ExecutorKind) {
@@ -167,6 +206,33 @@ actor DefaultCountingActor: Ticking {
         count &+= 1
     }
 }
+
+/// An actor that awaits another actor's method.
+protocol Calling: Actor {
+    func call(_ callee: any Ticking, times: Int) async
+}
+
+extension Calling {
+    func call(_ callee: any Ticking, times: Int) async {
+        for _ in 0..<times { await callee.tick() }
+    }
+}
+
+/// On the given executor.
+actor CallingActor: Calling {
+    private let executor: any SerialExecutor
+
+    init(executor: any SerialExecutor) {
+        self.executor = executor
+    }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+}
+
+/// A default actor.
+actor DefaultCallingActor: Calling {}
 
 /// Runs `body` in a task and blocks the calling (benchmark) thread until it
 /// is done.
