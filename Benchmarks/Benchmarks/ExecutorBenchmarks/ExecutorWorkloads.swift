@@ -11,14 +11,16 @@ let executorJobs = 100_000
 /// Runs Swift jobs on three executors, each measured the same way:
 ///
 /// - `Executor.turns.*`: two tasks isolated to one actor pass a turn back
-///   and forth through continuations. Each turn resumes the other task,
-///   which enqueues it on the actor's executor from that executor's own
-///   thread: the same-thread enqueue→run path, one job per element.
+///   and forth through continuations. The runtime resumes a continuation
+///   on the generic executor, and the task then hops back to its actor: for
+///   an actor on a loop that is two thread hops per turn (the global pool
+///   and back), a cross-thread enqueue→run on each side.
 /// - `Executor.hop.*`: a task on the global executor awaits an actor method
-///   100,000 times. Each call enqueues a job on the actor's executor from
-///   another thread and one back on the global executor: the cross-thread
-///   path (two jobs per element).
-///
+///   100,000 times. Only the first call hops threads: the optimiser drops
+///   the hop back to the generic executor between iterations (nothing in
+///   between needs it), so the task stays on the actor's executor and each
+///   later call is a switch from that executor to itself (what an awaited
+///   call costs when it need not leave the executor).
 /// - `Executor.turnsPreferring.uvloop`: the turns with both tasks
 ///   preferring the loop as their task executor, so that a resumed task
 ///   comes back to the loop directly (UVLoop only: NIO's loop is no task
@@ -31,7 +33,7 @@ let executorJobs = 100_000
 /// Executors: `uvloop` (a UVLoopThread's loop), `nio` (a one-thread
 /// MultiThreadedEventLoopGroup's loop) and `global` (a default actor, on
 /// the global concurrent executor). Malloc counts are process-wide, so the
-/// hop workloads include the runtime's allocations on both sides.
+/// turns include the global executor's allocations.
 func registerExecutorWorkloads() {
     let configuration = Workload.configuration(maxIterations: 20, maxDuration: .seconds(10))
 
