@@ -115,6 +115,30 @@ struct ProxySessionTests {
         #expect(Set(forwarded.map(\.connection)).count <= 2, "http requests for three origins on at most two connections")
     }
 
+    @Test("streamed request bodies through an http proxy: with Content-Length and chunked, every byte arrives")
+    func streamedUploadThroughProxy() throws {
+        let server = try UploadSinkServer()
+        defer { server.stop() }
+        let proxy = try TestProxy()
+        defer { proxy.stop() }
+        withRealLoop { loop in
+            let session = UVURLSession(loop: loop, configuration: Self.configuration(
+                http: Proxy(host: "127.0.0.1", port: proxy.port)))
+            let body = ChunkPublisher(totalBytes: 300_007, chunkSize: 40_000)
+            let sized = SinkReport(fetch(session.dataTaskPublisher(for: StreamedUploadTests.request(server), bodyPublisher: body,
+                                                                   contentLength: body.totalBytes), on: loop))
+            #expect(sized?.bytes == body.totalBytes)
+            #expect(sized?.crc == body.crc)
+            #expect(sized?.framing == "length")
+            let chunked = SinkReport(fetch(session.dataTaskPublisher(for: StreamedUploadTests.request(server), bodyPublisher: body),
+                                           on: loop))
+            #expect(chunked?.bytes == body.totalBytes)
+            #expect(chunked?.crc == body.crc)
+            #expect(chunked?.framing == "chunked")
+        }
+        #expect(proxy.requests().map(\.target) == Array(repeating: "http://\(server.authority)/sink", count: 2))
+    }
+
     @Test("https: the certificate is checked against the origin inside the tunnel")
     func tunnelVerifiesOrigin() throws {
         let certificates = try TestCertificates()
