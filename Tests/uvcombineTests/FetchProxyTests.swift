@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestServerSupport
 
 /// `uvcombine fetch -x/--proxy`, `-U/--proxy-user`, `--noproxy` and the
 /// proxy environment variables, against curl as the oracle: the same

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+import TestServerSupport
 import UVCombineCore
 import UVCombineHTTP
 import UVCombineLoop
