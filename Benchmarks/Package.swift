@@ -19,6 +19,9 @@
 //                          (in the same executable, on its own loop thread)
 //   ExecutorBenchmarks     Swift jobs on a UVLoop beside NIO's event loop and
 //                          the global executor (actor hops and turns)
+//   UploadBenchmarks       streamed 256 MiB uploads, UVURLSession beside
+//                          AsyncHTTPClient, to a local sink (throughput and
+//                          peak resident memory)
 //   NginxBenchmarks        UVURLSession beside the bare libuv client against
 //                          a real nginx in its own process (skipped without
 //                          nginx): the cost per request of issue 17
@@ -133,6 +136,21 @@ let package = Package(
             name: "NginxProfile",
             dependencies: ["LoopSupport"],
             path: "Sources/NginxProfile"
+        ),
+        // Streamed uploads (issue 19): UVURLSession beside AsyncHTTPClient,
+        // 256 MiB to a local sink, with the peak resident set.
+        .executableTarget(
+            name: "UploadBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                "LoopSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "UVCombine", package: "UVCombine"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/UploadBenchmarks",
+            plugins: [benchmarkPlugin]
         ),
         .executableTarget(
             name: "HTTPBenchmarks",
