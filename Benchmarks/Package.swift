@@ -52,6 +52,9 @@ let package = Package(
         // NIO's event loop, as an executor beside UVLoop (AsyncHTTPClient
         // already brings it; named for its products).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // HTTPRequest for the upload workloads (already in the graph through
+        // the root package).
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -148,6 +151,7 @@ let package = Package(
                 .product(name: "UVCombine", package: "UVCombine"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Benchmarks/UploadBenchmarks",
             plugins: [benchmarkPlugin]

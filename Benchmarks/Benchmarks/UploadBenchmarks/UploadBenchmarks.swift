@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Benchmark
 import BenchmarkSupport
 import Foundation
+import HTTPTypes
 import LoopSupport
 import NIOCore
 import UVCombine
@@ -41,11 +42,21 @@ enum UploadWorkload {
     /// The chunk each client sends at a time.
     static let chunkLength = 256 << 10
 
+    /// CPU time of the sink's thread during the measured region.
+    static let serverCPUTime = BenchmarkMetric.custom("serverCPUTime", polarity: .prefersSmaller,
+                                                      useScalingFactor: false)
+    /// The process's CPU time less the sink's: the client's, on every
+    /// thread it uses (AsyncHTTPClient's event loop, the task's thread).
+    static let clientCPUTime = BenchmarkMetric.custom("clientCPUTime", polarity: .prefersSmaller,
+                                                      useScalingFactor: false)
+
     static func configuration() -> Benchmark.Configuration {
         var configuration = Workload.configuration(maxIterations: 15, maxDuration: .seconds(20))
-        configuration.metrics += [.peakMemoryResident, .peakMemoryResidentDelta]
+        configuration.metrics += [.peakMemoryResident, .peakMemoryResidentDelta, serverCPUTime, clientCPUTime]
         configuration.units[.peakMemoryResident] = .count
         configuration.units[.peakMemoryResidentDelta] = .count
+        configuration.units[serverCPUTime] = .count
+        configuration.units[clientCPUTime] = .count
         return configuration
     }
 
@@ -70,7 +81,7 @@ func registerUploads() {
     Benchmark("Upload.stream256MiB.uvcombine.publisher", configuration: configuration) { benchmark in
         let runner = UploadRunner(port: UploadSink.shared.port)
         runner.run(runner.publisherUpload())
-        benchmark.measure(elements: length) {
+        benchmark.measureUpload(elements: length) {
             runner.run(runner.publisherUpload())
         }
         runner.close()
@@ -79,7 +90,7 @@ func registerUploads() {
     Benchmark("Upload.stream256MiB.uvcombine.file", configuration: configuration) { benchmark in
         let runner = UploadRunner(port: UploadSink.shared.port)
         runner.run(runner.fileUpload(UploadWorkload.file))
-        benchmark.measure(elements: length) {
+        benchmark.measureUpload(elements: length) {
             runner.run(runner.fileUpload(UploadWorkload.file))
         }
         runner.close()
@@ -89,19 +100,41 @@ func registerUploads() {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let url = "http://127.0.0.1:\(UploadSink.shared.port)/upload"
         try await upload(with: client, to: url)
+        let sink = UploadSink.shared
         benchmark.startMeasurement()
+        let serverStart = sink.cpuNanoseconds()
         let processStart = Workload.processCPUNanoseconds()
         let cpuStart = Workload.threadCPUNanoseconds()
-        for _ in benchmark.scaledIterations {
-            try await upload(with: client, to: url)
-        }
+        try await upload(with: client, to: url)
         let cpuEnd = Workload.threadCPUNanoseconds()
         let processEnd = Workload.processCPUNanoseconds()
+        let serverEnd = sink.cpuNanoseconds()
         benchmark.stopMeasurement()
         benchmark.measurement(Workload.threadCPUTime, cpuEnd - cpuStart)
         benchmark.measurement(Workload.processCPUTime, processEnd - processStart)
         benchmark.measurement(Workload.elements, length)
+        benchmark.measurement(UploadWorkload.serverCPUTime, serverEnd - serverStart)
+        benchmark.measurement(UploadWorkload.clientCPUTime, (processEnd - processStart) - (serverEnd - serverStart))
         try await client.shutdown()
+    }
+}
+
+extension Benchmark {
+    /// ``measure(elements:_:)`` that also records the sink's CPU time and
+    /// the client's (the process's less the sink's).
+    func measureUpload(elements: Int, _ body: () -> Void) {
+        let sink = UploadSink.shared
+        var serverTime = 0
+        var processTime = 0
+        measure(elements: elements) {
+            let serverStart = sink.cpuNanoseconds()
+            let processStart = Workload.processCPUNanoseconds()
+            body()
+            processTime = Workload.processCPUNanoseconds() - processStart
+            serverTime = sink.cpuNanoseconds() - serverStart
+        }
+        measurement(UploadWorkload.serverCPUTime, serverTime)
+        measurement(UploadWorkload.clientCPUTime, processTime - serverTime)
     }
 }
 
@@ -233,6 +266,8 @@ final class UploadSink: @unchecked Sendable {
 
     let thread: UVLoopThread
     let port: Int
+    /// The sink thread's CPU-time clock.
+    let cpuClock: clockid_t
 
     private init() {
         do {
@@ -250,6 +285,9 @@ final class UploadSink: @unchecked Sendable {
                     connection.startReading()
                 }
                 box.port = listener.port
+                var clock = clockid_t()
+                pthread_getcpuclockid(pthread_self(), &clock)
+                box.clock = clock
             } catch {
                 fatalError("UploadSink: listen: \(error)")
             }
@@ -257,11 +295,18 @@ final class UploadSink: @unchecked Sendable {
         }
         started.wait()
         port = box.port
+        cpuClock = box.clock
+    }
+
+    /// The sink thread's CPU time so far, in nanoseconds. Any thread.
+    func cpuNanoseconds() -> Int {
+        Workload.cpuNanoseconds(cpuClock)
     }
 }
 
 private final class PortBox: @unchecked Sendable {
     var port = 0
+    var clock = clockid_t()
 }
 
 /// One sink connection: head bytes up to CR LF CR LF (kept to find
