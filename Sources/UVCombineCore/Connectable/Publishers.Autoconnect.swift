@@ -60,11 +60,7 @@ extension Publishers {
         /// state: it connects too, and the connection made last is kept with
         /// a count of one.
         @usableFromInline
-        internal enum State {
-            case disconnected
-            case connecting(refcount: Int, thread: UInt)
-            case connected(refcount: Int, connection: any Cancellable)
-        }
+        internal typealias State = ConnectionRefCount<any Cancellable>
 
         /// The connectable publisher this one connects on first subscription.
         ///
@@ -99,74 +95,24 @@ extension Publishers {
         @inlinable
         public final func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let me = currentThreadIdentity()
-            // 0: joins; 1: connects first; 2: connects re-entrantly (Combine).
-            let role = state.withLock { s -> Int in
-                switch s.value {
-                case .disconnected:
-                    s.value = .connecting(refcount: 1, thread: me)
-                    return 1
-                case .connecting(let refcount, let thread):
-                    if thread == me { return 2 }
-                    s.value = .connecting(refcount: refcount + 1, thread: thread)
-                    return 0
-                case .connected(let refcount, let connection):
-                    s.value = .connected(refcount: refcount + 1, connection: connection)
-                    return 0
-                }
-            }
+            let role = state.withLock { $0.value.join(thread: me) }
             // receive(subscriber:), not subscribe(_:), so the chain stays
             // specialised: see docs/engineering-notes.md.
             upstream.receive(subscriber: Inner(parent: self, downstream: subscriber))
-            guard role != 0 else { return }
+            guard role != .join else { return }
             let connection = upstream.connect()
-            let outcome = state.withLock { s -> UncheckedSendable<(abandoned: Bool, replaced: State)> in
-                let old = s.value
-                if role == 2 {
-                    // As Combine: this connection becomes the one, counted once.
-                    s.value = .connected(refcount: 1, connection: connection)
-                    return UncheckedSendable((false, .disconnected))
-                }
-                switch old {
-                case .connecting(let refcount, _):
-                    if refcount == 0 {
-                        // Every subscriber cancelled while we were connecting.
-                        s.value = .disconnected
-                        return UncheckedSendable((true, .disconnected))
-                    }
-                    s.value = .connected(refcount: refcount, connection: connection)
-                    return UncheckedSendable((false, .disconnected))
-                case .connected, .disconnected:
-                    // A re-entrant subscriber connected meanwhile: as in
-                    // Combine, the connection made last is kept, counted once.
-                    s.value = .connected(refcount: 1, connection: connection)
-                    return UncheckedSendable((false, old))
-                }
-            }.value
-            // A replaced connection is dropped here, outside the lock.
-            if outcome.abandoned { connection.cancel() }
-            _ = outcome.replaced
+            let outcome = state.withLock {
+                UncheckedSendable($0.value.didConnect(connection, reentrant: role == .reconnect))
+            }
+            // Outside the lock: an abandoned connection is cancelled; a
+            // replaced one is dropped (an AnyCancellable cancels itself).
+            if case .abandoned(let abandoned) = outcome.value { abandoned.cancel() }
         }
 
         /// A subscriber cancelled: the last one out cancels the connection.
         @usableFromInline
         internal final func subscriberCancelled() {
-            let connection = state.withLock { s -> UncheckedSendable<(any Cancellable)?> in
-                switch s.value {
-                case .disconnected:
-                    return UncheckedSendable(nil)
-                case .connecting(let refcount, let thread):
-                    // The connection is cancelled when connect() returns.
-                    s.value = .connecting(refcount: Swift.max(refcount - 1, 0), thread: thread)
-                    return UncheckedSendable(nil)
-                case .connected(let refcount, let connection):
-                    if refcount > 1 {
-                        s.value = .connected(refcount: refcount - 1, connection: connection)
-                        return UncheckedSendable(nil)
-                    }
-                    s.value = .disconnected
-                    return UncheckedSendable(connection)
-                }
-            }
+            let connection = state.withLock { UncheckedSendable($0.value.leave()) }
             connection.value?.cancel()
         }
     }

@@ -53,20 +53,11 @@ extension Publishers {
         /// The upstream's failure type.
         public typealias Failure = Upstream.Failure
 
-        /// The subscribers, connected to the upstream while any is there.
+        /// The subscribers, connected to the upstream while any is there;
+        /// `.finished` once the upstream completed (subscribers then get the
+        /// completion from the engine, as from Combine's completed subject).
         @usableFromInline
-        internal enum State {
-            /// No connection: the next subscriber connects.
-            case disconnected
-            /// The first subscriber is connecting on `thread`; `refcount`
-            /// counts the subscribers meanwhile.
-            case connecting(refcount: Int, thread: UInt)
-            case connected(refcount: Int, connection: Connection)
-            /// The upstream completed: subscribers get the completion from
-            /// the engine and nothing connects again (as Combine's subject
-            /// stays completed).
-            case finished
-        }
+        internal typealias State = ConnectionRefCount<Connection>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -94,31 +85,14 @@ extension Publishers {
             // upstream's values reach the first subscriber.
             engine.subscribe(subscriber, parent: self, name: "Multicast", replaysLatest: false,
                              namesSubscriptionAfterCompletion: true)
-            if role != 0 { connect(reentrant: role == 2) }
+            if role != .join { connect(reentrant: role == .reconnect) }
         }
 
-        /// Counts a new subscriber in. 0: joins; 1: connects first;
-        /// 2: connects re-entrantly (a subscriber attached from inside the
-        /// first connection, on its thread: as Combine, it connects again).
+        /// Counts a new subscriber in.
         @usableFromInline
-        internal func join() -> Int {
+        internal func join() -> State.Role {
             let me = currentThreadIdentity()
-            return state.withLock { s -> Int in
-                switch s.value {
-                case .disconnected:
-                    s.value = .connecting(refcount: 1, thread: me)
-                    return 1
-                case .connecting(let refcount, let thread):
-                    if thread == me { return 2 }
-                    s.value = .connecting(refcount: refcount + 1, thread: thread)
-                    return 0
-                case .connected(let refcount, let connection):
-                    s.value = .connected(refcount: refcount + 1, connection: connection)
-                    return 0
-                case .finished:
-                    return 0
-                }
-            }
+            return state.withLock { $0.value.join(thread: me) }
         }
 
         /// Subscribes a new connection to the upstream and records it.
@@ -133,53 +107,20 @@ extension Publishers {
             // receive(subscriber:), not subscribe(_:), so the chain stays
             // specialised: see docs/engineering-notes.md.
             upstream.receive(subscriber: connection)
-            let dropped = state.withLock { s -> UncheckedSendable<Connection?> in
-                switch s.value {
-                case .finished:
-                    // The upstream completed during the subscription.
-                    return UncheckedSendable(nil)
-                case .connecting(let refcount, _) where !reentrant:
-                    if refcount == 0 {
-                        // Every subscriber cancelled while we were connecting.
-                        s.value = .disconnected
-                        return UncheckedSendable(connection)
-                    }
-                    s.value = .connected(refcount: refcount, connection: connection)
-                    return UncheckedSendable(nil)
-                case .connected(_, let old):
-                    // A re-entrant subscriber connected meanwhile: as in
-                    // Combine, the connection made last is kept, counted once.
-                    s.value = .connected(refcount: 1, connection: connection)
-                    return UncheckedSendable(old)
-                case .connecting, .disconnected:
-                    s.value = .connected(refcount: 1, connection: connection)
-                    return UncheckedSendable(nil)
-                }
-            }
+            let outcome = state.withLock { UncheckedSendable($0.value.didConnect(connection, reentrant: reentrant)) }
             // Cancelled outside the lock: the upstream's cancel may call back.
-            dropped.value?.cancel()
+            // A replaced connection is cancelled too (Combine's is an
+            // AnyCancellable, which cancels when dropped).
+            switch outcome.value {
+            case .kept: break
+            case .abandoned(let dropped), .replaced(let dropped): dropped.cancel()
+            }
         }
 
         /// A subscriber left: the last one out disconnects.
         @usableFromInline
         internal func leave() {
-            let last = state.withLock { s -> UncheckedSendable<Connection?> in
-                switch s.value {
-                case .disconnected, .finished:
-                    return UncheckedSendable(nil)
-                case .connecting(let refcount, let thread):
-                    // The connection is cancelled when connect() returns.
-                    s.value = .connecting(refcount: Swift.max(refcount - 1, 0), thread: thread)
-                    return UncheckedSendable(nil)
-                case .connected(let refcount, let connection):
-                    if refcount > 1 {
-                        s.value = .connected(refcount: refcount - 1, connection: connection)
-                        return UncheckedSendable(nil)
-                    }
-                    s.value = .disconnected
-                    return UncheckedSendable(connection)
-                }
-            }
+            let last = state.withLock { UncheckedSendable($0.value.leave()) }
             last.value?.cancel()
         }
 
