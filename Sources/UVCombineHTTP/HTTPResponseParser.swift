@@ -52,7 +52,7 @@ import HTTPTypes
 ///   the CRLF after them; then `chunkSize` again.
 /// - `trailers`: trailer field lines up to the empty line (checked and
 ///   dropped); then `complete`.
-/// - `closeDelimited`: body bytes until ``endOfInput()``.
+/// - `closeDelimited`: body bytes until ``endOfInput(isAuthenticated:)``.
 /// - `complete`: the response is over; the next call returns
 ///   ``Event/end(keepAlive:)`` and moves to `idle`.
 /// - `failed`: an error was thrown; the connection must be closed. Any

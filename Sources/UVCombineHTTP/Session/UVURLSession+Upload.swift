@@ -46,9 +46,12 @@ extension UVURLSession {
     /// framing, backpressure and failures.
     ///
     /// - Parameters:
+    ///   - request: What to send; its scheme and authority say where.
+    ///   - bodyPublisher: The body, one `Data` chunk per value.
     ///   - contentLength: The body's length, sent as `Content-Length`;
     ///     `nil` uses the request's own `Content-Length` field, or chunked
     ///     transfer coding when it has none.
+    ///   - options: Per-request deadlines overriding the session's.
     ///   - progress: Hears the body bytes sent so far, on the loop thread.
     ///
     /// ```swift
@@ -144,7 +147,7 @@ extension UVURLSession {
     /// `bodySequence` and returns the response body and head, as
     /// AsyncHTTPClient's `HTTPClientRequest.Body.stream(_:length:)` sends
     /// one. The sequence is iterated in a task of its own, one element per
-    /// chunk the session asks for (``AsyncSequence/uvPublisher``), so a
+    /// chunk the session asks for (`AsyncSequence.uvPublisher`), so a
     /// slow server pauses it; a thrown error fails the upload with
     /// ``UVURLError/Code/requestBodyFailed``. Otherwise as
     /// ``upload(for:fromPublisher:contentLength:options:progress:)``.

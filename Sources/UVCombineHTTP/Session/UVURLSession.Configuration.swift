@@ -49,7 +49,7 @@ extension UVURLSession {
         /// addresses, how long a connect to one runs alone before the next
         /// address is tried beside it (the first to connect wins). Default
         /// 250 ms, as RFC 8305 recommends; see
-        /// ``UVTCP/Options/connectionAttemptDelay``.
+        /// `UVTCP.Options.connectionAttemptDelay` in UVCombineLoop.
         public var connectionAttemptDelay: Duration = .milliseconds(250)
         /// How long an unused keep-alive connection stays open. Default 60 s.
         public var connectionIdleTimeout: Duration = .seconds(60)
