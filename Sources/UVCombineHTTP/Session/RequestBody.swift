@@ -121,7 +121,7 @@ internal class BodyStream: @unchecked Sendable {
 
     /// Subscribes to the body publisher. Loop thread.
     internal func subscribeUpstream() {
-        fatalError("BodyStream.subscribeUpstream: subclasses subscribe")
+        trap("BodyStream.subscribeUpstream: subclasses subscribe")
     }
 
     /// Asks the body publisher for one chunk (`request(.max(1))`), now or

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import UVCombineCore
 import UVCombineLoop
 
 /// The loop-side half of a ``UVURLSession``: it owns the pool state machine,
@@ -172,7 +173,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     }
 
     private func beginTurn() {
-        if isInTurn { sessionViolation("SessionEngine: a transport called back synchronously (turns do not nest)") }
+        if isInTurn { violation("SessionEngine: a transport called back synchronously (turns do not nest)") }
         isInTurn = true
     }
 

@@ -241,12 +241,11 @@ internal class SessionTask: DeadlineEntry {
     @usableFromInline internal let offerPart: (SessionTask, UVURLSession.ResponsePart) -> PartOffer
 
     @usableFromInline internal let control = Mutex(SubscriptionControl())
-    /// Held across each delivery, so that a cancel from another thread
-    /// waits for the delivery in flight (strict cancel).
-    @usableFromInline internal let gate = Mutex(())
-    /// The thread holding `gate`, or 0: calls from inside a delivery (a
-    /// subscriber cancelling itself) must not take it again.
-    @usableFromInline internal let gateOwner = Atomic<UInt>(0)
+    /// Core's re-entrant delivery gate, held across each delivery, so that
+    /// a cancel from another thread waits for the delivery in flight
+    /// (strict cancel), while a call from inside a delivery (a subscriber
+    /// cancelling itself) does not take it again.
+    @usableFromInline internal let gate = DownstreamGate()
 
     @usableFromInline
     internal init(
@@ -269,18 +268,9 @@ internal class SessionTask: DeadlineEntry {
 
     /// Runs `body` holding the delivery gate; re-entrant for the thread
     /// that holds it. Any thread.
-    @inlinable
+    @inlinable @inline(__always)
     internal final func withGate(_ body: () -> Void) {
-        let me = sessionThreadID()
-        if gateOwner.load(ordering: .relaxed) == me {
-            body()
-            return
-        }
-        gate.withLock { _ in
-            gateOwner.store(me, ordering: .relaxed)
-            body()
-            gateOwner.store(0, ordering: .relaxed)
-        }
+        gate.withGate { _ in body() }
     }
 
     // MARK: Subscription (any thread)
@@ -289,7 +279,7 @@ internal class SessionTask: DeadlineEntry {
     /// streaming task, demand also resumes reading paused for want of it.
     @usableFromInline
     internal final func requestDemand(_ demand: Subscribers.Demand) {
-        if demand == .none { sessionViolation("Subscription.request(.none): demand must not be zero") }
+        if demand == .none { violation("Subscription.request(.none): demand must not be zero") }
         enum Next { case nothing, start, resume }
         let next = control.withLock { control -> Next in
             switch control.phase {
@@ -505,7 +495,7 @@ internal struct BodyBuffer {
             return
         }
         if needed > capacity, !resize(to: max(needed, capacity * 2, 1024)) {
-            fatalError("BodyBuffer: out of memory for \(needed) bytes")
+            trap("BodyBuffer: out of memory for \(needed) bytes")
         }
         (pointer! + count).copyMemory(from: source, byteCount: bytes.count)
         count = needed

@@ -239,7 +239,7 @@ internal final class AsyncBytesReceiver: Subscriber, @unchecked Sendable {
     private func park(_ waiter: Waiter) {
         let step = state.withLock { state -> UncheckedSendable<Step> in
             if state.value.waiter != nil {
-                sessionViolation("UVURLSession.AsyncBytes: next() called while another next() is waiting")
+                violation("UVURLSession.AsyncBytes: next() called while another next() is waiting")
             }
             if let part = state.value.pending {
                 state.value.pending = nil
