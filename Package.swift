@@ -77,7 +77,10 @@ let package = Package(
         // HTTP/1.1 protocol core (request writer, response parser, URL
         // validation, redirect policy, pool and timeout state machines) and
         // the URL session that drives it on a UVLoop, with TLS from OpenSSL.
-        // Never imports CLibUV.
+        // Never imports CLibUV. The core is `@_spi(HTTPCore) public`, not
+        // public API: only the session is. The fuzzers (another package)
+        // and our tests reach it with `@_spi(HTTPCore) import`
+        // (docs/http-protocol-core.md).
         .target(
             name: "UVCombineHTTP",
             dependencies: [

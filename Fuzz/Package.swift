@@ -6,6 +6,11 @@
 // `make fuzz` / `make fuzz-smoke`; docs/reliability.md explains each target
 // and the properties it checks.
 //
+// The HTTP core is `@_spi(HTTPCore)` in UVCombineHTTP (not public API; see
+// docs/http-protocol-core.md): the targets import it with
+// `@_spi(HTTPCore) import UVCombine`, which reaches it through the
+// umbrella's re-export.
+//
 // Build (what the Makefile runs):
 //
 //     swift build -c release --package-path Fuzz --scratch-path .build-fuzz \

@@ -3,12 +3,15 @@
 # uses every product a dependent can link: UVCombine, UVCombineTesting, and
 # uvcombine-c (from a C target, through its header). SwiftPM refuses a
 # dependency whose products carry unsafe flags, so this is the check that
-# Package.swift stays usable as a dependency (issue 21). `make check-dependent`.
+# Package.swift stays usable as a dependency (issue 21). It also pins what
+# `import UVCombine` shows: the HTTP protocol core (parser, writer, pool
+# state machine, ...) is `@_spi(HTTPCore)`, reachable only with
+# `@_spi(HTTPCore) import` (docs/http-protocol-core.md). `make check-dependent`.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/uvcombine-dependent.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/Sources/SwiftUser" "$work/Sources/CUser/include" "$work/Sources/CUserMain"
+mkdir -p "$work/Sources/SwiftUser" "$work/Sources/CUser/include" "$work/Sources/CUserMain" "$work/Sources/SPIProbe"
 
 cat > "$work/Package.swift" <<MANIFEST
 // swift-tools-version: 6.0
@@ -27,6 +30,7 @@ let package = Package(
         ),
         .target(name: "CUser", dependencies: [.product(name: "uvcombine-c", package: "UVCombine")]),
         .executableTarget(name: "CUserMain", dependencies: ["CUser"]),
+        .target(name: "SPIProbe", dependencies: [.product(name: "UVCombine", package: "UVCombine")]),
     ]
 )
 MANIFEST
@@ -73,9 +77,27 @@ import CUser
 print("CUserMain: uvcombine-c \(String(cString: cuser_version()))")
 SWIFT
 
+# Built first with the SPI import (the fuzzers' way in), then without it.
+spi_probe() {
+    cat > "$work/Sources/SPIProbe/probe.swift" <<SWIFT
+$1
+public func probe() -> Bool {
+    var parser = HTTPResponseParser()
+    parser.expectResponse(to: .get, requestClosesConnection: false)
+    return true
+}
+SWIFT
+}
+spi_probe '@_spi(HTTPCore) import UVCombine'
+
 cd "$work"
 swift build ${DEPENDENT_SWIFT_FLAGS:-} 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
 test "${PIPESTATUS[0]}" -eq 0
 "$(swift build --show-bin-path)/SwiftUser"
 "$(swift build --show-bin-path)/CUserMain"
-echo "check-dependent: a package depending on UVCombine by path builds and runs"
+spi_probe 'import UVCombine'
+if swift build --target SPIProbe > spi-probe.log 2>&1; then
+    echo "check-dependent: \`import UVCombine\` alone reaches HTTPResponseParser (it must be @_spi(HTTPCore))"; exit 1
+fi
+grep -q "cannot find 'HTTPResponseParser' in scope" spi-probe.log || { cat spi-probe.log; exit 1; }
+echo "check-dependent: a package depending on UVCombine by path builds and runs; the HTTP core needs @_spi(HTTPCore)"

@@ -1,7 +1,7 @@
 import CUVCombine
 import FoundationEssentials
 import HTTPTypes
-import UVCombineHTTP
+@_spi(HTTPCore) import UVCombineHTTP
 
 /// A `uvc_request_t` read and checked, so that bad input fails the call
 /// that passed it (uvc_fetch, uvc_shared_fetch_new) with a code, before

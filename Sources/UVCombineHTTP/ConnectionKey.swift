@@ -14,7 +14,7 @@
 /// ```
 ///
 /// Threading: a value type; `Sendable`.
-public struct ConnectionKey: Sendable, Hashable, CustomStringConvertible {
+@_spi(HTTPCore) public struct ConnectionKey: Sendable, Hashable, CustomStringConvertible {
     /// `http` or `https`.
     public var scheme: HTTPScheme
     /// The host as ``HTTPRequestTarget/host`` gives it (lowercased name or

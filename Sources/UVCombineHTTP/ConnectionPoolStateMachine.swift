@@ -75,7 +75,7 @@ import HTTPTypes
 ///
 /// Threading: a value type; the owner keeps it under its lock or on the
 /// loop thread.
-public struct ConnectionPoolStateMachine: Sendable {
+@_spi(HTTPCore) public struct ConnectionPoolStateMachine: Sendable {
     /// Pool limits and timeouts.
     ///
     /// ```swift

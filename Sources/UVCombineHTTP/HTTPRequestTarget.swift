@@ -38,7 +38,7 @@ import HTTPTypes
 /// ```
 ///
 /// Threading: a value type; `Sendable`.
-public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
+@_spi(HTTPCore) public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
     /// The URL as given (after parsing), for resolving relative redirects.
     public let url: URL
     /// `http` or `https`, lowercased.
@@ -243,7 +243,7 @@ public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
 /// print(HTTPScheme.http.defaultPort)  // Prints: "80"
 /// print(HTTPScheme(rawValue: "https") == .https) // Prints: "true"
 /// ```
-public enum HTTPScheme: String, Sendable, Hashable, CustomStringConvertible {
+@_spi(HTTPCore) public enum HTTPScheme: String, Sendable, Hashable, CustomStringConvertible {
     /// Plain HTTP/1.1 over TCP; default port 80.
     case http
     /// HTTP/1.1 over TLS; default port 443.

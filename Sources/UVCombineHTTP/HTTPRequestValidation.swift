@@ -31,7 +31,7 @@ import HTTPTypes
 /// ```
 ///
 /// Threading: stateless; call from any thread.
-public enum HTTPRequestValidation {
+@_spi(HTTPCore) public enum HTTPRequestValidation {
     /// Checks that `method` is an RFC 9110 token (`1*tchar`) and not
     /// `CONNECT`, which needs an authority-form target this client does not
     /// send.

@@ -49,7 +49,7 @@ import HTTPTypes
 /// ```
 ///
 /// Threading: stateless; call from any thread.
-public enum HTTPRequestWriter {
+@_spi(HTTPCore) public enum HTTPRequestWriter {
     /// What the writer did, for the connection's bookkeeping.
     ///
     /// ```swift

@@ -70,7 +70,7 @@ import HTTPTypes
 ///
 /// Threading: a value type with no shared state; use each parser from one
 /// thread at a time (the loop's).
-public struct HTTPResponseParser: Sendable {
+@_spi(HTTPCore) public struct HTTPResponseParser: Sendable {
     /// Limits that protect the client from a hostile or broken server.
     ///
     /// ```swift

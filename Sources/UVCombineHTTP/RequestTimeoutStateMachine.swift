@@ -36,7 +36,7 @@
 /// ```
 ///
 /// Threading: a value type; the owner uses it from the loop thread.
-public struct RequestTimeoutStateMachine: Sendable {
+@_spi(HTTPCore) public struct RequestTimeoutStateMachine: Sendable {
     /// What the owner does with the task's timer.
     ///
     /// ```swift

@@ -2,8 +2,8 @@
 ///
 /// Defaults follow URLSession: 60 s without a byte
 /// (`timeoutIntervalForRequest`) and 7 days in all
-/// (`timeoutIntervalForResource`). The connect timeout is the pool's
-/// (``ConnectionPoolStateMachine/Configuration/connectTimeout``).
+/// (`timeoutIntervalForResource`). The connect timeout is the session's
+/// (``UVURLSession/Configuration/connectTimeout``).
 ///
 /// A session's timeouts come from its configuration; one request can
 /// override them with ``UVURLSession/RequestOptions``

@@ -1,6 +1,6 @@
 import HTTPTypes
 import Testing
-import UVCombineHTTP
+@_spi(HTTPCore) import UVCombineHTTP
 
 typealias Pool = ConnectionPoolStateMachine
 

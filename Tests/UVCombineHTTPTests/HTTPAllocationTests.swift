@@ -1,6 +1,6 @@
 import HTTPTypes
 import Testing
-import UVCombineHTTP
+@_spi(HTTPCore) import UVCombineHTTP
 import UVCombineTesting
 
 /// Steady-state costs of the protocol core, measured per response with the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import UVCombineHTTP
+@_spi(HTTPCore) import UVCombineHTTP
 
 @Suite("HTTPRequestTarget")
 struct HTTPRequestTargetTests {

@@ -1,6 +1,6 @@
 import HTTPTypes
 import Testing
-import UVCombineHTTP
+@_spi(HTTPCore) import UVCombineHTTP
 
 /// The error a throwing check produced, or nil.
 private func failure(_ body: () throws(UVURLError) -> Void) -> UVURLError? {

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
-@testable import UVCombineHTTP
+@_spi(HTTPCore) @testable import UVCombineHTTP
 
 /// The request writer's framing for streamed bodies: a head announcing a
 /// chunked body, the chunks, the last chunk.

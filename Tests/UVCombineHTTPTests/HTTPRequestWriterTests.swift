@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
-import UVCombineHTTP
+@_spi(HTTPCore) import UVCombineHTTP
 
 /// Writes `request` and returns the bytes as a string, or the error.
 private func written(

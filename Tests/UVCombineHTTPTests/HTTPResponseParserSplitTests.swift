@@ -1,6 +1,6 @@
 import HTTPTypes
 import Testing
-import UVCombineHTTP
+@_spi(HTTPCore) import UVCombineHTTP
 
 /// The parser's events must not depend on how the bytes were cut into
 /// chunks: for every response, parsing it whole, split at every single

@@ -1,6 +1,6 @@
 import HTTPTypes
 import Testing
-import UVCombineHTTP
+@_spi(HTTPCore) import UVCombineHTTP
 
 /// One response and the events it must produce.
 struct ParserCase: CustomTestStringConvertible, Sendable {

@@ -1,6 +1,6 @@
 import HTTPTypes
 import Testing
-import UVCombineHTTP
+@_spi(HTTPCore) import UVCombineHTTP
 
 private func target(_ string: String) -> HTTPRequestTarget {
     try! HTTPRequestTarget(string: string)

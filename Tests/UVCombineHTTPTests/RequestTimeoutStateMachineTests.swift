@@ -1,5 +1,5 @@
 import Testing
-import UVCombineHTTP
+@_spi(HTTPCore) import UVCombineHTTP
 
 private func t(_ seconds: Double) -> HTTPDeadline {
     HTTPDeadline(uptimeNanoseconds: UInt64(seconds * 1_000_000_000))

@@ -21,7 +21,7 @@
 //   never repairs).
 import FuzzSupport
 import HTTPTypes
-import UVCombine
+@_spi(HTTPCore) import UVCombine
 
 func accepts(_ body: () throws(UVURLError) -> Void, codes: [UVURLError.Code]) -> Bool {
     do throws(UVURLError) {

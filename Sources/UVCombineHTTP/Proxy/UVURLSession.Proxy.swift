@@ -260,7 +260,7 @@ extension UVURLSession {
         ///
         /// - Throws: the error of an environment variable that did not
         ///   parse, when it would have applied.
-        public func proxy(for target: HTTPRequestTarget) throws(UVURLError) -> Proxy? {
+        @_spi(HTTPCore) public func proxy(for target: HTTPRequestTarget) throws(UVURLError) -> Proxy? {
             if target.socketPath != nil { return nil }
             let proxy: Proxy?
             let failure: UVURLError?

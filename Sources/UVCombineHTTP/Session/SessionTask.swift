@@ -21,7 +21,7 @@ internal struct HTTPTaskRequest: Sendable {
     /// for chunked transfer coding.
     @usableFromInline let streamedBodyLength: Int?
     /// Where it goes, or why it cannot go anywhere.
-    @usableFromInline let target: Result<HTTPRequestTarget, UVURLError>
+    @_spi(HTTPCore) @usableFromInline let target: Result<HTTPRequestTarget, UVURLError>
     /// Per-request overrides of the session's settings (deadlines).
     @usableFromInline let options: UVURLSession.RequestOptions
     /// The request head as it goes on the wire, serialised and checked once

@@ -109,8 +109,8 @@ extension UVURLSession {
         /// field, the TLS server name for `https`, and the request target;
         /// only where the bytes go changes. Connections are pooled by
         /// socket path (and scheme, host and port). Default nil: TCP, or
-        /// the socket an `http+unix://` URL names
-        /// (``HTTPRequestTarget/socketPath``).
+        /// the socket an `http+unix://` URL names (its percent-encoded
+        /// host, as in `http+unix://%2Fvar%2Frun%2Fapp.sock/path`).
         ///
         /// A path where nothing listens fails the task with
         /// `.cannotConnectToHost` (`UV_ENOENT` when nothing exists there,

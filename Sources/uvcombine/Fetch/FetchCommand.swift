@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import UVCombine
-import UVCombineHTTP
+@_spi(HTTPCore) import UVCombineHTTP
 
 #if canImport(Glibc)
 import Glibc

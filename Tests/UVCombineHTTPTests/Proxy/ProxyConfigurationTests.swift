@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import UVCombineHTTP
+@_spi(HTTPCore) import UVCombineHTTP
 
 /// Proxy URLs, the environment's variables and the no-proxy list, with
 /// curl's rules (each case checked against curl 7.88.1 with a proxy and

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 import UVCombineCore
-import UVCombineHTTP
+@_spi(HTTPCore) import UVCombineHTTP
 import UVCombineLoop
 import UVCombineTesting
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import UVCombineHTTP
+@_spi(HTTPCore) import UVCombineHTTP
 import UVCombineLoop
 
 /// An in-memory transport the tests drive event by event, on virtual time.

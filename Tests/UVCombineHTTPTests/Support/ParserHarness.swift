@@ -1,5 +1,5 @@
 import HTTPTypes
-import UVCombineHTTP
+@_spi(HTTPCore) import UVCombineHTTP
 
 /// What the parser reported, in a comparable form. Adjacent body events are
 /// merged, because how a body is sliced depends on how its bytes were split

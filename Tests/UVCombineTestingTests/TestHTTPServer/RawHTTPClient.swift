@@ -1,7 +1,7 @@
 import HTTPTypes
 import Testing
 import UVCombineCore
-import UVCombineHTTP
+@_spi(HTTPCore) import UVCombineHTTP
 import UVCombineLoop
 import UVCombineTesting
 
