@@ -1,5 +1,11 @@
 import HTTPTypes
 
+// The pool's state machine: its state, and one method per event, each
+// returning what the owner does. Around it, as ConnectionPoolStateMachine*:
+// .Identifiers.swift (request and connection IDs), .Actions.swift (what an
+// event asks of the owner), .State.swift (per request, connection and key)
+// and +Transitions.swift (the steps the events are made of).
+
 /// The connection pool as a pure state machine: it owns no socket and no
 /// timer; every event returns the ``Action`` the owner performs.
 ///
@@ -97,239 +103,20 @@ import HTTPTypes
         public init() {}
     }
 
-    /// A request, named by the owner (unique while the pool knows it).
-    ///
-    /// ```swift
-    /// let id = ConnectionPoolStateMachine.RequestID(7)
-    /// print(id) // Prints: "r7"
-    /// ```
-    public struct RequestID: Hashable, Sendable, CustomStringConvertible {
-        /// The owner's number for the request.
-        public let rawValue: Int
-        /// Wraps the owner's number.
-        public init(_ rawValue: Int) { self.rawValue = rawValue }
-        /// `r` and the number.
-        public var description: String { "r\(rawValue)" }
-        /// Hashes the number, as `Int` does.
-        ///
-        /// ```swift
-        /// var hasher = Hasher()
-        /// ConnectionPoolStateMachine.RequestID(1).hash(into: &hasher)
-        /// ```
-        public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
-        /// The hash a dictionary uses: `Int`'s one-shot path rather than a
-        /// streaming `Hasher` (the engine and the pool look these up about
-        /// 19 times per request; issue 17).
-        ///
-        /// ```swift
-        /// let hash = ConnectionPoolStateMachine.RequestID(1)._rawHashValue(seed: 0)
-        /// ```
-        public func _rawHashValue(seed: Int) -> Int { rawValue._rawHashValue(seed: seed) }
-    }
-
-    /// A connection, named by the pool in ``ConnectionAction/create(_:_:connectDeadline:)``.
-    ///
-    /// ```swift
-    /// let id = ConnectionPoolStateMachine.ConnectionID(1)
-    /// print(id) // Prints: "#1"
-    /// ```
-    public struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
-        /// The pool's number for the connection.
-        public let rawValue: Int
-        /// Wraps a number (tests name the connections they expect).
-        public init(_ rawValue: Int) { self.rawValue = rawValue }
-        /// `#` and the number.
-        public var description: String { "#\(rawValue)" }
-        /// Hashes the number, as `Int` does.
-        ///
-        /// ```swift
-        /// var hasher = Hasher()
-        /// ConnectionPoolStateMachine.ConnectionID(1).hash(into: &hasher)
-        /// ```
-        public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
-        /// The hash a dictionary uses: `Int`'s one-shot path rather than a
-        /// streaming `Hasher` (the engine and the pool look these up about
-        /// 19 times per request; issue 17).
-        ///
-        /// ```swift
-        /// let hash = ConnectionPoolStateMachine.ConnectionID(1)._rawHashValue(seed: 0)
-        /// ```
-        public func _rawHashValue(seed: Int) -> Int { rawValue._rawHashValue(seed: seed) }
-    }
-
-    /// Where a retried request runs.
-    ///
-    /// ```swift
-    /// if case .retry(let request, on: .newConnection(let connection)) = action.request {
-    ///     // reset the request's parser and write state; execute it on `connection` once established
-    /// }
-    /// ```
-    public enum RetryTarget: Hashable, Sendable {
-        /// A fresh connection, created by the same action, reserved for it.
-        case newConnection(ConnectionID)
-    }
-
-    /// What to do about a request.
-    ///
-    /// ```swift
-    /// switch action.request {
-    /// case .none: break
-    /// case .execute(let request, on: let connection): write(request, on: connection)
-    /// case .fail(let request, let error): fail(request, error)
-    /// case .retry(let request, on: .newConnection(let connection)): reset(request, waitingFor: connection)
-    /// }
-    /// ```
-    public enum RequestAction: Equatable, Sendable {
-        /// Nothing to do for any request.
-        case none
-        /// Write the request on this established connection.
-        case execute(RequestID, on: ConnectionID)
-        /// Fail the task with this error.
-        case fail(RequestID, UVURLError)
-        /// The request's connection went stale before any response byte:
-        /// reset its parser and write state and wait; it is executed on
-        /// the given fresh connection once that is established. Nothing is
-        /// sent downstream.
-        case retry(RequestID, on: RetryTarget)
-
-        /// Equal cases with equal values; errors must agree on code and
-        /// detail.
-        public static func == (lhs: RequestAction, rhs: RequestAction) -> Bool {
-            switch (lhs, rhs) {
-            case (.none, .none): true
-            case (.execute(let r1, let c1), .execute(let r2, let c2)): r1 == r2 && c1 == c2
-            case (.fail(let r1, let e1), .fail(let r2, let e2)): r1 == r2 && e1 == e2 && e1.detail == e2.detail
-            case (.retry(let r1, let t1), .retry(let r2, let t2)): r1 == r2 && t1 == t2
-            default: false
-            }
-        }
-    }
-
-    /// What to do about connections.
-    ///
-    /// ```swift
-    /// switch action.connection {
-    /// case .none: break
-    /// case .create(let connection, let key, let deadline): open(connection, to: key, timeoutAt: deadline)
-    /// case .scheduleIdleTimeout(let connection, let deadline): armIdleTimer(connection, at: deadline)
-    /// case .cancelIdleTimeout(let connection): stopIdleTimer(connection)
-    /// case .close(let connection): close(connection)
-    /// case .closeAndCreate(let old, let new, let key, let deadline):
-    ///     close(old)
-    ///     open(new, to: key, timeoutAt: deadline)
-    /// }
-    /// ```
-    public enum ConnectionAction: Equatable, Sendable {
-        /// Nothing to do for any connection.
-        case none
-        /// Open a connection for `key`, and arm its connect timer for
-        /// `connectDeadline` (report ``connectTimeoutFired(_:now:)``).
-        case create(ConnectionID, ConnectionKey, connectDeadline: HTTPDeadline)
-        /// Arm (or re-arm) the connection's idle timer for the deadline
-        /// (report ``idleTimeoutFired(_:now:)``).
-        case scheduleIdleTimeout(ConnectionID, HTTPDeadline)
-        /// Stop the connection's idle timer; it is in use again.
-        case cancelIdleTimeout(ConnectionID)
-        /// Close the connection and stop its timers; the pool forgot it.
-        case close(ConnectionID)
-        /// `close(close)` then `create(create, key, connectDeadline:)`.
-        case closeAndCreate(close: ConnectionID, create: ConnectionID, ConnectionKey, connectDeadline: HTTPDeadline)
-    }
-
-    /// The actions for one event: at most one about connections and one
-    /// about requests. Run the connection action first.
-    ///
-    /// ```swift
-    /// let action = pool.connectionEstablished(connection, now: now)
-    /// run(action.connection) // first
-    /// run(action.request)    // then
-    /// ```
-    public struct Action: Equatable, Sendable {
-        /// What to do about connections; run it first.
-        public var connection: ConnectionAction
-        /// What to do about a request; run it second.
-        public var request: RequestAction
-
-        /// Creates an action pair.
-        public init(connection: ConnectionAction = .none, request: RequestAction = .none) {
-            self.connection = connection
-            self.request = request
-        }
-
-        /// Nothing to do.
-        public static let none = Action()
-    }
-
-    /// What ``shutdown(now:)`` asks of the owner.
-    ///
-    /// ```swift
-    /// let shutdown = pool.shutdown(now: now)
-    /// shutdown.closedConnections.forEach { close($0) }
-    /// shutdown.failedRequests.forEach { fail($0, shutdown.error) }
-    /// ```
-    public struct ShutdownAction: Equatable, Sendable {
-        /// Fail these tasks with `error`.
-        public var failedRequests: [RequestID]
-        /// Close these connections.
-        public var closedConnections: [ConnectionID]
-        /// `.cancelled`, "the session was shut down".
-        public var error: UVURLError
-    }
-
-    /// A request's progress; see the type's documentation.
-    internal enum RequestPhase: Equatable {
-        case queued
-        case waitingForRetryConnection(ConnectionID)
-        case leased(ConnectionID, Exchange)
-    }
-
-    /// How far a leased request got.
-    internal enum Exchange: Equatable {
-        case assigned, writing, receiving
-    }
-
-    internal struct RequestState {
-        var key: ConnectionKey
-        var isIdempotent: Bool
-        var closesConnection: Bool
-        var retried: Bool
-        var phase: RequestPhase
-    }
-
-    /// A connection's state; see the type's documentation.
-    internal enum ConnectionPhase: Equatable {
-        case connecting(reservedFor: RequestID?)
-        case idle(HTTPDeadline)
-        case leased(RequestID)
-    }
-
-    internal struct ConnectionState {
-        var key: ConnectionKey
-        var phase: ConnectionPhase
-        /// Exchanges completed with keep-alive: a connection with any is a
-        /// reused one.
-        var completedExchanges: Int
-    }
-
-    /// Per-key bookkeeping.
-    internal struct KeyState {
-        /// Requests waiting for a connection, oldest first.
-        var queue: [RequestID] = []
-        /// Idle connections, most recently used last.
-        var idle: [ConnectionID] = []
-        /// Connections of this key in any state.
-        var connectionCount = 0
-        /// Connecting connections not reserved for a retry: each will
-        /// serve the queue's head when established.
-        var unreservedConnecting = 0
-    }
-
     /// The limits and timeouts in force.
     public let configuration: Configuration
-    private var requests: [RequestID: RequestState] = [:]
-    private var connections: [ConnectionID: ConnectionState] = [:]
-    private var keys: [ConnectionKey: KeyState] = [:]
-    private var nextConnectionNumber = 1
+
+    // `internal` only for the transitions in
+    // ConnectionPoolStateMachine+Transitions.swift (a stored property cannot
+    // live in an extension); nothing outside the pool touches them.
+    /// Every request the pool knows, by its owner's ID.
+    internal var requests: [RequestID: RequestState] = [:]
+    /// Every connection the pool knows.
+    internal var connections: [ConnectionID: ConnectionState] = [:]
+    /// Queues, idle lists and counts per key.
+    internal var keys: [ConnectionKey: KeyState] = [:]
+    /// The number the next new connection gets.
+    internal var nextConnectionNumber = 1
     private var isShutDown = false
 
     /// Creates an empty pool.
@@ -608,105 +395,5 @@ import HTTPTypes
             closedConnections: closed,
             error: UVURLError(.cancelled, detail: "the session was shut down")
         )
-    }
-
-    // MARK: Transitions
-
-    private mutating func newConnectionID() -> ConnectionID {
-        defer { nextConnectionNumber += 1 }
-        return ConnectionID(nextConnectionNumber)
-    }
-
-    /// Creates a connection when the key's queue has more requests than
-    /// connections on their way, within the limit.
-    private mutating func createIfNeeded(for key: ConnectionKey, now: HTTPDeadline) -> ConnectionAction {
-        guard let state = keys[key],
-            state.queue.count > state.unreservedConnecting,
-            state.connectionCount < configuration.maximumConnectionsPerHost
-        else { return .none }
-        let connection = newConnectionID()
-        connections[connection] = ConnectionState(key: key, phase: .connecting(reservedFor: nil), completedExchanges: 0)
-        keys[key]!.connectionCount += 1
-        keys[key]!.unreservedConnecting += 1
-        return .create(connection, key, connectDeadline: now.advanced(by: configuration.connectTimeout))
-    }
-
-    /// Leases an established connection to a request.
-    private mutating func lease(_ connection: ConnectionID, to request: RequestID) -> Action {
-        connections[connection]!.phase = .leased(request)
-        requests[request]!.phase = .leased(connection, .assigned)
-        return Action(request: .execute(request, on: connection))
-    }
-
-    /// A connection free for reuse: to the oldest waiting request, or idle.
-    private mutating func release(_ connection: ConnectionID, now: HTTPDeadline) -> Action {
-        let index = connections.index(forKey: connection)!
-        let keyIndex = keys.index(forKey: connections.values[index].key)!
-        if !keys.values[keyIndex].queue.isEmpty {
-            let next = keys.values[keyIndex].queue.removeFirst()
-            return lease(connection, to: next)
-        }
-        let deadline = now.advanced(by: configuration.idleTimeout)
-        connections.values[index].phase = .idle(deadline)
-        keys.values[keyIndex].idle.append(connection)
-        return Action(connection: .scheduleIdleTimeout(connection, deadline))
-    }
-
-    private mutating func makeIdle(_ connection: ConnectionID, now: HTTPDeadline) -> ConnectionAction {
-        let deadline = now.advanced(by: configuration.idleTimeout)
-        let index = connections.index(forKey: connection)!
-        connections.values[index].phase = .idle(deadline)
-        keys[connections.values[index].key]!.idle.append(connection)
-        return .scheduleIdleTimeout(connection, deadline)
-    }
-
-    /// Forgets a connection and says to close it, creating a replacement
-    /// when requests of its key still wait.
-    private mutating func remove(_ connection: ConnectionID, now: HTTPDeadline) -> ConnectionAction {
-        let key = connections[connection]!.key
-        forget(connection)
-        if case .create(let fresh, let key, let deadline) = createIfNeeded(for: key, now: now) {
-            return .closeAndCreate(close: connection, create: fresh, key, connectDeadline: deadline)
-        }
-        return .close(connection)
-    }
-
-    private mutating func forget(_ connection: ConnectionID) {
-        let state = connections.removeValue(forKey: connection)!
-        keys[state.key]!.connectionCount -= 1
-        if case .idle = state.phase {
-            keys[state.key]!.idle.removeAll { $0 == connection }
-        }
-    }
-
-    /// A connection made for a retried request that no longer needs it
-    /// serves the queue like any other.
-    private mutating func unreserve(_ connection: ConnectionID) {
-        connections[connection]!.phase = .connecting(reservedFor: nil)
-        keys[connections[connection]!.key]!.unreservedConnecting += 1
-    }
-
-    // MARK: Messages
-
-    private func describe(_ connection: ConnectionID) -> String {
-        guard let state = connections[connection] else { return "unknown to the pool" }
-        switch state.phase {
-        case .connecting(let reserved): return reserved.map { "connecting for \($0)" } ?? "connecting"
-        case .idle: return "idle"
-        case .leased(let request): return "leased to \(request)"
-        }
-    }
-
-    private func describe(_ request: RequestID) -> String {
-        guard let state = requests[request] else { return "unknown to the pool" }
-        switch state.phase {
-        case .queued: return "queued"
-        case .waitingForRetryConnection(let connection): return "waiting for retry connection \(connection)"
-        case .leased(let connection, let exchange): return "leased on \(connection), \(exchange)"
-        }
-    }
-
-    private func violation(_ rule: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
-        httpViolation("ConnectionPoolStateMachine.\(rule)", file: file, line: line)
     }
 }
