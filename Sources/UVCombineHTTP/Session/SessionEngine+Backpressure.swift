@@ -1,0 +1,95 @@
+import Foundation
+
+// A streaming task's backpressure: a part offered without demand is kept,
+// the connection stops reading, and reading resumes (pending part, decoder
+// output, stashed bytes first) when the subscriber asks for more.
+extension SessionEngine {
+    // MARK: Streaming backpressure
+
+    /// Offers a streaming part. Returns true when processing must stop
+    /// (paused without demand, or cancelled).
+    internal func offer(_ part: UVURLSession.ResponsePart, for task: SessionTask, on connection: SessionConnection,
+                        rest: UnsafeRawBufferPointer) -> Bool {
+        switch task.offerPart(task, part) {
+        case .delivered:
+            return false
+        case .noDemand:
+            task.pendingPart = part
+            task.stash.append(contentsOf: rest)
+            pause(task, on: connection)
+            return true
+        case .cancelled:
+            return true
+        }
+    }
+
+    /// A read chunk was processed without ending the exchange: a streaming
+    /// task without demand stops reading.
+    internal func afterInput(for task: SessionTask, on connection: SessionConnection) {
+        if task.isStreaming && task.pauseIfNoDemand() {
+            pause(task, on: connection)
+        } else {
+            connection.startReading()
+        }
+    }
+
+    private func pause(_ task: SessionTask, on connection: SessionConnection) {
+        task.isPaused = true
+        connection.stopReading()
+        // The subscriber is slow, not the server: only the total timeout
+        // runs while paused.
+        task.timeouts?.exchangeEnded()
+    }
+
+    /// Demand came back for a paused streaming task.
+    internal func resume(_ task: SessionTask) {
+        guard case .running = task.progress, task.isPaused, let connection = task.connection else { return }
+        task.isPaused = false
+        applyTimeout(task, task.timeouts?.exchangeStarted(now: now) ?? .none)
+        if let part = task.pendingPart {
+            task.pendingPart = nil
+            switch task.offerPart(task, part) {
+            case .delivered: break
+            case .noDemand:
+                task.pendingPart = part
+                pause(task, on: connection)
+                return
+            case .cancelled:
+                return
+            }
+        }
+        // Decoded output the subscriber had no demand for comes before
+        // any byte the parser has not seen.
+        if let decoder = task.decoder, decoder.needsDrain {
+            decoder.needsDrain = false
+            var pending: [UInt8] = []
+            swap(&pending, &decoder.pendingInput)
+            let stopped = pending.withUnsafeBytes { bytes in
+                decode(bytes, with: decoder, for: task, on: connection, rest: UnsafeRawBufferPointer(start: nil, count: 0))
+            }
+            if decoder.pendingInput.isEmpty {
+                pending.removeAll(keepingCapacity: true)
+                decoder.pendingInput = pending
+            }
+            if stopped { return }
+        }
+        // The parser is asked again even with nothing stashed: the part
+        // just delivered may have been the response's last, and only the
+        // parser can say that the response ended (issue 17: a small
+        // response on a keep-alive connection, read .max(1) at a time,
+        // never finished because the parser was never asked again).
+        var stash: [UInt8] = []
+        swap(&stash, &task.stash)
+        let finished = stash.withUnsafeBytes { bytes in
+            process(bytes, for: task, on: connection)
+        }
+        // Give the buffer back (it is reused by the next pause).
+        if task.stash.isEmpty, case .running = task.progress {
+            stash.removeAll(keepingCapacity: true)
+            task.stash = stash
+        }
+        if finished { return }
+        guard !task.isPaused, case .running = task.progress else { return }
+        afterInput(for: task, on: connection)
+    }
+}

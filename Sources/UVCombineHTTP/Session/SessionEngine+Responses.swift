@@ -1,0 +1,159 @@
+import Foundation
+import HTTPTypes
+
+// Responses: received bytes through the connection's parser (and the
+// content decoder), into a data task's body or a streaming task's parts,
+// until the response ends and the task follows a redirect or delivers.
+extension SessionEngine {
+    // MARK: Responses
+
+    /// Feeds received bytes to the connection's parser and acts on the
+    /// events. Returns true when the task's exchange ended (finished,
+    /// failed, redirected) or the task paused or was cancelled: the caller
+    /// must not touch the connection on the task's behalf any more.
+    internal func process(_ input: UnsafeRawBufferPointer, for task: SessionTask, on connection: SessionConnection) -> Bool {
+        if !task.reportedResponseBytes {
+            task.reportedResponseBytes = true
+            pool.responseBytesReceived(task.requestID)
+        }
+        task.timeouts?.activity(now: now)
+        var rest = input
+        while true {
+            let event: HTTPResponseParser.Event
+            let consumed: Int
+            do throws(UVURLError) {
+                (event, consumed) = try connection.parser.next(rest)
+            } catch {
+                requestFailed(task, error)
+                return true
+            }
+            rest = UnsafeRawBufferPointer(rebasing: rest[consumed...])
+            switch event {
+            case .head(let response):
+                switch redirectDecision(for: task, response: response) {
+                case .deliver:
+                    if configuration.decompressesResponses, connection.parser.hasContentEncoding,
+                       let coding = ContentDecoder.coding(of: response) {
+                        if let decoder = spareDecoder {
+                            spareDecoder = nil
+                            decoder.reset(coding: coding)
+                            task.decoder = decoder
+                        } else {
+                            task.decoder = ContentDecoder(coding: coding)
+                        }
+                    }
+                    if task.isStreaming {
+                        if offer(.head(response), for: task, on: connection, rest: rest) { return true }
+                    } else {
+                        task.response = response
+                        if let length = connection.parser.announcedBodyLength { task.data.reserve(length) }
+                    }
+                case .follow(let step):
+                    task.redirectStep = step
+                case .fail(let error):
+                    requestFailed(task, error)
+                    return true
+                }
+            case .body(let slice):
+                guard task.redirectStep == nil else { continue }
+                if let decoder = task.decoder {
+                    if decode(slice, with: decoder, for: task, on: connection, rest: rest) { return true }
+                } else if task.isStreaming {
+                    if offer(.body(Data(bytes: slice.baseAddress!, count: slice.count)), for: task, on: connection, rest: rest) { return true }
+                } else {
+                    task.data.append(slice)
+                }
+            case .end(let keepAlive):
+                // Bytes after the response, or a request still being
+                // written: the connection cannot carry another exchange.
+                // A streamed body cut short by the response is too.
+                let reusable = keepAlive && rest.isEmpty && connection.io?.hasPendingWrites == false
+                    && (!task.streamsBody || task.isBodyComplete)
+                responseEnded(task, on: connection, reusable: reusable)
+                return true
+            case .needMoreData:
+                return false
+            }
+        }
+    }
+
+    /// Decodes a run of encoded body bytes and delivers what comes out: a
+    /// data task appends it to its body, a streaming task gets it in parts
+    /// of at most ``decodeBufferSize`` bytes, each taking one unit of
+    /// demand. Returns true when processing must stop: the stream is
+    /// corrupt or the decoded body too long (the task failed), the
+    /// subscriber has no demand (paused: the undecoded rest of `encoded`
+    /// stays with the decoder, `rest` goes to the stash), or it cancelled.
+    internal func decode(_ encoded: UnsafeRawBufferPointer, with decoder: ContentDecoder, for task: SessionTask,
+                         on connection: SessionConnection, rest: UnsafeRawBufferPointer) -> Bool {
+        let output = decodeBuffer ?? {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.decodeBufferSize, alignment: 16)
+            decodeBuffer = buffer
+            return buffer
+        }()
+        var input = encoded
+        while true {
+            let count: Int
+            do throws(UVURLError) {
+                count = try decoder.decode(&input, into: output)
+            } catch {
+                requestFailed(task, error)
+                return true
+            }
+            if count > 0 {
+                task.decodedLength += count
+                if let maximum = configuration.maximumResponseBodyLength, task.decodedLength > maximum {
+                    requestFailed(task, UVURLError(.dataLengthExceedsMaximum,
+                                                   detail: "decoded body exceeds the maximum of \(maximum) bytes"))
+                    return true
+                }
+                if task.isStreaming {
+                    let part = UVURLSession.ResponsePart.body(Data(bytes: output.baseAddress!, count: count))
+                    if offer(part, for: task, on: connection, rest: rest) {
+                        if task.isPaused {
+                            decoder.pendingInput.append(contentsOf: input)
+                            decoder.needsDrain = true
+                        }
+                        return true
+                    }
+                } else {
+                    task.data.append(UnsafeRawBufferPointer(start: output.baseAddress!, count: count))
+                }
+            }
+            if input.isEmpty && count < output.count { return false }
+        }
+    }
+
+    /// The response ended: the connection goes back to the pool (or is
+    /// closed), then the task follows its redirect or delivers.
+    internal func responseEnded(_ task: SessionTask, on connection: SessionConnection, reusable: Bool) {
+        if let decoder = task.decoder {
+            do throws(UVURLError) {
+                try decoder.finish()
+            } catch {
+                // The connection is closed: its exchange failed.
+                requestFailed(task, error)
+                return
+            }
+        }
+        let id = task.requestID
+        tasks.removeValue(forKey: id)
+        detach(task)
+        let action = pool.requestFinished(id, keepAlive: reusable, now: now)
+        if let step = task.redirectStep {
+            task.timeouts?.exchangeEnded()
+            run(action)
+            follow(step, for: task)
+            return
+        }
+        run(action)
+        if task.isStreaming {
+            finish(task, .finished)
+        } else {
+            let response = task.response!
+            let data = task.data.take()
+            task.response = nil
+            finish(task, .value(data, response))
+        }
+    }
+}

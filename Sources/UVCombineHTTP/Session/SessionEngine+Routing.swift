@@ -1,0 +1,53 @@
+import Foundation
+import HTTPTypes
+
+// Where a request goes: the connection key for its target (the session's
+// Unix socket or a proxy instead of the origin), and the redirect policy's
+// decisions on responses and the following of a redirect.
+extension SessionEngine {
+    // MARK: Routing: proxies and redirects
+
+    /// The pool's key for a request to `target`: its origin, through the
+    /// session's Unix socket or a configured proxy. Routed for every target,
+    /// so a redirect to another origin is routed afresh (its own scheme, its
+    /// own no-proxy match).
+    internal func connectionKey(for target: HTTPRequestTarget) throws(UVURLError) -> ConnectionKey {
+        var key = target.key
+        if let path = configuration.unixSocketPath { key.socketPath = path }
+        if routesThroughProxies && key.socketPath == nil, let proxy = try configuration.proxy.proxy(for: target) {
+            key = ConnectionKey(target: target, proxy: proxy)
+        }
+        return key
+    }
+
+    /// What the redirect policy says of `response`. A response that is no
+    /// redirect is delivered without asking; at the first redirect the
+    /// task's machine is made from its target and method, which are still
+    /// the original ones then (only following a redirect changes them).
+    internal func redirectDecision(for task: SessionTask, response: HTTPResponse) -> RedirectStateMachine.Decision {
+        switch response.status.code {
+        case 301, 302, 303, 307, 308:
+            break
+        default:
+            if task.redirects == nil { return .deliver }
+        }
+        if task.redirects == nil {
+            task.redirects = RedirectStateMachine(policy: configuration.redirectPolicy, target: task.target!,
+                                                  method: task.request.method)
+        }
+        return task.redirects!.decide(response: response, request: task.request)
+    }
+
+    /// Issues the request a redirect asks for, after the redirect
+    /// response ended and its connection went back to the pool.
+    internal func follow(_ step: RedirectStateMachine.Step, for task: SessionTask) {
+        task.resetExchange()
+        task.request = step.request
+        task.usesPreparedHead = false
+        if !step.keepsBody {
+            task.body = nil
+            task.streamsBody = false
+        }
+        issue(task, to: step.target)
+    }
+}

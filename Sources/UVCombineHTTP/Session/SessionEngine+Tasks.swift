@@ -1,0 +1,135 @@
+import Foundation
+import HTTPTypes
+
+// A task entering and leaving the engine: admission (the request head
+// checked, the connection key chosen, the task handed to the pool),
+// cancellation, and the end that hands the outcome to the subscriber.
+extension SessionEngine {
+    // MARK: Tasks: admission, cancellation, outcome
+
+    internal func start(_ task: SessionTask) {
+        guard case .notStarted = task.progress else { return }
+        task.progress = .running
+        let target: HTTPRequestTarget
+        switch task.spec.target {
+        case .success(let checked): target = checked
+        case .failure(let error):
+            finish(task, .failure(error))
+            return
+        }
+        // Per-request deadlines (RequestOptions) override the session's.
+        let machine = RequestTimeoutStateMachine(
+            timeouts: task.spec.options.isDefault ? timeouts : timeouts.overridden(by: task.spec.options), now: now)
+        if let deadline = machine.armedDeadline {
+            deadlines.schedule(task, at: deadline.uptimeNanoseconds)
+        }
+        task.timeouts = machine
+        // The redirect machine is made at the first redirect response
+        // (`redirectDecision`): most requests never need one.
+        issue(task, to: target)
+    }
+
+    /// Checks the current request for `target` and hands it to the pool.
+    internal func issue(_ task: SessionTask, to target: HTTPRequestTarget) {
+        task.target = target
+        if task.usesPreparedHead, let prepared = task.spec.preparedHead {
+            // Checked when the publisher was made.
+            task.closesConnection = prepared.closesConnection
+        } else {
+            scratch.removeAll(keepingCapacity: true)
+            do throws(UVURLError) {
+                let result = try appendHead(of: task, to: &scratch)
+                task.closesConnection = result.closesConnection
+            } catch {
+                fail(task, error)
+                return
+            }
+        }
+        if isShutDown {
+            fail(task, UVURLError(.resourceUnavailable, detail: "the session was shut down"))
+            return
+        }
+        let key: ConnectionKey
+        do throws(UVURLError) {
+            key = try connectionKey(for: target)
+        } catch {
+            fail(task, error)
+            return
+        }
+        let id = ConnectionPoolStateMachine.RequestID(nextRequestNumber)
+        nextRequestNumber += 1
+        task.requestID = id
+        tasks[id] = task
+        run(pool.executeRequest(id, key: key, method: task.request.method,
+                                closesConnection: task.closesConnection, now: now))
+    }
+
+    /// Appends the task's request head: framed for its body (a whole
+    /// `Data`, or a streamed body with or without a length).
+    internal func appendHead(of task: SessionTask, to buffer: inout [UInt8]) throws(UVURLError) -> HTTPRequestWriter.Result {
+        if task.streamsBody {
+            let framing: HTTPRequestWriter.BodyFraming = task.spec.streamedBodyLength.map { .length($0) } ?? .chunked
+            return try HTTPRequestWriter.appendHead(of: task.request, framing: framing, to: &buffer)
+        }
+        return try HTTPRequestWriter.appendHead(of: task.request, bodyLength: task.body?.count ?? 0, to: &buffer)
+    }
+
+    internal func cancel(_ task: SessionTask) {
+        switch task.progress {
+        case .notStarted:
+            task.progress = .done
+            return
+        case .done:
+            return
+        case .running:
+            break
+        }
+        task.progress = .done
+        stopTimeouts(task)
+        let id = task.requestID
+        if tasks.removeValue(forKey: id) != nil {
+            detach(task)
+            run(pool.cancelRequest(id, now: now))
+        }
+        release(task)
+    }
+
+    /// Ends a task: stops its deadlines and hands the outcome to its
+    /// subscriber. The pool must already have forgotten it.
+    internal func finish(_ task: SessionTask, _ outcome: TaskOutcome) {
+        task.progress = .done
+        stopTimeouts(task)
+        release(task)
+        task.withGate { task.deliverOutcome(task, outcome) }
+    }
+
+    internal func fail(_ task: SessionTask, _ error: UVURLError) {
+        finish(task, .failure(error))
+    }
+
+    private func release(_ task: SessionTask) {
+        endBodyStream(of: task, cancellingUpstream: true)
+        task.connection = nil
+        task.pendingPart = nil
+        task.stash = []
+        task.redirectStep = nil
+        if let decoder = task.decoder {
+            task.decoder = nil
+            spareDecoder = decoder
+        }
+    }
+
+    /// Unlinks a task and its connection; a body still streaming is
+    /// cancelled (the exchange is over).
+    internal func detach(_ task: SessionTask) {
+        endBodyStream(of: task, cancellingUpstream: true)
+        if let connection = task.connection, connection.hasReadTarget {
+            connection.hasReadTarget = false
+            connection.io?.setReadTarget(nil)
+        }
+        if let connection = task.connection, connection.task === task {
+            connection.task = nil
+        }
+        task.connection = nil
+    }
+}
