@@ -18,7 +18,8 @@
 //                          libuv client, against one local keep-alive server
 //                          (in the same executable, on its own loop thread)
 //   ExecutorBenchmarks     Swift jobs on a UVLoop beside NIO's event loop and
-//                          the global executor (actor hops and turns)
+//                          the global executor (actor hops and turns, jobs
+//                          across threads: round trips, throughput)
 //   UploadBenchmarks       streamed 256 MiB uploads, UVURLSession beside
 //                          AsyncHTTPClient, to a local sink (throughput and
 //                          peak resident memory)
