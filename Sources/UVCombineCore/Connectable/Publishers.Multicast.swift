@@ -254,7 +254,7 @@ extension Publishers.Multicast {
         /// The downstream, empty once released. Unchecked exclusivity:
         /// written only by the one thread that wins the release, when no
         /// delivery is running (see `gate`).
-        @exclusivity(unchecked) @usableFromInline var slot: DownstreamSlot<Downstream>
+        @exclusivity(unchecked) @usableFromInline var slot: DownstreamSlot
         /// Deliveries in progress (low bits) | `closed` | `released` |
         /// `notYetOpen`.
         @usableFromInline let gate = Atomic<Int>(1 << 60)
@@ -274,7 +274,7 @@ extension Publishers.Multicast {
         /// in `gate`.
         @inlinable @inline(__always)
         func withDownstream<R>(_ body: (Downstream) -> R) -> R? {
-            slot.withDownstream(body)
+            slot.withDownstream(as: Downstream.self, body)
         }
 
         /// Enters as a delivery unless closed; `closing` also closes.

@@ -57,7 +57,13 @@ extension Publishers {
         /// `.finished` once the upstream completed (subscribers then get the
         /// completion from the engine, as from Combine's completed subject).
         @usableFromInline
-        internal typealias State = ConnectionRefCount<Connection>
+        // The connection is kept as `AnyObject`, not as the generic
+        // `Connection`: a state whose type depends on no generic parameter
+        // needs no metadata lookup at run time (some 400 instructions each)
+        // in the unspecialised code that touches it (the deinitialiser),
+        // and copying it is a retain. Specialised code gets the type back
+        // with `unsafeDowncast`.
+        internal typealias State = ConnectionRefCount<AnyObject>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -113,15 +119,20 @@ extension Publishers {
             // AnyCancellable, which cancels when dropped).
             switch outcome.value {
             case .kept: break
-            case .abandoned(let dropped), .replaced(let dropped): dropped.cancel()
+            case .abandoned(let dropped), .replaced(let dropped):
+                unsafeDowncast(dropped, to: Connection.self).cancel()
             }
         }
 
         /// A subscriber left: the last one out disconnects.
-        @usableFromInline
+        // Inlinable, as are the connection's cancel and the engine's
+        // removeUpstream: the last subscriber's cancel then runs
+        // specialised throughout.
+        @inlinable
         internal func leave() {
             let last = state.withLock { UncheckedSendable($0.value.leave()) }
-            last.value?.cancel()
+            guard let connection = last.value else { return }
+            unsafeDowncast(connection, to: Connection.self).cancel()
         }
 
         /// The upstream completed through `connection`: nothing connects
@@ -132,7 +143,7 @@ extension Publishers {
                 switch s.value {
                 case .connected(_, let current) where current === connection:
                     s.value = .finished
-                    return UncheckedSendable(current)
+                    return UncheckedSendable(connection)
                 case .connecting:
                     // Completed synchronously, inside connect().
                     s.value = .finished
@@ -246,7 +257,7 @@ extension Publishers.Share {
             state.withLock { UncheckedSendable($0.value.subscription) }.value?.request(demand)
         }
 
-        @usableFromInline
+        @inlinable
         func cancel() {
             let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
                 let upstream = s.value.subscription

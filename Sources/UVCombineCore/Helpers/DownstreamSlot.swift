@@ -14,30 +14,41 @@
 /// run time costs a `swift_isClassType` call per value for structs. The
 /// holder costs one allocation per subscription instead.
 ///
+/// The slot itself is not generic (the reference is kept as
+/// `Unmanaged<AnyObject>`; only its methods name the subscriber type): a
+/// stored property whose type depends on no generic parameter needs no
+/// generic type metadata in the unspecialised code that touches it
+/// (deinitialisers, `cancel()` reached through `any Subscription`), where
+/// each lookup costs some 400 instructions at run time. The holder's type
+/// is restored by `unsafeDowncast` in specialised code, where it is free.
+///
 /// Not thread-safe by itself: the owner decides (under its own lock or
 /// gate) when to ``take()``; ``withDownstream(_:)`` must not race with the
 /// release of what `take()` returned.
 @usableFromInline
-internal struct DownstreamSlot<Downstream: Subscriber> {
-    @usableFromInline internal var object: Unmanaged<DownstreamHolder<Downstream>>?
+internal struct DownstreamSlot {
+    @usableFromInline internal var object: Unmanaged<AnyObject>?
 
     @inlinable
-    internal init(_ downstream: Downstream) {
-        object = Unmanaged.passRetained(DownstreamHolder(downstream))
+    internal init<Downstream: Subscriber>(_ downstream: Downstream) {
+        object = Unmanaged.passRetained(DownstreamHolder(downstream) as AnyObject)
     }
 
     /// Calls `body` with the downstream, borrowed in place; `nil` once
-    /// released.
+    /// released. `type` must be the type the slot was made with.
     @inlinable @inline(__always)
-    internal func withDownstream<R>(_ body: (Downstream) -> R) -> R? {
+    internal func withDownstream<Downstream: Subscriber, R>(as type: Downstream.Type,
+                                                            _ body: (Downstream) -> R) -> R? {
         guard let object else { return nil }
-        return object._withUnsafeGuaranteedRef { body($0.downstream) }
+        return object._withUnsafeGuaranteedRef {
+            body(unsafeDowncast($0, to: DownstreamHolder<Downstream>.self).downstream)
+        }
     }
 
     /// Empties the slot and hands over the reference it held (release it
     /// outside any lock: deinitialisers may run).
     @inlinable
-    internal mutating func take() -> Unmanaged<DownstreamHolder<Downstream>>? {
+    internal mutating func take() -> Unmanaged<AnyObject>? {
         defer { object = nil }
         return object
     }

@@ -259,7 +259,9 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     /// requests `.unlimited` from it when the subject requests eagerly or
     /// one of its subscribers has asked for something (see
     /// `Storage.upstreamDemanded`); cancels it once the subject is done.
-    @usableFromInline
+    // Inlinable so it runs specialised: generic, it looked up the storage's
+    // type metadata at run time on every subscription to `share()`.
+    @inlinable
     internal func receive(upstream: any Subscription, eager: Bool) {
         let verdict = withGate { s -> Int in
             guard s.pointee.completion == nil else { return -1 }
@@ -387,7 +389,7 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     /// (not cancelled here): `share()` drops a connection it ended, which
     /// would otherwise stay in the list, as Combine's subject keeps its
     /// old upstreams, and keep the share alive through the connection.
-    @usableFromInline
+    @inlinable
     internal func removeUpstream(_ identifier: CombineIdentifier) {
         let removed = withGate { s in s.pointee.upstreams.remove(identifier) }
         // Released outside the gate: a deinitialiser may run.
@@ -474,6 +476,24 @@ internal class ConduitBase<Output, Failure: Error>: Subscription {
     }
 }
 
+/// What a conduit knows of its subject, under its lock.
+///
+/// Not nested in the generic conduit, and the subject kept as `AnyObject`:
+/// a type whose layout depends on no generic parameter needs no generic
+/// metadata lookup (some 400 instructions each) in the conduit's
+/// unspecialised code (its deinitialiser, `dropLinks`), which runs on every
+/// cancel. The specialised paths restore the subject's type with
+/// `unsafeDowncast`.
+@usableFromInline
+internal struct ConduitLinks {
+    @usableFromInline var parent: AnyObject?
+    /// The demand when the conduit left its subject (for the mirror).
+    @usableFromInline var lastDemand: Subscribers.Demand = .none
+    @usableFromInline var dropped = false
+
+    @inlinable init(parent: AnyObject) { self.parent = parent }
+}
+
 /// The conduit for one concrete subscriber type and subject type.
 ///
 /// The subscriber is read on the value path under the subject's gate,
@@ -487,32 +507,22 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Parent.Output == Downstream.Input, Parent.Failure == Downstream.Failure
 {
-    @usableFromInline
-    internal struct Links {
-        @usableFromInline var parent: Parent?
-        /// The demand when the conduit left its subject (for the mirror).
-        @usableFromInline var lastDemand: Subscribers.Demand = .none
-        @usableFromInline var dropped = false
-
-        @inlinable init(parent: Parent) { self.parent = parent }
-    }
-
     /// The subscriber, held without reference counting on the value path;
     /// empty once dropped. Unchecked exclusivity: a checked access costs
     /// ~7 ns per value, and the value path only reads while no writer can
     /// run (see above).
-    @exclusivity(unchecked) @usableFromInline var slot: DownstreamSlot<Downstream>
-    @usableFromInline let links: Mutex<UncheckedSendable<Links>>
+    @exclusivity(unchecked) @usableFromInline var slot: DownstreamSlot
+    @usableFromInline let links: Mutex<UncheckedSendable<ConduitLinks>>
     @usableFromInline let name: StaticString
 
     @inlinable
     init(parent: Parent, downstream: Downstream, name: StaticString) {
         slot = DownstreamSlot(downstream)
-        links = Mutex(UncheckedSendable(Links(parent: parent)))
+        links = Mutex(UncheckedSendable(ConduitLinks(parent: parent)))
         self.name = name
         super.init(
             deliver: { base, value in
-                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).slot.withDownstream { $0.receive(value) } ?? .none
+                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).slot.withDownstream(as: Downstream.self) { $0.receive(value) } ?? .none
             },
             request: { base, demand in
                 unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).currentParent?.conduitRequested(base, demand)
@@ -530,13 +540,14 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
     /// dropped. Only while the conduit is in its subject's list.
     @inlinable @inline(__always)
     func withDownstream<R>(_ body: (Downstream) -> R) -> R? {
-        slot.withDownstream(body)
+        slot.withDownstream(as: Downstream.self, body)
     }
 
     /// The subject, until the conduit finishes or is cancelled.
     @inlinable
     var currentParent: Parent? {
-        links.withLock { UncheckedSendable($0.value.parent) }.value
+        guard let parent = links.withLock({ UncheckedSendable($0.value.parent) }).value else { return nil }
+        return unsafeDowncast(parent, to: Parent.self)
     }
 
     @usableFromInline
@@ -546,7 +557,7 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
 
     @usableFromInline
     override func dropLinks(lastDemand: Subscribers.Demand) {
-        let (parent, object) = links.withLock { l -> UncheckedSendable<(Parent?, Unmanaged<DownstreamHolder<Downstream>>?)> in
+        let (parent, object) = links.withLock { l -> UncheckedSendable<(AnyObject?, Unmanaged<AnyObject>?)> in
             guard !l.value.dropped else { return UncheckedSendable((nil, nil)) }
             l.value.dropped = true
             l.value.lastDemand = lastDemand
@@ -565,7 +576,8 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
     /// subscriptions report them (`nil` once finished or cancelled).
     @usableFromInline var customMirror: Mirror {
         let snapshot = links.withLock { l -> UncheckedSendable<(Parent?, Any?, Subscribers.Demand, Bool)> in
-            UncheckedSendable((l.value.parent, withDownstream { $0 as Any }, l.value.lastDemand, l.value.dropped))
+            UncheckedSendable((l.value.parent.map { unsafeDowncast($0, to: Parent.self) }, withDownstream { $0 as Any },
+                               l.value.lastDemand, l.value.dropped))
         }.value
         let demand = snapshot.3 ? snapshot.2 : (snapshot.0?.conduitDemand(self) ?? .none)
         let children: [Mirror.Child] = [

@@ -54,18 +54,9 @@ extension Subscribers {
         /// value path without it (an acquiring load is a plain load on x86).
         @usableFromInline internal let phase = Atomic<UInt8>(0)
 
+        /// Not nested here: see ``SinkState``.
         @usableFromInline
-        internal struct State {
-            @usableFromInline var subscription: (any Subscription)?
-            /// The `AnyCancellable` that `sink(…)` returned, which holds this
-            /// sink. On completion the sink asks it to let go (so the closures
-            /// die with the sink); on cancel the cancellable lets go itself.
-            /// Unmanaged because the token owns us; it tells us when it dies
-            /// (its deinit cancels us, which clears this under the lock).
-            @usableFromInline var token: Unmanaged<AnyCancellable>?
-
-            @inlinable init() {}
-        }
+        internal typealias State = SinkState
 
         @usableFromInline internal let state = Mutex(UncheckedSendable(State()))
 
@@ -316,4 +307,24 @@ extension Publisher where Failure == Never {
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
+}
+
+/// A sink's subscription and token, under its lock.
+///
+/// A top-level type rather than one nested in the generic `Sink`: a nested
+/// type is generic too, and the sink's unspecialised code (`cancel()` reached
+/// through `AnyCancellable`, its deinitialiser) would look up its metadata at
+/// run time on every use (some 400 instructions each). This one depends on
+/// no generic parameter, so its metadata is static.
+@usableFromInline
+internal struct SinkState {
+    @usableFromInline var subscription: (any Subscription)?
+    /// The `AnyCancellable` that `sink(…)` returned, which holds this
+    /// sink. On completion the sink asks it to let go (so the closures
+    /// die with the sink); on cancel the cancellable lets go itself.
+    /// Unmanaged because the token owns us; it tells us when it dies
+    /// (its deinit cancels us, which clears this under the lock).
+    @usableFromInline var token: Unmanaged<AnyCancellable>?
+
+    @inlinable init() {}
 }
