@@ -6,7 +6,8 @@ import UVCombineTesting
 private struct StandInURLError: Error, Equatable {}
 
 /// A stand-in for `URLSession.DataTaskPublisher`, with the behaviour
-/// DESIGN.md asks of ours: every subscription is a new request, started on
+/// `UVURLSession.DataTaskPublisher` has (docs/url-session.md): every
+/// subscription is a new request, started on
 /// the first demand (not on subscribe); it emits one `(data, response)` and
 /// finishes, or fails. With `respondsAtOnce: false` the response waits for
 /// `respond()`, as a real network would.
@@ -81,7 +82,8 @@ private final class StandInDataTask: Publisher {
     }
 }
 
-/// The scenarios of the seed documents, with the edits of DESIGN.md's API map.
+/// The five scenarios the project was specified from (the demo's, see
+/// `uvcombine demo`), written against UVCombine's API.
 @Suite("Seed scenarios")
 struct SeedTests {
     // MARK: Controlling Publishing with Connectable Publishers
