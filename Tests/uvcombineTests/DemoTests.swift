@@ -6,8 +6,8 @@ import Testing
 /// what the seeds print.
 @Suite("uvcombine demo")
 struct DemoTests {
-    @Test func demoFastRunsEveryScenarioAndExitsZero() throws {
-        let result = try runTool(["demo", "--fast"])
+    @Test func demoFastRunsEveryScenarioAndExitsZero() async throws {
+        let result = try await runTool(["demo", "--fast"])
         let output = result.output
         #expect(result.status == 0, "\(output)\n\(result.stderr)")
         #expect(output.contains("All 5 scenarios behaved as the seeds describe."))
@@ -57,15 +57,15 @@ struct DemoTests {
         #expect(output.components(separatedBy: "data task: receive value:").count - 1 == 1)
     }
 
-    @Test func unknownCommandExitsTwoWithUsage() throws {
-        let result = try runTool(["frobnicate"])
+    @Test func unknownCommandExitsTwoWithUsage() async throws {
+        let result = try await runTool(["frobnicate"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("usage: uvcombine demo"))
         #expect(result.stderr.contains("uvcombine fetch"))
     }
 
-    @Test func unknownDemoOptionExitsTwo() throws {
-        let result = try runTool(["demo", "--slow"])
+    @Test func unknownDemoOptionExitsTwo() async throws {
+        let result = try await runTool(["demo", "--slow"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("unknown option --slow"))
     }

@@ -27,10 +27,10 @@ struct FetchCurlOracleTests {
     }
 
     /// Runs `arguments` with curl and with `uvcombine fetch`.
-    static func run(_ arguments: [String], timeout: Double = 60) throws -> (curl: Run, fetch: Run) {
-        func one(_ executable: URL, _ prefix: [String]) throws -> Run {
+    static func run(_ arguments: [String], timeout: Double = 60) async throws -> (curl: Run, fetch: Run) {
+        func one(_ executable: URL, _ prefix: [String]) async throws -> Run {
             let directory = try TemporaryDirectory()
-            let result = try runProcess(executable, prefix + arguments, timeout: timeout, directory: directory.url)
+            let result = try await runProcess(executable, prefix + arguments, timeout: timeout, directory: directory.url)
             var files: [String: Data] = [:]
             for name in FileManager.default.subpaths(atPath: directory.url.path) ?? [] {
                 var isDirectory: ObjCBool = false
@@ -39,7 +39,7 @@ struct FetchCurlOracleTests {
             }
             return Run(result: result, files: files)
         }
-        return (try one(curlExecutable!, []), try one(toolURL(), ["fetch"]))
+        return (try await one(curlExecutable!, []), try await one(toolURL(), ["fetch"]))
     }
 
     /// `Date: ...` lines blanked (a server whose clock shows through).
@@ -51,8 +51,8 @@ struct FetchCurlOracleTests {
     /// Expects the same standard output, exit status and files; with
     /// `ignoringDates`, `Date` field lines may differ.
     static func expectSame(_ arguments: [String], timeout: Double = 60, ignoringDates: Bool = false,
-                           sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let (curl, fetch) = try run(arguments, timeout: timeout)
+                           sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let (curl, fetch) = try await run(arguments, timeout: timeout)
         #expect(fetch.result.status == curl.result.status,
                 "\(arguments): curl exited \(curl.result.status), fetch \(fetch.result.status): \(fetch.result.stderr)",
                 sourceLocation: sourceLocation)
@@ -65,7 +65,7 @@ struct FetchCurlOracleTests {
                 sourceLocation: sourceLocation)
     }
 
-    @Test func bodiesAndSilentFlags() throws {
+    @Test func bodiesAndSilentFlags() async throws {
         let server = try OracleHTTPServer(files: ["data.bin": Data(testBytes(300_000, seed: 3))])
         defer { server.stop() }
         for arguments in [
@@ -92,11 +92,11 @@ struct FetchCurlOracleTests {
             ["-s", server.url("/status/201"), "-o", "one", "-O", server.url("/status/200")],
             ["-s", "--remote-name-all", server.url("/status/200"), server.url("/status/201")],
         ] {
-            try Self.expectSame(arguments)
+            try await Self.expectSame(arguments)
         }
     }
 
-    @Test func headsAsReceived() throws {
+    @Test func headsAsReceived() async throws {
         let server = try OracleHTTPServer()
         defer { server.stop() }
         let directory = try TemporaryDirectory()
@@ -117,23 +117,23 @@ struct FetchCurlOracleTests {
             ["-si", "-T", upload.path, server.url("/status/201")],
             ["--include", "--silent", server.url("/status/204")],
         ] {
-            try Self.expectSame(arguments)
+            try await Self.expectSame(arguments)
         }
     }
 
     /// A reader that goes away (`| head -c 10`): curl exits 23, and so
     /// does fetch (SIGPIPE is ignored; the failed write is the error).
-    @Test func closedStandardOutputExits23() throws {
+    @Test func closedStandardOutputExits23() async throws {
         let server = try OracleHTTPServer(files: ["big.bin": Data(testBytes(2_000_000, seed: 4))])
         defer { server.stop() }
         guard let bash = findExecutable("bash") else { return }
         for tool in [curlExecutable!.path, toolURL().path + " fetch"] {
-            let result = try runProcess(bash, ["-c", "\(tool) -s \(server.url("/files/big.bin")) | head -c 10 >/dev/null; exit ${PIPESTATUS[0]}"])
+            let result = try await runProcess(bash, ["-c", "\(tool) -s \(server.url("/files/big.bin")) | head -c 10 >/dev/null; exit ${PIPESTATUS[0]}"])
             #expect(result.status == 23, "\(tool): \(result.stderr)")
         }
     }
 
-    @Test func failAndOutputFiles() throws {
+    @Test func failAndOutputFiles() async throws {
         let server = try OracleHTTPServer(files: ["data.bin": Data(testBytes(100_000, seed: 5))])
         defer { server.stop() }
         for arguments in [
@@ -170,11 +170,11 @@ struct FetchCurlOracleTests {
             ["-s", "--compressed", "-o", "/dev/null", "-w", "%{size_download} %{size_header}\\n", server.url("/gzip")],
             ["-s", "--compressed", "-o", "/dev/null", "-w", "%{size_download}\\n", server.url("/chunked")],
         ] {
-            try Self.expectSame(arguments)
+            try await Self.expectSame(arguments)
         }
     }
 
-    @Test func whatIsSent() throws {
+    @Test func whatIsSent() async throws {
         let server = try OracleHTTPServer()
         defer { server.stop() }
         let directory = try TemporaryDirectory()
@@ -219,11 +219,11 @@ struct FetchCurlOracleTests {
             ["-s", "-I", "-d", "x", server.url("/echo")],
             ["-s", "-G", "-I", "-d", "a=1", server.url("/echo")],
         ] {
-            try Self.expectSame(arguments)
+            try await Self.expectSame(arguments)
         }
     }
 
-    @Test func redirects() throws {
+    @Test func redirects() async throws {
         let server = try OracleHTTPServer()
         defer { server.stop() }
         let elsewhere = "http://localhost:\(server.port)/echo"
@@ -253,11 +253,11 @@ struct FetchCurlOracleTests {
             ["-sL", "-u", "user:secret", server.url("/redirect/302?to=\(elsewhere)")],
             ["-s", "--location-trusted", "-u", "user:secret", server.url("/redirect/302?to=\(elsewhere)")],
         ] {
-            try Self.expectSame(arguments)
+            try await Self.expectSame(arguments)
         }
     }
 
-    @Test func writeOut() throws {
+    @Test func writeOut() async throws {
         let server = try OracleHTTPServer()
         defer { server.stop() }
         let formatDirectory = try TemporaryDirectory()
@@ -279,14 +279,14 @@ struct FetchCurlOracleTests {
             ["-s", "-w", "@\(formatFile.path)", "-o", "/dev/null", server.url("/status/201")],
             ["-s", "--noproxy", "*", "-x", "", server.url("/echo")],
         ] {
-            try Self.expectSame(arguments)
+            try await Self.expectSame(arguments)
         }
         // time_total: seconds with six decimals.
-        let timed = try runTool(["fetch", "-s", "-o", "/dev/null", "-w", "%{time_total}|%{time_starttransfer}", server.url("/echo")])
+        let timed = try await runTool(["fetch", "-s", "-o", "/dev/null", "-w", "%{time_total}|%{time_starttransfer}", server.url("/echo")])
         #expect(timed.output.wholeMatch(of: /\d+\.\d{6}\|\d+\.\d{6}/) != nil, "\(timed.output)")
     }
 
-    @Test func failuresExitAsCurl() throws {
+    @Test func failuresExitAsCurl() async throws {
         let server = try OracleHTTPServer()
         defer { server.stop() }
         for arguments in [
@@ -313,11 +313,11 @@ struct FetchCurlOracleTests {
             // A gzip body that does not decode: 61.
             ["-s", "--compressed", server.url("/gzip-corrupt")],
         ] {
-            try Self.expectSame(arguments)
+            try await Self.expectSame(arguments)
         }
     }
 
-    @Test func retriesOnlyTransientFailures() throws {
+    @Test func retriesOnlyTransientFailures() async throws {
         let server = try OracleHTTPServer()
         defer { server.stop() }
         // curl waits 1 s before the first retry; these cases retry once.
@@ -333,14 +333,14 @@ struct FetchCurlOracleTests {
             // Retry-After: 1 (curl's wait for the first retry anyway).
             ["-s", "--retry", "1", "-w", "%{http_code}\\n", server.url("/flaky?key=e&fails=1&after=1")],
         ] {
-            try Self.expectSame(arguments)
+            try await Self.expectSame(arguments)
         }
     }
 
     /// `-v`: the `>` and `<` lines are curl's, except `User-Agent` (each
     /// tool names itself) and the place of `Content-Length` (the session
     /// writes it after the fields; curl before `Content-Type`).
-    @Test func verboseTraceLines() throws {
+    @Test func verboseTraceLines() async throws {
         let server = try OracleHTTPServer()
         defer { server.stop() }
         for arguments in [
@@ -348,7 +348,7 @@ struct FetchCurlOracleTests {
             ["-s", "-v", "-d", "a=1", "-H", "X-Trace: 1", server.url("/echo")],
             ["-s", "-v", "-L", server.url("/redirect/302?to=/http10/status/200")],
         ] {
-            let (curl, fetch) = try Self.run(arguments)
+            let (curl, fetch) = try await Self.run(arguments)
             func traced(_ run: Run) -> [String] {
                 // "\r\n" is one Character: split the scalars.
                 run.result.stderr.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n")
@@ -366,10 +366,10 @@ struct FetchCurlOracleTests {
     /// sent only when asked), basic auth, directory redirects, and https
     /// with a certificate made for this run.
     @Test(.enabled(if: NginxServer.executable != nil, "nginx is not installed"))
-    func nginx() throws {
-        let certificate = try FetchTLSTests.SelfSigned()
+    func nginx() async throws {
+        let certificate = try await FetchTLSTests.SelfSigned()
         let text = Data(String(repeating: "nginx serves this line.\n", count: 400).utf8)
-        let server = try NginxServer(
+        let server = try await NginxServer(
             files: ["text.txt": text, "data.bin": Data(testBytes(200_000, seed: 9)), "dir/index.html": Data("<p>index</p>\n".utf8),
                     "private/secret.txt": Data("the secret\n".utf8)],
             tls: (certificate.certificate, certificate.key))
@@ -410,12 +410,12 @@ struct FetchCurlOracleTests {
             ["-sk", "-w", "%{scheme} %{http_code}\\n", "-o", "/dev/null", "\(https)/data.bin"],
             ["-sR", "-O", server.url("/data.bin")],
         ] {
-            try Self.expectSame(arguments, ignoringDates: true)
+            try await Self.expectSame(arguments, ignoringDates: true)
         }
         // -R: the file gets nginx's Last-Modified (the served file's time).
         let directory = try TemporaryDirectory()
         let fetched = directory.file("data.bin")
-        let result = try runTool(["fetch", "-sR", "-o", fetched.path, server.url("/data.bin")])
+        let result = try await runTool(["fetch", "-sR", "-o", fetched.path, server.url("/data.bin")])
         #expect(result.status == 0)
         let served = try FileManager.default.attributesOfItem(atPath: server.directory.file("www/data.bin").path)
         let written = try FileManager.default.attributesOfItem(atPath: fetched.path)

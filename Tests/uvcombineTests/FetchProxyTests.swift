@@ -13,20 +13,20 @@ import TestServerSupport
 struct FetchProxyTests {
     /// Runs `arguments` with curl and with `uvcombine fetch`, both with
     /// `environment` (PATH kept) instead of the test process's.
-    static func runBoth(_ arguments: [String], environment: [String: String]) throws -> (curl: ToolResult, fetch: ToolResult) {
+    static func runBoth(_ arguments: [String], environment: [String: String]) async throws -> (curl: ToolResult, fetch: ToolResult) {
         var full = environment
         full["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         full["HOME"] = ProcessInfo.processInfo.environment["HOME"] ?? "/tmp"
-        let curl = try runProcess(curlExecutable!, arguments, timeout: 60, environment: full)
-        let fetch = try runProcess(toolURL(), ["fetch"] + arguments, timeout: 60, environment: full)
+        let curl = try await runProcess(curlExecutable!, arguments, timeout: 60, environment: full)
+        let fetch = try await runProcess(toolURL(), ["fetch"] + arguments, timeout: 60, environment: full)
         return (curl, fetch)
     }
 
     /// Expects the same standard output and exit status, under a clean
     /// environment plus `environment`.
     static func expectSame(_ arguments: [String], environment: [String: String] = [:],
-                           sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let (curl, fetch) = try runBoth(arguments, environment: environment)
+                           sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let (curl, fetch) = try await runBoth(arguments, environment: environment)
         #expect(fetch.status == curl.status,
                 "\(arguments) \(environment): curl exited \(curl.status), fetch \(fetch.status): \(fetch.stderr)",
                 sourceLocation: sourceLocation)
@@ -36,7 +36,7 @@ struct FetchProxyTests {
     }
 
     @Test("http through -x: absolute-form requests, the proxy's credentials, its 407, a redirect, -x '' and --noproxy")
-    func httpThroughProxy() throws {
+    func httpThroughProxy() async throws {
         let server = try OracleHTTPServer()
         defer { server.stop() }
         let proxy = try TestProxy()
@@ -58,7 +58,7 @@ struct FetchProxyTests {
             ["-s", "-x", "127.0.0.1:1", "--noproxy", "127.0.0.1", server.url("/echo")],
             ["-s", "-x", "127.0.0.1:1", "--noproxy", "*", server.url("/echo")],
         ] {
-            try Self.expectSame(arguments)
+            try await Self.expectSame(arguments)
         }
         let targets = proxy.requests().map(\.target)
         #expect(targets.contains(server.url("/echo")), "absolute form: \(targets)")
@@ -66,7 +66,7 @@ struct FetchProxyTests {
     }
 
     @Test("-v through an http proxy: the same '>' and '<' lines (Proxy-Authorization after Host, Proxy-Connection)")
-    func verboseThroughProxy() throws {
+    func verboseThroughProxy() async throws {
         let server = try OracleHTTPServer()
         defer { server.stop() }
         let proxy = try TestProxy(auth: "user:pw")
@@ -75,7 +75,7 @@ struct FetchProxyTests {
             ["-s", "-v", "-x", proxy.address, "-U", "user:pw", server.url("/echo")],
             ["-s", "-v", "-x", proxy.address, "-U", "user:pw", "-H", "X-Trace: 1", "-d", "a=1", server.url("/echo")],
         ] {
-            let (curl, fetch) = try Self.runBoth(arguments, environment: [:])
+            let (curl, fetch) = try await Self.runBoth(arguments, environment: [:])
             func traced(_ result: ToolResult) -> [String] {
                 result.stderr.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n")
                     .filter { ($0.hasPrefix("> ") || $0.hasPrefix("< ")) && !$0.contains("User-Agent:") && !$0.contains("Content-Length:") }
@@ -89,8 +89,8 @@ struct FetchProxyTests {
     }
 
     @Test("https through -x: a CONNECT tunnel to the origin; refused (403) and unauthenticated (407) tunnels exit 56")
-    func httpsThroughTunnel() throws {
-        let certificate = try FetchTLSTests.SelfSigned()
+    func httpsThroughTunnel() async throws {
+        let certificate = try await FetchTLSTests.SelfSigned()
         let file = Data(testBytes(200_000, seed: 5))
         let origin = try PythonHTTPServer(files: ["data.bin": file], tls: (certificate.certificate, certificate.key))
         defer { origin.stop() }
@@ -109,20 +109,20 @@ struct FetchProxyTests {
             ["-s", "--cacert", certificate.certificate, "-x", guarded.address, url],
             ["-s", "--cacert", certificate.certificate, "-x", guarded.address, "-U", "user:bad", url],
         ] {
-            try Self.expectSame(arguments)
+            try await Self.expectSame(arguments)
         }
-        let fetched = try runTool(["fetch", "-sS", "--cacert", certificate.certificate, "-x", proxy.address, url])
+        let fetched = try await runTool(["fetch", "-sS", "--cacert", certificate.certificate, "-x", proxy.address, url])
         #expect(fetched.stdout == file)
-        let refused = try runTool(["fetch", "-sS", "--cacert", certificate.certificate, "-x", refusing.address, url])
+        let refused = try await runTool(["fetch", "-sS", "--cacert", certificate.certificate, "-x", refusing.address, url])
         #expect(refused.status == 56)
         #expect(refused.stderr.contains("CONNECT tunnel failed, response 403"), "\(refused.stderr)")
         #expect(refused.stderr.contains("UVURLError.proxyConnectFailed"), "\(refused.stderr)")
-        let unauthenticated = try runTool(["fetch", "-sS", "--cacert", certificate.certificate, "-x", guarded.address, url])
+        let unauthenticated = try await runTool(["fetch", "-sS", "--cacert", certificate.certificate, "-x", guarded.address, url])
         #expect(unauthenticated.stderr.contains("UVURLError.proxyAuthenticationRequired"), "\(unauthenticated.stderr)")
     }
 
     @Test("proxies that cannot be reached: 5 when the name does not resolve, 7 when nothing listens; 4 for SOCKS")
-    func unreachable() throws {
+    func unreachable() async throws {
         let server = try OracleHTTPServer()
         defer { server.stop() }
         for arguments in [
@@ -130,16 +130,16 @@ struct FetchProxyTests {
             ["-s", "-x", "127.0.0.1:1", server.url("/echo")],
             ["-s", "-x", "127.0.0.1:1", "https://localhost:1/"],
         ] {
-            try Self.expectSame(arguments)
+            try await Self.expectSame(arguments)
         }
-        let socks = try runTool(["fetch", "-sS", "-x", "socks5://127.0.0.1:1", server.url("/echo")])
+        let socks = try await runTool(["fetch", "-sS", "-x", "socks5://127.0.0.1:1", server.url("/echo")])
         #expect(socks.status == 4, "not built in: \(socks.stderr)")
-        let message = try runTool(["fetch", "-sS", "-x", "127.0.0.1:1", server.url("/echo")])
+        let message = try await runTool(["fetch", "-sS", "-x", "127.0.0.1:1", server.url("/echo")])
         #expect(message.stderr.contains("UVURLError.cannotConnectToProxy"), "\(message.stderr)")
     }
 
     @Test("the environment: http_proxy (never HTTP_PROXY), HTTPS_PROXY, ALL_PROXY, NO_PROXY, as curl reads them")
-    func environment() throws {
+    func environment() async throws {
         let server = try OracleHTTPServer()
         defer { server.stop() }
         let proxy = try TestProxy()
@@ -157,13 +157,13 @@ struct FetchProxyTests {
             ["https_proxy": closed],                     // not for http: direct
             ["http_proxy": "no-such-proxy.invalid:1"],   // 5
         ] {
-            try Self.expectSame(["-s", echo], environment: environment)
+            try await Self.expectSame(["-s", echo], environment: environment)
         }
         // -x and --noproxy win over the environment.
-        try Self.expectSame(["-s", "-x", proxy.address, echo], environment: ["http_proxy": closed])
-        try Self.expectSame(["-s", "-x", "", echo], environment: ["http_proxy": closed])
-        try Self.expectSame(["-s", "--noproxy", "", echo], environment: ["http_proxy": closed, "no_proxy": "127.0.0.1"])
-        try Self.expectSame(["-s", "-x", closed, echo], environment: ["no_proxy": "127.0.0.1"])
+        try await Self.expectSame(["-s", "-x", proxy.address, echo], environment: ["http_proxy": closed])
+        try await Self.expectSame(["-s", "-x", "", echo], environment: ["http_proxy": closed])
+        try await Self.expectSame(["-s", "--noproxy", "", echo], environment: ["http_proxy": closed, "no_proxy": "127.0.0.1"])
+        try await Self.expectSame(["-s", "-x", closed, echo], environment: ["no_proxy": "127.0.0.1"])
         #expect(proxy.requests().count >= 6, "\(proxy.requests())")
     }
 }

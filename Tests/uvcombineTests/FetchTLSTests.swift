@@ -14,10 +14,10 @@ struct FetchTLSTests {
         var certificate: String { directory.file("cert.pem").path }
         var key: String { directory.file("key.pem").path }
 
-        init() throws {
+        init() async throws {
             directory = try TemporaryDirectory()
             let openssl = ["/usr/bin/openssl", "/bin/openssl"].first { FileManager.default.isExecutableFile(atPath: $0) }
-            let result = try runProcess(URL(fileURLWithPath: openssl ?? "/usr/bin/openssl"), [
+            let result = try await runProcess(URL(fileURLWithPath: openssl ?? "/usr/bin/openssl"), [
                 "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
                 "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
                 "-keyout", directory.file("key.pem").path, "-out", directory.file("cert.pem").path,
@@ -27,13 +27,13 @@ struct FetchTLSTests {
     }
 
     @Test("--cacert: the file arrives byte for byte; the certificate names localhost and 127.0.0.1")
-    func customCA() throws {
-        let certificate = try SelfSigned()
+    func customCA() async throws {
+        let certificate = try await SelfSigned()
         let python = try PythonHTTPServer(files: ["data.bin": Self.file], tls: (certificate.certificate, certificate.key))
         defer { python.stop() }
         for host in ["localhost", "127.0.0.1"] {
             let output = certificate.directory.file("out-\(host).bin")
-            let result = try runTool(["fetch", "--cacert", certificate.certificate, "-o", output.path,
+            let result = try await runTool(["fetch", "--cacert", certificate.certificate, "-o", output.path,
                                       "https://\(host):\(python.port)/data.bin"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(try Data(contentsOf: output) == Self.file)
@@ -41,27 +41,27 @@ struct FetchTLSTests {
     }
 
     @Test("without the CA the certificate is refused: exit 60 and the typed error; -k fetches anyway")
-    func untrustedThenInsecure() throws {
-        let certificate = try SelfSigned()
+    func untrustedThenInsecure() async throws {
+        let certificate = try await SelfSigned()
         let python = try PythonHTTPServer(files: ["data.bin": Self.file], tls: (certificate.certificate, certificate.key))
         defer { python.stop() }
         let url = "https://localhost:\(python.port)/data.bin"
-        let refused = try runTool(["fetch", url])
+        let refused = try await runTool(["fetch", url])
         #expect(refused.status == 60, "\(refused.stderr)")
         #expect(refused.stdout.isEmpty)
         #expect(refused.stderr.contains("UVURLError.serverCertificate"), "\(refused.stderr)")
 
-        let insecure = try runTool(["fetch", "-k", url])
+        let insecure = try await runTool(["fetch", "-k", url])
         #expect(insecure.status == 0, "\(insecure.stderr)")
         #expect(insecure.stdout == Self.file)
     }
 
     @Test("--cacert with a missing file: exit 77 as curl's, not a crash")
-    func missingCAFile() throws {
-        let certificate = try SelfSigned()
+    func missingCAFile() async throws {
+        let certificate = try await SelfSigned()
         let python = try PythonHTTPServer(files: ["data.bin": Self.file], tls: (certificate.certificate, certificate.key))
         defer { python.stop() }
-        let result = try runTool(["fetch", "--cacert", certificate.directory.file("absent.pem").path,
+        let result = try await runTool(["fetch", "--cacert", certificate.directory.file("absent.pem").path,
                                   "https://localhost:\(python.port)/data.bin"])
         #expect(result.status == 77)
         #expect(result.stderr.contains("(77) error setting certificate verify locations"), "\(result.stderr)")

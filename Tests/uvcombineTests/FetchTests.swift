@@ -22,39 +22,39 @@ struct FetchTests {
         ])
     }
 
-    @Test func bodyBytesGoToStandardOutputUnchanged() throws {
+    @Test func bodyBytesGoToStandardOutputUnchanged() async throws {
         let server = try Self.makeServer()
         defer { server.shutdown() }
-        let result = try runTool(["fetch", server.url("/data").absoluteString])
+        let result = try await runTool(["fetch", server.url("/data").absoluteString])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Array(result.stdout) == Self.payload)
         #expect(result.stderr.isEmpty)
         #expect(server.requests.map(\.method) == ["GET"])
     }
 
-    @Test func outputFileGetsTheBodyBytes() throws {
+    @Test func outputFileGetsTheBodyBytes() async throws {
         let server = try Self.makeServer()
         defer { server.shutdown() }
         let directory = try TemporaryDirectory()
         let file = directory.file("data.bin")
-        let result = try runTool(["fetch", "-o", file.path, server.url("/data").absoluteString])
+        let result = try await runTool(["fetch", "-o", file.path, server.url("/data").absoluteString])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(Array(try Data(contentsOf: file)) == Self.payload)
     }
 
-    @Test func schemelessURLIsHTTPAndDashIsStandardOutput() throws {
+    @Test func schemelessURLIsHTTPAndDashIsStandardOutput() async throws {
         let server = try Self.makeServer()
         defer { server.shutdown() }
-        let result = try runTool(["fetch", "-o", "-", "127.0.0.1:\(server.port)/hello"])
+        let result = try await runTool(["fetch", "-o", "-", "127.0.0.1:\(server.port)/hello"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.output == "hello\n")
     }
 
-    @Test func includeWritesTheStatusLineAndHeaderFieldsBeforeTheBody() throws {
+    @Test func includeWritesTheStatusLineAndHeaderFieldsBeforeTheBody() async throws {
         let server = try Self.makeServer()
         defer { server.shutdown() }
-        let result = try runTool(["fetch", "-i", server.url("/hello").absoluteString])
+        let result = try await runTool(["fetch", "-i", server.url("/hello").absoluteString])
         #expect(result.status == 0, "\(result.stderr)")
         let output = result.output
         #expect(output.hasPrefix("HTTP/1.1 200 OK\r\n"))
@@ -63,10 +63,10 @@ struct FetchTests {
         #expect(output.hasSuffix("\r\n\r\nhello\n"))
     }
 
-    @Test func methodHeadersAndDataReachTheServer() throws {
+    @Test func methodHeadersAndDataReachTheServer() async throws {
         let server = try Self.makeServer()
         defer { server.shutdown() }
-        let result = try runTool([
+        let result = try await runTool([
             "fetch", "-X", "PUT", "-H", "X-Trace: abc 123", "-H", "Accept: application/json",
             "-H", "X-Trace: second", "-d", "a=1", "--data=b=2", server.url("/echo").absoluteString,
         ])
@@ -85,19 +85,19 @@ struct FetchTests {
         #expect(request.body == Array("a=1&b=2".utf8))
     }
 
-    @Test func dataImpliesPost() throws {
+    @Test func dataImpliesPost() async throws {
         let server = try Self.makeServer()
         defer { server.shutdown() }
-        let result = try runTool(["fetch", "-d", "name=uv", server.url("/echo").absoluteString])
+        let result = try await runTool(["fetch", "-d", "name=uv", server.url("/echo").absoluteString])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(server.requests.map(\.method) == ["POST"])
         #expect(server.requests.first?.body == Array("name=uv".utf8))
     }
 
-    @Test func redirectsAreNotFollowedWithoutLocation() throws {
+    @Test func redirectsAreNotFollowedWithoutLocation() async throws {
         let server = try Self.makeServer()
         defer { server.shutdown() }
-        let result = try runTool(["fetch", "-i", server.url("/old").absoluteString])
+        let result = try await runTool(["fetch", "-i", server.url("/old").absoluteString])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.output.hasPrefix("HTTP/1.1 302 Found\r\n"))
         #expect(result.output.contains("Location: /new\r\n"))
@@ -105,19 +105,19 @@ struct FetchTests {
         #expect(server.requests.map(\.path) == ["/old"])
     }
 
-    @Test func locationFollowsRedirects() throws {
+    @Test func locationFollowsRedirects() async throws {
         let server = try Self.makeServer()
         defer { server.shutdown() }
-        let result = try runTool(["fetch", "-L", server.url("/old").absoluteString])
+        let result = try await runTool(["fetch", "-L", server.url("/old").absoluteString])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.output == "the new place\n")
         #expect(server.requests.map(\.path) == ["/old", "/new"])
     }
 
-    @Test func maxTimeFailsWithTheTimeoutErrorAndStatus28() throws {
+    @Test func maxTimeFailsWithTheTimeoutErrorAndStatus28() async throws {
         let server = try Self.makeServer()
         defer { server.shutdown() }
-        let result = try runTool(["fetch", "--max-time", "0.5", server.url("/stall").absoluteString], timeout: 60)
+        let result = try await runTool(["fetch", "--max-time", "0.5", server.url("/stall").absoluteString], timeout: 60)
         #expect(result.status == 28)
         #expect(result.stderr.contains("UVURLError.timedOut: the request timed out (total timeout)"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
@@ -125,66 +125,66 @@ struct FetchTests {
         #expect(result.seconds < 30)
     }
 
-    @Test func badURLFailsWithBadURLAndStatus3() throws {
+    @Test func badURLFailsWithBadURLAndStatus3() async throws {
         for url in ["http://exa mple.com/", "http:///path"] {
-            let result = try runTool(["fetch", url])
+            let result = try await runTool(["fetch", url])
             #expect(result.status == 3, "\(url): \(result.stderr)")
             #expect(result.stderr.contains("(3) URL using bad/illegal format or missing URL"), "\(url): \(result.stderr)")
         }
     }
 
-    @Test func unsupportedSchemeFailsWithStatus1() throws {
-        let result = try runTool(["fetch", "ftp://127.0.0.1/file"])
+    @Test func unsupportedSchemeFailsWithStatus1() async throws {
+        let result = try await runTool(["fetch", "ftp://127.0.0.1/file"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("UVURLError.unsupportedURL"), "\(result.stderr)")
     }
 
-    @Test func refusedConnectionFailsWithStatus7() throws {
+    @Test func refusedConnectionFailsWithStatus7() async throws {
         let server = try TestHTTPServer(fault: .refuse)
         defer { server.shutdown() }
-        let result = try runTool(["fetch", server.url("/").absoluteString])
+        let result = try await runTool(["fetch", server.url("/").absoluteString])
         #expect(result.status == 7)
         #expect(result.stderr.contains("UVURLError.cannotConnectToHost"), "\(result.stderr)")
         #expect(result.stderr.contains("[UV_ECONNREFUSED]"))
     }
 
-    @Test func connectionLostMidBodyFailsWithStatus56() throws {
+    @Test func connectionLostMidBodyFailsWithStatus56() async throws {
         let server = try Self.makeServer()
         defer { server.shutdown() }
-        let result = try runTool(["fetch", server.url("/cut").absoluteString])
+        let result = try await runTool(["fetch", server.url("/cut").absoluteString])
         #expect(result.status == 56)
         #expect(result.stderr.contains("UVURLError.networkConnectionLost"), "\(result.stderr)")
     }
 
-    @Test func notFoundIsAResultUnlessFail() throws {
+    @Test func notFoundIsAResultUnlessFail() async throws {
         let server = try Self.makeServer()
         defer { server.shutdown() }
         let url = server.url("/missing").absoluteString
-        let plain = try runTool(["fetch", url])
+        let plain = try await runTool(["fetch", url])
         #expect(plain.status == 0)
         #expect(plain.output == "not found")
-        let failing = try runTool(["fetch", "--fail", url])
+        let failing = try await runTool(["fetch", "--fail", url])
         #expect(failing.status == 22)
         #expect(failing.stdout.isEmpty)
         #expect(failing.stderr.contains("(22) The requested URL returned error: 404"))
     }
 
-    @Test func unwritableOutputFailsWithStatus23() throws {
+    @Test func unwritableOutputFailsWithStatus23() async throws {
         let server = try Self.makeServer()
         defer { server.shutdown() }
-        let result = try runTool(["fetch", "-o", "/nonexistent-directory/file", server.url("/hello").absoluteString])
+        let result = try await runTool(["fetch", "-o", "/nonexistent-directory/file", server.url("/hello").absoluteString])
         #expect(result.status == 23)
         #expect(result.stderr.contains("cannot create /nonexistent-directory/file"), "\(result.stderr)")
     }
 
-    @Test func progressBarOnlyWhenStandardErrorIsATerminal() throws {
+    @Test func progressBarOnlyWhenStandardErrorIsATerminal() async throws {
         let server = try Self.makeServer()
         defer { server.shutdown() }
         let directory = try TemporaryDirectory()
         let url = server.url("/slow").absoluteString
 
         // Not a terminal: nothing on standard error.
-        let quiet = try runTool(["fetch", "-o", directory.file("quiet.bin").path, url])
+        let quiet = try await runTool(["fetch", "-o", directory.file("quiet.bin").path, url])
         #expect(quiet.status == 0, "\(quiet.stderr)")
         #expect(quiet.stderr.isEmpty)
         #expect(Array(try Data(contentsOf: directory.file("quiet.bin"))) == testBytes(100_000))
@@ -194,14 +194,14 @@ struct FetchTests {
         let script = URL(fileURLWithPath: "/usr/bin/script")
         try #require(FileManager.default.isExecutableFile(atPath: script.path), "script(1) (bsdutils) is needed")
         let command = "\(toolURL().path) fetch -o \(directory.file("tty.bin").path) \(url)"
-        let terminal = try runProcess(script, ["-qec", command, "/dev/null"])
+        let terminal = try await runProcess(script, ["-qec", command, "/dev/null"])
         #expect(terminal.status == 0, "\(terminal.output)")
         #expect(terminal.output.contains("] 100%  97.7 KiB of 97.7 KiB"), "\(terminal.output)")
         #expect(terminal.output.contains("["))
         #expect(Array(try Data(contentsOf: directory.file("tty.bin"))) == testBytes(100_000))
     }
 
-    @Test func commandLineMistakesExitTwo() throws {
+    @Test func commandLineMistakesExitTwo() async throws {
         let cases: [([String], String)] = [
             (["fetch"], "no URL specified!"),
             (["fetch", "-I", "-d", "x", "http://a/"], "You can only select one HTTP request method!"),
@@ -212,7 +212,7 @@ struct FetchTests {
             (["fetch", "--location=yes", "http://a/"], "option --location=yes: is unknown"),
         ]
         for (arguments, message) in cases {
-            let result = try runTool(arguments)
+            let result = try await runTool(arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
@@ -220,35 +220,35 @@ struct FetchTests {
 
     /// curl's rules for error messages: shown by default, hidden by -s,
     /// shown again by -S.
-    @Test func silentHidesErrorMessagesAndShowErrorBringsThemBack() throws {
+    @Test func silentHidesErrorMessagesAndShowErrorBringsThemBack() async throws {
         let server = try TestHTTPServer(fault: .refuse)
         defer { server.shutdown() }
         let url = server.url("/").absoluteString
         for (flags, shown) in [([String](), true), (["-s"], false), (["-sS"], true), (["-S"], true), (["--silent", "--show-error"], true)] {
-            let result = try runTool(["fetch"] + flags + [url])
+            let result = try await runTool(["fetch"] + flags + [url])
             #expect(result.status == 7, "\(flags)")
             #expect(result.stderr.contains("(7) Failed to connect to 127.0.0.1 port") == shown, "\(flags): \(result.stderr)")
         }
     }
 
-    @Test func curlOptionsNotImplementedExitFour() throws {
+    @Test func curlOptionsNotImplementedExitFour() async throws {
         for arguments in [["fetch", "-b", "cookies.txt", "http://a/"], ["fetch", "--http2", "http://a/"],
                           ["fetch", "-x", "socks5://proxy:1080", "http://a/"]] {
-            let result = try runTool(arguments)
+            let result = try await runTool(arguments)
             #expect(result.status == 4, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains("(4) option"), "\(arguments): \(result.stderr)")
         }
     }
 
-    @Test func invalidMethodOrFieldNameIsAnInvalidRequest() throws {
+    @Test func invalidMethodOrFieldNameIsAnInvalidRequest() async throws {
         for arguments in [["fetch", "-X", "GE T", "http://127.0.0.1:1/"], ["fetch", "-H", "Bad Name: x", "http://127.0.0.1:1/"]] {
-            let result = try runTool(arguments)
+            let result = try await runTool(arguments)
             #expect(result.status == 43, "\(arguments): \(result.stderr)")
         }
     }
 
-    @Test func helpListsOptionsAndExitCodes() throws {
-        let result = try runTool(["fetch", "--help"])
+    @Test func helpListsOptionsAndExitCodes() async throws {
+        let result = try await runTool(["fetch", "--help"])
         #expect(result.status == 0)
         for text in ["-o, --output FILE", "-L, --location", "-m, --max-time", "-f, --fail", "--retry N", "-w, --write-out", "28 timed out"] {
             #expect(result.output.contains(text), "\(text)")

@@ -16,7 +16,7 @@ final class NginxServer {
     private let server: ServerProcess
 
     /// Writes `files` under `www/` (paths may contain `/`) and starts nginx.
-    init(files: [String: Data], tls: (certificate: String, key: String)? = nil) throws {
+    init(files: [String: Data], tls: (certificate: String, key: String)? = nil) async throws {
         guard let executable = Self.executable else { throw PythonHTTPServer.Failure(description: "nginx is not installed") }
         directory = try TemporaryDirectory()
         let root = directory.file("www")
@@ -28,7 +28,7 @@ final class NginxServer {
         try FileManager.default.createDirectory(at: root.appendingPathComponent("private"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: directory.file("temp"), withIntermediateDirectories: true)
         // user:secret, as `openssl passwd -apr1 -salt oracle secret` prints it.
-        let hash = try runProcess(URL(fileURLWithPath: "/usr/bin/openssl"), ["passwd", "-apr1", "-salt", "oracle", "secret"])
+        let hash = try await runProcess(URL(fileURLWithPath: "/usr/bin/openssl"), ["passwd", "-apr1", "-salt", "oracle", "secret"])
         try Data("user:\(hash.output.trimmingCharacters(in: .whitespacesAndNewlines))\n".utf8).write(to: directory.file("htpasswd"))
 
         port = try Loopback.freePort()

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -29,16 +30,17 @@ func toolURL() -> URL {
 
 /// Runs `uvcombine` with `arguments`, standard input empty, standard
 /// output and error into temporary files (no pipe to fill up); killed by
-/// PID after `timeout` seconds.
-func runTool(_ arguments: [String], timeout: Double = 120) throws -> ToolResult {
-    try runProcess(toolURL(), arguments, timeout: timeout)
+/// PID after `timeout` seconds. Suspends the calling task, not its thread,
+/// while the tool runs.
+func runTool(_ arguments: [String], timeout: Double = 120) async throws -> ToolResult {
+    try await runProcess(toolURL(), arguments, timeout: timeout)
 }
 
 /// Runs `executable` as ``runTool(_:timeout:)`` does, in `directory`
 /// when one is given, with `environment` when one is given (else the test
 /// process's, less its proxy variables).
 func runProcess(_ executable: URL, _ arguments: [String], timeout: Double = 120,
-                directory workingDirectory: URL? = nil, environment: [String: String]? = nil) throws -> ToolResult {
+                directory workingDirectory: URL? = nil, environment: [String: String]? = nil) async throws -> ToolResult {
     let directory = try TemporaryDirectory()
     let outURL = directory.url.appendingPathComponent("stdout")
     let errURL = directory.url.appendingPathComponent("stderr")
@@ -60,24 +62,80 @@ func runProcess(_ executable: URL, _ arguments: [String], timeout: Double = 120,
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = out
     process.standardError = err
-    let start = ContinuousClock.now
-    try process.run()
-    let pid = process.processIdentifier
-    // SIGKILL: the child inherits the test thread's signal mask, in which
-    // SIGTERM may be blocked.
-    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-    process.waitUntilExit()
-    watchdog.cancel()
-    let elapsed = ContinuousClock.now - start
+    let (status, elapsed) = try await exitStatus(of: process, timeout: timeout)
     try out.close()
     try err.close()
     return ToolResult(
-        status: process.terminationStatus,
+        status: status,
         stdout: try Data(contentsOf: outURL),
         stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self),
         seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     )
+}
+
+/// Starts `process` and suspends until it exits, then returns its
+/// termination status and how long it ran (measured when it exited, not
+/// when the task resumed: the pool may be busy); kills it by PID (SIGKILL)
+/// after `timeout` seconds.
+///
+/// Why not `waitUntilExit()`: Swift Testing runs tests on the cooperative
+/// pool (as many threads as cores, two here), and a test blocked there
+/// while a subprocess ran held a thread every other test needed, which
+/// made the timing tests flaky. Foundation's termination handler resumes
+/// the task instead, from its own queue.
+private func exitStatus(of process: Process, timeout: Double) async throws -> (Int32, Duration) {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Int32, Duration), any Error>) in
+        // Armed after the launch, when the PID is known; cancelled by the
+        // termination handler, which Foundation calls after reaping the
+        // child (set before `run()`, so an instant exit is not missed).
+        let watchdog = Watchdog()
+        let start = ContinuousClock.now
+        process.terminationHandler = { process in
+            let elapsed = ContinuousClock.now - start
+            watchdog.cancel()
+            continuation.resume(returning: (process.terminationStatus, elapsed))
+        }
+        do {
+            try process.run()
+        } catch {
+            process.terminationHandler = nil
+            continuation.resume(throwing: error)
+            return
+        }
+        watchdog.arm(pid: process.processIdentifier, after: timeout)
+    }
+}
+
+/// Kills a process by PID after a delay unless cancelled first. Any thread.
+private final class Watchdog: Sendable {
+    private enum State {
+        case idle
+        case armed(DispatchWorkItem)
+        case cancelled
+    }
+
+    private let state = Mutex(State.idle)
+
+    /// Schedules the kill `seconds` from now, unless already cancelled.
+    func arm(pid: pid_t, after seconds: Double) {
+        state.withLock { state in
+            guard case .idle = state else { return }
+            // SIGKILL: the child inherits the test thread's signal mask, in
+            // which SIGTERM may be blocked.
+            let work = DispatchWorkItem { _ = kill(pid, SIGKILL) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: work)
+            state = .armed(work)
+        }
+    }
+
+    /// Cancels the kill, or keeps a later `arm(pid:after:)` from scheduling
+    /// one.
+    func cancel() {
+        state.withLock { state in
+            if case .armed(let work) = state { work.cancel() }
+            state = .cancelled
+        }
+    }
 }
 
 /// A directory under the system's temporary directory, removed when the
