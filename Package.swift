@@ -131,7 +131,8 @@ let package = Package(
         ),
         // The test servers' one launcher (python3, nginx, openssl s_server
         // as child processes: start, read the port, wait until accepting,
-        // stop by PID), for the test targets only; no product.
+        // stop by PID) and the one way to wait for a child process without
+        // holding a pool thread, for the test targets only; no product.
         .target(name: "TestServerSupport", path: "Tests/TestServerSupport"),
         // Builds against the shim alone: Combine code with only its import
         // line changed.
@@ -155,6 +156,7 @@ let package = Package(
         // and runs them: every header function, bad input, AddressSanitizer.
         .testTarget(
             name: "CUVCombineImplementationTests",
+            dependencies: ["TestServerSupport"],
             exclude: ["C"]
         ),
         // Runs the built `uvcombine` executable (the dependency makes

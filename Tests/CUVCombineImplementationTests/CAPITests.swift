@@ -38,9 +38,9 @@ struct CAPITests {
     ]
 
     @Test("every case of api_test.c is run here")
-    func caseListIsComplete() {
-        guard CPrograms.requireBuild() else { return }
-        let listed = CPrograms.runBuilt("api_test", ["--list"])
+    func caseListIsComplete() async {
+        guard await CPrograms.requireBuild() else { return }
+        let listed = await CPrograms.runBuilt("api_test", ["--list"])
         #expect(listed.status == 0)
         #expect(listed.output.split(separator: "\n").map(String.init) == Self.cases)
     }
@@ -56,17 +56,17 @@ struct CAPITests {
     }
 
     @Test("a case passes", arguments: cases)
-    func apiCase(_ name: String) {
-        guard CPrograms.requireBuild() else { return }
-        let result = CPrograms.runBuilt("api_test", [name])
+    func apiCase(_ name: String) async {
+        guard await CPrograms.requireBuild() else { return }
+        let result = await CPrograms.runBuilt("api_test", [name])
         #expect(result.status == 0, "\(result.tail)")
         #expect(result.output.contains("1 passed, 0 failed"))
     }
 
     @Test("a case passes under AddressSanitizer and LeakSanitizer", arguments: cases)
-    func apiCaseUnderAddressSanitizer(_ name: String) {
-        guard CPrograms.requireBuild() else { return }
-        let result = CPrograms.runBuilt("api_test-asan", [name])
+    func apiCaseUnderAddressSanitizer(_ name: String) async {
+        guard await CPrograms.requireBuild() else { return }
+        let result = await CPrograms.runBuilt("api_test-asan", [name])
         #expect(result.status == 0, "\(result.tail)")
         #expect(result.output.contains("1 passed, 0 failed"))
         #expect(!result.error.contains("Sanitizer"), "\(result.tail)")

@@ -49,23 +49,23 @@ struct CHostExampleTests {
     }
 
     @Test("runs to uv_loop_close() == 0")
-    func runs() throws {
-        guard CPrograms.requireBuild() else { return }
-        try check(CPrograms.runBuilt("host", withServer: true))
+    func runs() async throws {
+        guard await CPrograms.requireBuild() else { return }
+        try check(await CPrograms.runBuilt("host", withServer: true))
     }
 
     @Test("runs clean under AddressSanitizer and LeakSanitizer")
-    func runsUnderAddressSanitizer() throws {
-        guard CPrograms.requireBuild() else { return }
-        let result = CPrograms.runBuilt("host-asan", withServer: true)
+    func runsUnderAddressSanitizer() async throws {
+        guard await CPrograms.requireBuild() else { return }
+        let result = await CPrograms.runBuilt("host-asan", withServer: true)
         try check(result)
         #expect(!result.error.contains("Sanitizer"), "\(result.tail)")
     }
 
     @Test("without a server URL it prints its usage")
-    func usage() {
-        guard CPrograms.requireBuild() else { return }
-        let result = CPrograms.runBuilt("host")
+    func usage() async {
+        guard await CPrograms.requireBuild() else { return }
+        let result = await CPrograms.runBuilt("host")
         #expect(result.status == 2)
         #expect(result.error.contains("usage:"))
     }

@@ -15,9 +15,9 @@ struct LibraryTests {
     ]
 
     @Test("needs only libuv, OpenSSL, libc, libm, libstdc++ and libgcc at run time")
-    func dependencies() {
-        guard CPrograms.requireBuild() else { return }
-        let dynamic = CPrograms.run(["readelf", "-d", CPrograms.library.path])
+    func dependencies() async {
+        guard await CPrograms.requireBuild() else { return }
+        let dynamic = await CPrograms.run(["readelf", "-d", CPrograms.library.path])
         #expect(dynamic.status == 0, "\(dynamic.tail)")
         let needed = Set(dynamic.output.split(separator: "\n").compactMap { line -> String? in
             guard line.contains("(NEEDED)"), let open = line.firstIndex(of: "["),
@@ -27,16 +27,16 @@ struct LibraryTests {
         #expect(needed.contains("libuv.so.1"))
         #expect(needed.isSubset(of: Self.allowedDependencies), "unexpected: \(needed.subtracting(Self.allowedDependencies))")
         // Every one of them resolves on this system, without the toolchain.
-        let ldd = CPrograms.run(["ldd", CPrograms.library.path])
+        let ldd = await CPrograms.run(["ldd", CPrograms.library.path])
         #expect(ldd.status == 0, "\(ldd.tail)")
         #expect(!ldd.output.contains("not found"), "\(ldd.output)")
         #expect(!ldd.output.contains("swift"), "\(ldd.output)")
     }
 
     @Test("exports exactly the functions uvcombine.h declares")
-    func exports() throws {
-        guard CPrograms.requireBuild() else { return }
-        let symbols = CPrograms.run(["nm", "-D", "--defined-only", CPrograms.library.path])
+    func exports() async throws {
+        guard await CPrograms.requireBuild() else { return }
+        let symbols = await CPrograms.run(["nm", "-D", "--defined-only", CPrograms.library.path])
         #expect(symbols.status == 0, "\(symbols.tail)")
         // Global symbols have an upper-case type letter.
         let exported = Set(symbols.output.split(separator: "\n").compactMap { line -> String? in
@@ -50,11 +50,11 @@ struct LibraryTests {
     }
 
     @Test("make install: a host builds with pkg-config and runs")
-    func installAndBuildWithPkgConfig() throws {
-        guard CPrograms.requireBuild() else { return }
+    func installAndBuildWithPkgConfig() async throws {
+        guard await CPrograms.requireBuild() else { return }
         let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("uvcombine-prefix-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: prefix) }
-        let install = CPrograms.run(["make", "--no-print-directory", "install", "PREFIX=\(prefix.path)"]
+        let install = await CPrograms.run(["make", "--no-print-directory", "install", "PREFIX=\(prefix.path)"]
                                     + CPrograms.makeVariables, timeout: 900)
         #expect(install.status == 0, "\(install.tail)")
         guard install.status == 0 else { return }
@@ -62,12 +62,12 @@ struct LibraryTests {
             #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file)")
         }
         let host = prefix.appendingPathComponent("host").path
-        let build = CPrograms.run(
+        let build = await CPrograms.run(
             ["sh", "-c", "gcc -std=gnu11 -Wall -Wextra -Werror Examples/c-host/host.c "
                 + "$(pkg-config --cflags --libs uvcombine) -lpthread -o \(host)"],
             environment: ["PKG_CONFIG_PATH": prefix.appendingPathComponent("lib/pkgconfig").path])
         #expect(build.status == 0, "\(build.tail)")
-        let run = CPrograms.run([CPrograms.withServer, host],
+        let run = await CPrograms.run([CPrograms.withServer, host],
                                 environment: ["LD_LIBRARY_PATH": prefix.appendingPathComponent("lib").path])
         #expect(run.status == 0, "\(run.tail)")
         #expect(run.output.contains("uv_loop_close: 0"))

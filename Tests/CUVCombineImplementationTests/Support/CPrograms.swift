@@ -1,4 +1,5 @@
 import Foundation
+import TestServerSupport
 import Testing
 
 /// The C side of the C API tests: `make c-build` (libuvcombine-c.so, the
@@ -51,17 +52,18 @@ enum CPrograms {
         ["C_CONFIG=\(configuration)", "C_SCRATCH=\(scratch)"]
     }
 
-    /// The result of `make c-build`: nil when it succeeded, its output's end
-    /// otherwise. Runs once per process, on first use.
-    static let buildFailure: String? = {
-        let result = run(["make", "--no-print-directory", "-C", root.path, "c-build"] + makeVariables,
-                         timeout: 1_800)
+    /// `make c-build`, started on first use, once per process: nil when it
+    /// succeeded, its output's end otherwise. A task the tests await, so
+    /// that the build (minutes the first time) holds no pool thread.
+    static let build = Task { () async -> String? in
+        let result = await run(["make", "--no-print-directory", "-C", root.path, "c-build"] + makeVariables,
+                               timeout: 1_800)
         return result.status == 0 ? nil : "make c-build failed (\(result.status)):\n\(result.tail)"
-    }()
+    }
 
     /// Records an issue and returns false unless `make c-build` succeeded.
-    static func requireBuild(sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
-        if let buildFailure {
+    static func requireBuild(sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+        if let buildFailure = await build.value {
             Issue.record(Comment(rawValue: buildFailure), sourceLocation: sourceLocation)
             return false
         }
@@ -85,7 +87,7 @@ enum CPrograms {
     /// `LD_LIBRARY_PATH` removed (so nothing from the Swift toolchain can
     /// be found unless a binary names it) plus `environment`.
     static func run(_ arguments: [String], environment: [String: String] = [:],
-                    timeout: Int = 120) -> Result {
+                    timeout: Int = 120) async -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["timeout", "--kill-after=5", String(timeout)] + arguments
@@ -106,14 +108,14 @@ enum CPrograms {
         do {
             process.standardOutput = try FileHandle(forWritingTo: outURL)
             process.standardError = try FileHandle(forWritingTo: errURL)
-            try process.run()
+            // `timeout` (the command) ends it; no watchdog of our own.
+            let status = try await process.runUntilExit().status
+            let output = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
+            let errorText = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+            return Result(status: status, output: output, error: errorText)
         } catch {
             return Result(status: -1, output: "", error: "could not run \(arguments): \(error)")
         }
-        process.waitUntilExit()
-        let output = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
-        let errorText = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
-        return Result(status: process.terminationStatus, output: output, error: errorText)
     }
 
     /// Examples/c-host/run-with-server.sh: runs a program with the URL of
@@ -126,9 +128,9 @@ enum CPrograms {
 
     /// Runs a program `make c-build` built (e.g. `api_test-asan`), next to
     /// a local HTTP server when `withServer`.
-    static func runBuilt(_ name: String, _ arguments: [String] = [], withServer: Bool = false) -> Result {
+    static func runBuilt(_ name: String, _ arguments: [String] = [], withServer: Bool = false) async -> Result {
         let program = [outputDirectory.appendingPathComponent(name).path] + arguments
-        return run(withServer ? [Self.withServer] + program : program,
+        return await run(withServer ? [Self.withServer] + program : program,
                    environment: ["ASAN_OPTIONS": "detect_leaks=1:halt_on_error=1"])
     }
 

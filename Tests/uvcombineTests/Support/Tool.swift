@@ -1,10 +1,5 @@
-import Dispatch
 import Foundation
-import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import TestServerSupport
 
 /// What a run of the `uvcombine` executable produced.
 struct ToolResult {
@@ -62,7 +57,7 @@ func runProcess(_ executable: URL, _ arguments: [String], timeout: Double = 120,
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = out
     process.standardError = err
-    let (status, elapsed) = try await exitStatus(of: process, timeout: timeout)
+    let (status, elapsed) = try await process.runUntilExit(timeout: timeout)
     try out.close()
     try err.close()
     return ToolResult(
@@ -71,71 +66,6 @@ func runProcess(_ executable: URL, _ arguments: [String], timeout: Double = 120,
         stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self),
         seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     )
-}
-
-/// Starts `process` and suspends until it exits, then returns its
-/// termination status and how long it ran (measured when it exited, not
-/// when the task resumed: the pool may be busy); kills it by PID (SIGKILL)
-/// after `timeout` seconds.
-///
-/// Why not `waitUntilExit()`: Swift Testing runs tests on the cooperative
-/// pool (as many threads as cores, two here), and a test blocked there
-/// while a subprocess ran held a thread every other test needed, which
-/// made the timing tests flaky. Foundation's termination handler resumes
-/// the task instead, from its own queue.
-private func exitStatus(of process: Process, timeout: Double) async throws -> (Int32, Duration) {
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Int32, Duration), any Error>) in
-        // Armed after the launch, when the PID is known; cancelled by the
-        // termination handler, which Foundation calls after reaping the
-        // child (set before `run()`, so an instant exit is not missed).
-        let watchdog = Watchdog()
-        let start = ContinuousClock.now
-        process.terminationHandler = { process in
-            let elapsed = ContinuousClock.now - start
-            watchdog.cancel()
-            continuation.resume(returning: (process.terminationStatus, elapsed))
-        }
-        do {
-            try process.run()
-        } catch {
-            process.terminationHandler = nil
-            continuation.resume(throwing: error)
-            return
-        }
-        watchdog.arm(pid: process.processIdentifier, after: timeout)
-    }
-}
-
-/// Kills a process by PID after a delay unless cancelled first. Any thread.
-private final class Watchdog: Sendable {
-    private enum State {
-        case idle
-        case armed(DispatchWorkItem)
-        case cancelled
-    }
-
-    private let state = Mutex(State.idle)
-
-    /// Schedules the kill `seconds` from now, unless already cancelled.
-    func arm(pid: pid_t, after seconds: Double) {
-        state.withLock { state in
-            guard case .idle = state else { return }
-            // SIGKILL: the child inherits the test thread's signal mask, in
-            // which SIGTERM may be blocked.
-            let work = DispatchWorkItem { _ = kill(pid, SIGKILL) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: work)
-            state = .armed(work)
-        }
-    }
-
-    /// Cancels the kill, or keeps a later `arm(pid:after:)` from scheduling
-    /// one.
-    func cancel() {
-        state.withLock { state in
-            if case .armed(let work) = state { work.cancel() }
-            state = .cancelled
-        }
-    }
 }
 
 /// A directory under the system's temporary directory, removed when the
