@@ -8,6 +8,12 @@
 
 #include <uv.h>
 
+#if defined(__linux__)
+// eventfd for UVLoop's cross-thread wake-up (UVLoop.Wakeup.swift): Glibc's
+// Swift module does not import <sys/eventfd.h>.
+#include <sys/eventfd.h>
+#endif
+
 /// `uv_loop_configure(loop, UV_LOOP_BLOCK_SIGNAL, signum)` without varargs.
 static inline int clibuv_loop_block_signal(uv_loop_t *loop, int signum) {
     return uv_loop_configure(loop, UV_LOOP_BLOCK_SIGNAL, signum);

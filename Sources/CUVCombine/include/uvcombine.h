@@ -208,14 +208,15 @@ typedef void (*uvc_detach_cb)(uvc_loop_t *_Nonnull loop, void *_Nullable user_da
 
 /**
  * Adopts a loop the host owns and runs. The library never runs, stops or
- * closes `uv_loop`; it opens one uv_async_t on it (unreferenced: it never
- * keeps uv_run() alive) plus one uv_timer_t per connected timer or pending
+ * closes `uv_loop`; it opens one uv_poll_t on an eventfd of its own
+ * (unreferenced: it never keeps uv_run() alive) plus one uv_timer_t per connected timer or pending
  * delayed callback. Work scheduled from other threads runs in the host's
  * iterations. End with uvc_loop_detach(), then uvc_loop_free().
  *
  * Thread: the thread that runs `uv_loop`, which becomes the loop thread;
  * also while uv_run() is running (from one of the host's callbacks).
- * Errors: UV_EINVAL (a NULL pointer), or what uv_async_init() reported.
+ * Errors: UV_EINVAL (a NULL pointer), or what eventfd() or uv_poll_init()
+ * reported.
  */
 int uvc_loop_adopt(uv_loop_t *_Nullable uv_loop, uvc_loop_t *_Nullable *_Nullable loop_out);
 
@@ -227,7 +228,7 @@ int uvc_loop_adopt(uv_loop_t *_Nullable uv_loop, uvc_loop_t *_Nullable *_Nullabl
  * uvc_loop_free().
  *
  * Thread: any thread. Errors: UV_EINVAL (NULL loop_out), or what
- * uv_loop_init() or uv_async_init() reported.
+ * uv_loop_init(), eventfd() or uv_poll_init() reported.
  */
 int uvc_loop_new(uvc_loop_t *_Nullable *_Nullable loop_out);
 

@@ -42,23 +42,30 @@ extension UVLoop {
 
     /// Queues `job` for the loop thread and wakes the loop. Any thread.
     ///
-    /// Only the first job after a drain sends the wake-up (libuv coalesces
-    /// sends anyway; this also skips the atomic). The send happens under
-    /// the lock so that it can never race `close()` closing the handle.
+    /// Only the first job after a drain signals the eventfd; later ones
+    /// find the loop already woken (or about to be). The decision is taken
+    /// under the lock, the write happens after it: the woken loop thread
+    /// then never waits for the lock of a sender preempted right after its
+    /// write.
+    ///
+    /// Why the write outside the lock cannot race `close()`: the eventfd is
+    /// closed only in `UVLoop.deinit` (`UVLoop.Wakeup`), and this method
+    /// runs on a `UVLoop` its caller holds a reference to, so the fd is
+    /// open until the write returned, whatever `close()` did meanwhile. A
+    /// write after `close()` closed the poll handle only bumps a counter
+    /// nobody reads. No wake-up is lost either: the job is in the inbox
+    /// before the write, and the loop empties the counter before it drains,
+    /// so a write it did not see leaves the fd readable for its next poll.
     ///
     /// On the loop thread the first job arms an idle handle instead of
-    /// `uv_async_send` (which writes to an eventfd): no system call, and an
-    /// active idle handle makes the next poll return at once.
+    /// writing to the eventfd: no system call, and an active idle handle
+    /// makes the next poll return at once.
     internal func post(_ job: Job) {
         let onLoop = isInLoop
         let result = inbox.withLock { inbox -> (accepted: Bool, first: Bool) in
             guard !inbox.isClosed else { return (false, false) }
             inbox.jobs.append(job)
-            let first = inbox.jobs.count == 1
-            if first && !onLoop {
-                _ = uv_async_send(wakeup)
-            }
-            return (true, first)
+            return (true, inbox.jobs.count == 1)
         }
         guard result.accepted else {
             if case .swiftJob = job {
@@ -66,13 +73,16 @@ extension UVLoop {
             }
             return
         }
-        guard onLoop else { return }
+        guard onLoop else {
+            if result.first { wakeup.signal() }
+            return
+        }
         if result.first { armIdleWakeup() }
         // Work the loop thread queues for itself keeps the loop alive until
         // it ran, also on a host's loop that we do not run ourselves.
         if !isWakeupRefForQueue {
             isWakeupRefForQueue = true
-            uv_ref(UVLoop.handle(wakeup))
+            uv_ref(UVLoop.handle(wakeup.poll))
         }
     }
 
@@ -89,7 +99,7 @@ extension UVLoop {
             idle = raw.bindMemory(to: uv_idle_t.self, capacity: 1)
             guard uv_idle_init(uvLoop, idle) == 0 else {
                 raw.deallocate()
-                _ = uv_async_send(wakeup) // cannot fail on an open loop; fall back to the eventfd
+                wakeup.signal() // cannot fail on an open loop; fall back to the eventfd
                 return
             }
             // Retained until the idle handle's close callback (in close()).

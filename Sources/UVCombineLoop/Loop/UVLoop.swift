@@ -1,4 +1,5 @@
 import CLibUV
+import Glibc
 import UVCombineCore
 import Synchronization
 
@@ -17,7 +18,8 @@ import Synchronization
 ///   methods, ``stop()``, ``keepAlive()``, ``now``, ``isInLoop``, and
 ///   everything built on them (timer publishers' `connect()`, cancelling).
 ///   Work coming from another thread goes through one queue behind a mutex,
-///   drained by one `uv_async_t` on the loop thread.
+///   drained on the loop thread when an eventfd of ours, watched by a
+///   `uv_poll_t`, wakes it (not a `uv_async_t`: see `UVLoop.Wakeup`).
 /// - On the loop's thread, while the loop is not running: ``run(_:)`` and
 ///   ``close()``.
 ///
@@ -71,9 +73,10 @@ public final class UVLoop: @unchecked Sendable {
     public let uvLoop: UnsafeMutablePointer<uv_loop_t>
 
     internal let ownership: Ownership
-    /// The one `uv_async_t` that wakes the loop for queued work; unref'd
-    /// unless ``keepAlive()`` tokens exist.
-    internal let wakeup: UnsafeMutablePointer<uv_async_t>
+    /// The eventfd and its poll handle that wake the loop for work queued
+    /// from other threads; the handle is unref'd unless ``keepAlive()``
+    /// tokens exist or the loop thread queued work for itself.
+    internal let wakeup: Wakeup
     /// Work posted for the loop thread, and whether the loop still takes it.
     internal let inbox: Mutex<Inbox>
     /// The loop's thread (`currentThreadIdentity()`), or 0 for none yet.
@@ -98,7 +101,7 @@ public final class UVLoop: @unchecked Sendable {
     /// The wake-up handle is ref'd because the loop thread queued work.
     internal var isWakeupRefForQueue = false
     /// The idle handle that wakes the loop for work the loop thread queued
-    /// for itself (no system call, unlike `uv_async_send`); created on first
+    /// for itself (no system call, unlike the eventfd); created on first
     /// use.
     internal var idleWakeup: UnsafeMutablePointer<uv_idle_t>?
     internal var isIdleActive = false
@@ -116,8 +119,8 @@ public final class UVLoop: @unchecked Sendable {
     /// first ``run(_:)``: what other code sets up before then is queued and
     /// runs when the loop starts.
     ///
-    /// Throws the ``UVError`` from `uv_loop_init` or `uv_async_init` (out of
-    /// file descriptors or memory).
+    /// Throws the ``UVError`` from `uv_loop_init`, `eventfd` or
+    /// `uv_poll_init` (out of file descriptors or memory).
     ///
     /// ```swift
     /// let loop = try UVLoop()
@@ -131,9 +134,9 @@ public final class UVLoop: @unchecked Sendable {
             raw.deallocate()
             throw UVError(code: status)
         }
-        let wakeup: UnsafeMutablePointer<uv_async_t>
+        let wakeup: Wakeup
         do {
-            wakeup = try UVLoop.makeWakeup(on: loop)
+            wakeup = try Wakeup.make(on: loop)
         } catch {
             _ = uv_loop_close(loop)
             raw.deallocate()
@@ -154,11 +157,11 @@ public final class UVLoop: @unchecked Sendable {
     /// let loop = try UVLoop(adopting: uv_default_loop())
     /// ```
     public convenience init(adopting loop: UnsafeMutablePointer<uv_loop_t>) throws(UVError) {
-        let wakeup = try UVLoop.makeWakeup(on: loop)
+        let wakeup = try Wakeup.make(on: loop)
         self.init(uvLoop: loop, wakeup: wakeup, ownership: .adopted, home: currentThreadIdentity())
     }
 
-    private init(uvLoop: UnsafeMutablePointer<uv_loop_t>, wakeup: UnsafeMutablePointer<uv_async_t>,
+    private init(uvLoop: UnsafeMutablePointer<uv_loop_t>, wakeup: Wakeup,
                  ownership: Ownership, home: UInt) {
         self.uvLoop = uvLoop
         self.wakeup = wakeup
@@ -166,7 +169,7 @@ public final class UVLoop: @unchecked Sendable {
         self.home = Atomic(home)
         inbox = Mutex(Inbox())
         // Retained until the wake-up handle's close callback.
-        wakeup.pointee.data = Unmanaged.passRetained(self).toOpaque()
+        wakeup.poll.pointee.data = Unmanaged.passRetained(self).toOpaque()
     }
 
     /// A process-wide loop for simple programs: libuv's default loop, run
@@ -180,36 +183,20 @@ public final class UVLoop: @unchecked Sendable {
     public static let `default`: UVLoop = {
         guard let loop = uv_default_loop() else { violation("uv_default_loop() failed") }
         do {
-            let wakeup = try makeWakeup(on: loop)
+            let wakeup = try Wakeup.make(on: loop)
             return UVLoop(uvLoop: loop, wakeup: wakeup, ownership: .owned(allocated: false), home: 0)
         } catch {
             violation("UVLoop.default: \(error)")
         }
     }()
 
-    private static func makeWakeup(on loop: UnsafeMutablePointer<uv_loop_t>) throws(UVError)
-        -> UnsafeMutablePointer<uv_async_t>
-    {
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<uv_async_t>.size,
-                                                   alignment: MemoryLayout<uv_async_t>.alignment)
-        let wakeup = raw.bindMemory(to: uv_async_t.self, capacity: 1)
-        let status = uv_async_init(loop, wakeup) { handle in
-            guard let handle else { return }
-            Unmanaged<UVLoop>.fromOpaque(handle.pointee.data).takeUnretainedValue().drainInbox()
-        }
-        guard status == 0 else {
-            raw.deallocate()
-            throw UVError(code: status)
-        }
-        // The loop's own machinery never keeps run() alive.
-        uv_unref(UVLoop.handle(wakeup))
-        return wakeup
-    }
-
     deinit {
         // The wake-up handle retains the loop until close() closed it, so
         // reaching deinit means close() ran.
         if !isClosed { violation("UVLoop deinitialised without close()") }
+        // Closed here, not in the poll handle's close callback: a thread
+        // inside post(_:) holds a reference, so no signal() can follow.
+        _ = Glibc.close(wakeup.fd)
         if case .owned(allocated: true) = ownership {
             UnsafeMutableRawPointer(uvLoop).deallocate()
         }
@@ -364,9 +351,9 @@ public final class UVLoop: @unchecked Sendable {
     internal func syncKeepAlive() {
         guard !isWakeupClosed else { return }
         if keepAliveCount.load(ordering: .relaxed) > 0 || isWakeupRefForQueue {
-            uv_ref(UVLoop.handle(wakeup))
+            uv_ref(UVLoop.handle(wakeup.poll))
         } else {
-            uv_unref(UVLoop.handle(wakeup))
+            uv_unref(UVLoop.handle(wakeup.poll))
         }
     }
 
@@ -425,7 +412,7 @@ public final class UVLoop: @unchecked Sendable {
             }
             owners.forEach { $0.shutdown() }
             closeIdleWakeup()
-            uv_close(UVLoop.handle(wakeup)) { handle in
+            uv_close(UVLoop.handle(wakeup.poll)) { handle in
                 guard let handle else { return }
                 let loop = Unmanaged<UVLoop>.fromOpaque(handle.pointee.data).takeRetainedValue()
                 loop.isWakeupClosed = true
