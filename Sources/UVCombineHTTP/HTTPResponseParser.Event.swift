@@ -12,6 +12,8 @@ extension HTTPResponseParser {
         case head(HTTPResponse)
         /// A run of body bytes: a slice of the chunk passed to ``next(_:)``,
         /// valid as long as that chunk's memory is. Copy it to keep it.
+        /// Never empty, so its `baseAddress` is never nil (the parser
+        /// returns `.needMoreData` rather than an empty run).
         case body(UnsafeRawBufferPointer)
         /// The response is complete. `keepAlive` says whether the
         /// connection may carry another request: false when the response

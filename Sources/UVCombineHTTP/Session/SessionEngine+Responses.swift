@@ -59,6 +59,7 @@ extension SessionEngine {
                 if let decoder = task.decoder {
                     if decode(slice, with: decoder, for: task, on: connection, rest: rest) { return true }
                 } else if task.isStreaming {
+                    // A body event is never empty (HTTPResponseParser.Event.body).
                     if offer(.body(Data(bytes: slice.baseAddress!, count: slice.count)), for: task, on: connection, rest: rest) { return true }
                 } else {
                     task.data.append(slice)

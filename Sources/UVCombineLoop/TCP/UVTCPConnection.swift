@@ -398,17 +398,14 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
     public func write(_ bytes: [UInt8], completion: ((UVError?) -> Void)? = nil) -> Bool {
         loop.preconditionInLoop()
         if state == .closed { violation("UVTCPConnection.write: the connection is closed") }
-        let (index, request) = writes.take(bytes, completion: completion)
-        // libuv keeps the pointer until the write callback; the slot holds
-        // the array's storage (immutable, heap-allocated) alive until then.
-        let status = bytes.withUnsafeBytes { raw -> Int32 in
-            var buffer = uv_buf_init(UnsafeMutableRawPointer(mutating: raw.baseAddress)?.assumingMemoryBound(to: CChar.self),
-                                     UInt32(raw.count))
-            return uv_write(request, socket.stream, &buffer, 1) { request, status in
-                guard let request, let stream = request.pointee.handle,
-                      let connection = TCPSocket.of(stream).connection else { return }
-                connection.didWrite(TCPWriteSlots.index(of: request), status: status)
-            }
+        // libuv keeps the pointer until the write callback: it points into
+        // the array the slot keeps, unmutated, until then (TCPWriteSlots).
+        let (index, request, slotBuffer) = writes.take(bytes, completion: completion)
+        var buffer = slotBuffer
+        let status = uv_write(request, socket.stream, &buffer, 1) { request, status in
+            guard let request, let stream = request.pointee.handle,
+                  let connection = TCPSocket.of(stream).connection else { return }
+            connection.didWrite(TCPWriteSlots.index(of: request), status: status)
         }
         if status < 0 {
             // libuv refused the write (the stream is not writable): no
