@@ -67,9 +67,8 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
         }
     }
 
-    @usableFromInline let gate = Mutex(())
-    /// The thread holding `gate`, or 0.
-    @usableFromInline let owner = Atomic<UInt>(0)
+    /// The package's one re-entrant delivery gate (Helpers/DownstreamGate).
+    @usableFromInline let gate = DownstreamGate()
     @usableFromInline let storage: UnsafeMutablePointer<Storage>
 
     @inlinable
@@ -87,19 +86,8 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     /// Runs `body` holding the gate; re-entrant for the thread holding it.
     @inlinable @inline(__always)
     internal func withGate<R>(_ body: (UnsafeMutablePointer<Storage>) -> R) -> R {
-        let me = currentThreadIdentity()
-        if owner.load(ordering: .relaxed) == me {
-            return body(storage)
-        }
-        // The result leaves through a local rather than `withLock`'s
-        // `sending` return: the storage is only ever touched under the gate.
-        var result: R?
-        gate.withLock { _ in
-            owner.store(me, ordering: .relaxed)
-            result = body(storage)
-            owner.store(0, ordering: .relaxed)
-        }
-        return result.unsafelyUnwrapped
+        // The storage is only ever touched under the gate.
+        gate.withGate { _ in body(storage) }
     }
 
     // MARK: Values
