@@ -86,7 +86,7 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
 
     internal var state: State = .open
     internal var storedHandler: (any UVTCPConnectionHandler)?
-    internal var demand: Subscribers.Demand = .none
+    @exclusivity(unchecked) internal var demand: Subscribers.Demand = .none
     /// `uv_read_start` is in effect.
     internal var isReadStarted = false
     internal var endReported = false
@@ -96,10 +96,15 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
     /// length, collected into one buffer) has the kernel copy them there,
     /// and is handed them there. The memory must stay valid until the
     /// target is cleared or the connection closes. Loop thread.
-    package var readTarget: UnsafeMutableRawBufferPointer?
+    @exclusivity(unchecked) package var readTarget: UnsafeMutableRawBufferPointer?
     /// Where the read in progress goes (``readBuffer`` or ``readTarget``).
     private var currentReadBase: UnsafeMutableRawPointer?
-    internal var writes = TCPWriteSlots()
+    // Unchecked exclusivity (here and on `demand`, `readTarget` and
+    // `writeHighWaterMark`): loop-thread state that no method changes while
+    // it calls out (completions run after `finish` returns, handlers after
+    // `demand` was updated); each dynamic check cost about 76 instructions,
+    // several per HTTP request (callgrind, issue 17).
+    @exclusivity(unchecked) internal var writes = TCPWriteSlots()
     /// A `write` returned `false`: tell the handler when the queue drained.
     internal var owesWritableNotification = false
     /// How many read buffers this connection allocated: 0 before the first
@@ -331,7 +336,7 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
     /// The high-water mark for ``writeQueueSize``: at or above it, ``write(_:completion:)``
     /// returns `false`. Writes are still accepted; the mark tells a
     /// producer when to pause. Loop thread.
-    public var writeHighWaterMark: Int
+    @exclusivity(unchecked) public var writeHighWaterMark: Int
 
     /// Bytes libuv holds that the kernel has not taken yet
     /// (`uv_stream_get_write_queue_size`); 0 after close. Loop thread.
