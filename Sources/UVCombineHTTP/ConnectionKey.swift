@@ -15,81 +15,28 @@
 ///
 /// Threading: a value type; `Sendable`.
 @_spi(HTTPCore) public struct ConnectionKey: Sendable, Hashable, CustomStringConvertible {
-    /// The fields, in one immutable object with their hash computed once.
-    ///
-    /// Why a box: the pool and the session copy a key with every request
-    /// state they read (8–10 times per request) and look it up in
-    /// dictionaries several times; held inline, each copy retained every
-    /// string in it and each lookup hashed the host again (about 1,500
-    /// instructions per request, callgrind, issue 17). Boxed, a copy is one
-    /// retain, a lookup hashes one `Int`, and equal keys are usually the
-    /// same object.
-    @usableFromInline
-    internal final class Storage: Sendable {
-        @usableFromInline let scheme: HTTPScheme
-        @usableFromInline let host: String
-        @usableFromInline let port: Int
-        @usableFromInline let socketPath: String?
-        @usableFromInline let proxy: UVURLSession.Proxy?
-        @usableFromInline let hash: Int
-
-        @usableFromInline
-        init(scheme: HTTPScheme, host: String, port: Int, socketPath: String?, proxy: UVURLSession.Proxy?) {
-            self.scheme = scheme
-            self.host = host
-            self.port = port
-            self.socketPath = socketPath
-            self.proxy = proxy
-            var hasher = Hasher()
-            hasher.combine(scheme)
-            hasher.combine(host)
-            hasher.combine(port)
-            hasher.combine(socketPath)
-            hasher.combine(proxy)
-            hash = hasher.finalize()
-        }
-
-        /// A copy with `change` applied (the setters' copy-on-write).
-        @usableFromInline
-        func with(_ change: (inout (scheme: HTTPScheme, host: String, port: Int, socketPath: String?,
-                                    proxy: UVURLSession.Proxy?)) -> Void) -> Storage {
-            var fields = (scheme: scheme, host: host, port: port, socketPath: socketPath, proxy: proxy)
-            change(&fields)
-            return Storage(scheme: fields.scheme, host: fields.host, port: fields.port,
-                           socketPath: fields.socketPath, proxy: fields.proxy)
-        }
-    }
-
-    @usableFromInline internal var storage: Storage
-
     /// `http` or `https`.
-    public var scheme: HTTPScheme {
-        get { storage.scheme }
-        set { storage = storage.with { $0.scheme = newValue } }
-    }
+    public var scheme: HTTPScheme { didSet { hash = Self.hash(of: self) } }
     /// The host as ``HTTPRequestTarget/host`` gives it (lowercased name or
     /// bare IPv6 address).
-    public var host: String {
-        get { storage.host }
-        set { storage = storage.with { $0.host = newValue } }
-    }
+    public var host: String { didSet { hash = Self.hash(of: self) } }
     /// The TCP port.
-    public var port: Int {
-        get { storage.port }
-        set { storage = storage.with { $0.port = newValue } }
-    }
+    public var port: Int { didSet { hash = Self.hash(of: self) } }
     /// The Unix domain socket connected to instead of `host:port`
     /// (`http+unix://` URLs, ``UVURLSession/Configuration/unixSocketPath``),
     /// or nil for TCP.
-    public var socketPath: String? {
-        get { storage.socketPath }
-        set { storage = storage.with { $0.socketPath = newValue } }
-    }
+    public var socketPath: String? { didSet { hash = Self.hash(of: self) } }
     /// The proxy the connection goes through, or nil for a direct one.
-    public var proxy: UVURLSession.Proxy? {
-        get { storage.proxy }
-        set { storage = storage.with { $0.proxy = newValue } }
-    }
+    public var proxy: UVURLSession.Proxy? { didSet { hash = Self.hash(of: self) } }
+
+    /// The fields' hash, computed when the key is made or changed. Why: the
+    /// pool and the session look keys up in dictionaries several times per
+    /// request; with the hash stored, a lookup hashes one `Int` instead of
+    /// the host string again, and unequal keys usually differ in it
+    /// (callgrind, issue 17). Kept inline rather than in a shared box,
+    /// which would also make copies cheaper but costs an allocation per key
+    /// made, i.e. per request.
+    private var hash = 0
 
     /// Creates a key.
     ///
@@ -99,21 +46,34 @@
     /// ```
     public init(scheme: HTTPScheme, host: String, port: Int, socketPath: String? = nil,
                 proxy: UVURLSession.Proxy? = nil) {
-        storage = Storage(scheme: scheme, host: host, port: port, socketPath: socketPath, proxy: proxy)
+        self.scheme = scheme
+        self.host = host
+        self.port = port
+        self.socketPath = socketPath
+        self.proxy = proxy
+        hash = Self.hash(of: self)
     }
 
-    /// Whether the two keys name the same connections: the same object, or
-    /// equal fields.
+    private static func hash(of key: ConnectionKey) -> Int {
+        var hasher = Hasher()
+        hasher.combine(key.scheme)
+        hasher.combine(key.host)
+        hasher.combine(key.port)
+        hasher.combine(key.socketPath)
+        hasher.combine(key.proxy)
+        return hasher.finalize()
+    }
+
+    /// Whether the two keys name the same connections: equal fields (the
+    /// stored hashes first, which tells most unequal keys apart at once).
     ///
     /// ```swift
     /// let a = ConnectionKey(scheme: .http, host: "a", port: 80)
     /// print(a == ConnectionKey(scheme: .http, host: "a", port: 80)) // Prints: "true"
     /// ```
     public static func == (lhs: ConnectionKey, rhs: ConnectionKey) -> Bool {
-        let l = lhs.storage, r = rhs.storage
-        if l === r { return true }
-        return l.hash == r.hash && l.scheme == r.scheme && l.port == r.port && l.host == r.host
-            && l.socketPath == r.socketPath && l.proxy == r.proxy
+        lhs.hash == rhs.hash && lhs.scheme == rhs.scheme && lhs.port == rhs.port && lhs.host == rhs.host
+            && lhs.socketPath == rhs.socketPath && lhs.proxy == rhs.proxy
     }
 
     /// Feeds the hash computed when the key was made.
@@ -123,7 +83,7 @@
     /// ConnectionKey(scheme: .http, host: "a", port: 80).hash(into: &hasher)
     /// ```
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(storage.hash)
+        hasher.combine(hash)
     }
 
     /// The hash a dictionary uses: the stored hash, mixed with the seed
@@ -134,7 +94,7 @@
     /// let h = ConnectionKey(scheme: .http, host: "a", port: 80)._rawHashValue(seed: 0)
     /// ```
     public func _rawHashValue(seed: Int) -> Int {
-        ConnectionPoolStateMachine.idHash(storage.hash, seed: seed)
+        ConnectionPoolStateMachine.idHash(hash, seed: seed)
     }
 
     /// The key for `target` routed through `proxy`: per proxy for `http`
