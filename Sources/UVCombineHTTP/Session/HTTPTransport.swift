@@ -22,7 +22,11 @@ package protocol HTTPTransport: AnyObject {
     /// The current instant on the monotonic clock (`uv_hrtime`).
     var now: HTTPDeadline { get }
 
-    /// Receives the session timer's firings. Held weakly by the transport.
+    /// Receives the session timer's firings. Not retained by the transport
+    /// (its owner, the session engine, sets it and clears it in `deinit`);
+    /// a transport holds it `unowned` rather than `weak`, because a weak
+    /// reference gives the engine a side table, which makes every retain
+    /// and release of it (several per request) take the slow path.
     var timerHandler: (any HTTPTimerHandler)? { get set }
 
     /// Arms the session's one timer for `deadline`, replacing any earlier

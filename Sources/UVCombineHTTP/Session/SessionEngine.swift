@@ -116,6 +116,8 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     }
 
     deinit {
+        // The transport holds this engine unowned (HTTPTransport.timerHandler).
+        transport.timerHandler = nil
         decodeBuffer?.deallocate()
     }
 

@@ -15,7 +15,9 @@ import UVCombineLoop
 /// Threading: loop thread only (created anywhere).
 internal final class UVLoopTransport: HTTPTransport {
     internal let loop: UVLoop
-    internal weak var timerHandler: (any HTTPTimerHandler)?
+    /// `unowned`, not `weak`: see ``HTTPTransport/timerHandler`` (the
+    /// engine clears it before it goes away).
+    internal unowned var timerHandler: (any HTTPTimerHandler)?
     /// Opened on the first arming.
     private var timer: UVDeadlineTimer?
     private let options: UVTCP.Options
@@ -139,7 +141,12 @@ internal final class UVLoopConnection: HTTPConnectionIO, UVTCPConnectionHandler 
 
     internal init(handler: any HTTPConnectionHandler) {
         self.handler = handler
-        writeCompleted = { [weak self] error in self?.writeDidComplete(error) }
+        // `unowned`, not `weak`: a weak reference would give this object a
+        // side table and slow every retain and release of it (callgrind,
+        // issue 17). Safe: a completion runs only while the TCP connection
+        // is open (closing drops them), and while it is open it holds this
+        // object as its handler.
+        writeCompleted = { [unowned self] error in writeDidComplete(error) }
     }
 
     internal func connectFinished(_ result: Result<UVTCPConnection, UVTCPError>) {
