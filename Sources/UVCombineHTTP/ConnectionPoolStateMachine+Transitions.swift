@@ -20,7 +20,7 @@ extension ConnectionPoolStateMachine {
         connections[connection] = ConnectionState(key: key, phase: .connecting(reservedFor: nil), completedExchanges: 0)
         keys[key]!.connectionCount += 1
         keys[key]!.unreservedConnecting += 1
-        return .create(connection, key, connectDeadline: now.advanced(by: configuration.connectTimeout))
+        return .create(connection, key, connectDeadline: now.advanced(byNanoseconds: connectTimeoutNanoseconds))
     }
 
     /// Leases an established connection to a request.
@@ -38,7 +38,7 @@ extension ConnectionPoolStateMachine {
             let next = keys.values[keyIndex].queue.removeFirst()
             return lease(connection, to: next)
         }
-        let deadline = now.advanced(by: configuration.idleTimeout)
+        let deadline = now.advanced(byNanoseconds: idleTimeoutNanoseconds)
         connections.values[index].phase = .idle(deadline)
         keys.values[keyIndex].idle.append(connection)
         return Action(connection: .scheduleIdleTimeout(connection, deadline))
@@ -46,7 +46,7 @@ extension ConnectionPoolStateMachine {
 
     /// An established connection with nothing to serve goes idle.
     internal mutating func makeIdle(_ connection: ConnectionID, now: HTTPDeadline) -> ConnectionAction {
-        let deadline = now.advanced(by: configuration.idleTimeout)
+        let deadline = now.advanced(byNanoseconds: idleTimeoutNanoseconds)
         let index = connections.index(forKey: connection)!
         connections.values[index].phase = .idle(deadline)
         keys[connections.values[index].key]!.idle.append(connection)

@@ -118,11 +118,17 @@ import HTTPTypes
     /// The number the next new connection gets.
     internal var nextConnectionNumber = 1
     private var isShutDown = false
+    /// ``Configuration/idleTimeout`` and ``Configuration/connectTimeout``
+    /// in nanoseconds, converted once (``HTTPDeadline/advanced(byNanoseconds:)``).
+    internal let idleTimeoutNanoseconds: UInt64
+    internal let connectTimeoutNanoseconds: UInt64
 
     /// Creates an empty pool.
     public init(configuration: Configuration = Configuration()) {
         precondition(configuration.maximumConnectionsPerHost >= 1, "ConnectionPoolStateMachine: maximumConnectionsPerHost must be at least 1")
         self.configuration = configuration
+        idleTimeoutNanoseconds = HTTPDeadline.nanoseconds(of: configuration.idleTimeout)
+        connectTimeoutNanoseconds = HTTPDeadline.nanoseconds(of: configuration.connectTimeout)
     }
 
     /// Whether a method is idempotent (RFC 9110 section 9.2.2), and so may
@@ -319,7 +325,7 @@ import HTTPTypes
                 && reused && exchange != .receiving
             if retry {
                 let fresh = newConnectionID()
-                let deadline = now.advanced(by: configuration.connectTimeout)
+                let deadline = now.advanced(byNanoseconds: connectTimeoutNanoseconds)
                 forget(connection)
                 connections[fresh] = ConnectionState(key: state.key, phase: .connecting(reservedFor: request), completedExchanges: 0)
                 keys[state.key]!.connectionCount += 1

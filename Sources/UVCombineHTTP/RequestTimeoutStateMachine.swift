@@ -79,15 +79,25 @@
     public let timeouts: RequestTimeouts
     private var phase: Phase = .waiting
     private let totalDeadline: HTTPDeadline?
+    /// ``RequestTimeouts/idleRead`` in nanoseconds.
+    private let idleReadNanoseconds: UInt64?
     /// The deadline the owner's timer is armed for, if any.
     public private(set) var armedDeadline: HTTPDeadline?
 
     /// Starts the total timeout. Arm the task's timer at
     /// ``armedDeadline`` when it is not nil.
     public init(timeouts: RequestTimeouts, now: HTTPDeadline) {
+        self.init(timeouts: timeouts, nanoseconds: RequestTimeouts.Nanoseconds(timeouts), now: now)
+    }
+
+    /// As ``init(timeouts:now:)``, with `timeouts` already converted
+    /// (`nanoseconds` must be `RequestTimeouts.Nanoseconds(timeouts)`): the
+    /// session converts its timeouts once, not per task.
+    internal init(timeouts: RequestTimeouts, nanoseconds: RequestTimeouts.Nanoseconds, now: HTTPDeadline) {
         self.timeouts = timeouts
-        self.totalDeadline = timeouts.total.map { now.advanced(by: $0) }
-        self.armedDeadline = totalDeadline
+        idleReadNanoseconds = nanoseconds.idleRead
+        totalDeadline = nanoseconds.total.map { now.advanced(byNanoseconds: $0) }
+        armedDeadline = totalDeadline
     }
 
     /// The request is about to be written on a connection (again, after a
@@ -152,8 +162,8 @@
     }
 
     private var idleDeadline: HTTPDeadline? {
-        guard case .exchanging(let lastActivity) = phase, let idleRead = timeouts.idleRead else { return nil }
-        return lastActivity.advanced(by: idleRead)
+        guard case .exchanging(let lastActivity) = phase, let idleRead = idleReadNanoseconds else { return nil }
+        return lastActivity.advanced(byNanoseconds: idleRead)
     }
 
     /// Arms for the next deadline when it is earlier than the armed one.

@@ -27,3 +27,22 @@ public struct RequestTimeouts: Sendable, Equatable {
     /// The defaults above.
     public init() {}
 }
+
+extension RequestTimeouts {
+    /// The timeouts in nanoseconds (``HTTPDeadline/nanoseconds(of:)``),
+    /// converted once per session instead of once or twice per request.
+    ///
+    /// Threading: a value type; `Sendable`.
+    internal struct Nanoseconds: Sendable {
+        /// ``RequestTimeouts/idleRead`` in nanoseconds.
+        internal let idleRead: UInt64?
+        /// ``RequestTimeouts/total`` in nanoseconds.
+        internal let total: UInt64?
+
+        /// `timeouts` converted.
+        internal init(_ timeouts: RequestTimeouts) {
+            idleRead = timeouts.idleRead.map(HTTPDeadline.nanoseconds(of:))
+            total = timeouts.total.map(HTTPDeadline.nanoseconds(of:))
+        }
+    }
+}

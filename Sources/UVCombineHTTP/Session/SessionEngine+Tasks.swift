@@ -18,8 +18,9 @@ extension SessionEngine {
             return
         }
         // Per-request deadlines (RequestOptions) override the session's.
-        let machine = RequestTimeoutStateMachine(
-            timeouts: task.spec.options.isDefault ? timeouts : timeouts.overridden(by: task.spec.options), now: now)
+        let machine = task.spec.options.isDefault
+            ? RequestTimeoutStateMachine(timeouts: timeouts, nanoseconds: timeoutNanoseconds, now: now)
+            : RequestTimeoutStateMachine(timeouts: timeouts.overridden(by: task.spec.options), now: now)
         if let deadline = machine.armedDeadline {
             deadlines.schedule(task, at: deadline.uptimeNanoseconds)
         }

@@ -59,6 +59,8 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     internal let configuration: UVURLSession.Configuration
     internal let transport: any HTTPTransport
     internal let timeouts: RequestTimeouts
+    /// ``timeouts`` in nanoseconds, for tasks without options of their own.
+    internal let timeoutNanoseconds: RequestTimeouts.Nanoseconds
     internal let parserConfiguration: HTTPResponseParser.Configuration
     /// Whether a proxy is configured at all (no routing work otherwise).
     internal let routesThroughProxies: Bool
@@ -109,6 +111,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         self.configuration = configuration
         self.transport = transport
         timeouts = configuration.timeouts
+        timeoutNanoseconds = RequestTimeouts.Nanoseconds(configuration.timeouts)
         parserConfiguration = configuration.parser
         routesThroughProxies = configuration.proxy.isActive
         pool = ConnectionPoolStateMachine(configuration: configuration.pool)
