@@ -11,16 +11,25 @@ extension ConnectionPoolStateMachine {
 
     /// Creates a connection when the key's queue has more requests than
     /// connections on their way, within the limit.
-    internal mutating func createIfNeeded(for key: ConnectionKey, now: HTTPDeadline) -> ConnectionAction {
-        guard let state = keys[key],
-            state.queue.count > state.unreservedConnecting,
-            state.connectionCount < configuration.maximumConnectionsPerHost
+    /// The slot of `key` in `keyStates`, made at the key's first request.
+    internal mutating func keySlot(for key: ConnectionKey) -> Int {
+        if let slot = keySlots[key] { return slot }
+        let slot = keyStates.count
+        keyStates.append(KeyState(key: key))
+        keySlots[key] = slot
+        return slot
+    }
+
+    internal mutating func createIfNeeded(for slot: Int, now: HTTPDeadline) -> ConnectionAction {
+        guard keyStates[slot].queue.count > keyStates[slot].unreservedConnecting,
+            keyStates[slot].connectionCount < configuration.maximumConnectionsPerHost
         else { return .none }
         let connection = newConnectionID()
-        connections[connection] = ConnectionState(key: key, phase: .connecting(reservedFor: nil), completedExchanges: 0)
-        keys[key]!.connectionCount += 1
-        keys[key]!.unreservedConnecting += 1
-        return .create(connection, key, connectDeadline: now.advanced(byNanoseconds: connectTimeoutNanoseconds))
+        connections[connection] = ConnectionState(keySlot: slot, phase: .connecting(reservedFor: nil), completedExchanges: 0)
+        keyStates[slot].connectionCount += 1
+        keyStates[slot].unreservedConnecting += 1
+        return .create(connection, keyStates[slot].key,
+                       connectDeadline: now.advanced(byNanoseconds: connectTimeoutNanoseconds))
     }
 
     /// Leases an established connection to a request.
@@ -33,14 +42,14 @@ extension ConnectionPoolStateMachine {
     /// A connection free for reuse: to the oldest waiting request, or idle.
     internal mutating func release(_ connection: ConnectionID, now: HTTPDeadline) -> Action {
         let index = connections.index(forKey: connection)!
-        let keyIndex = keys.index(forKey: connections.values[index].key)!
-        if !keys.values[keyIndex].queue.isEmpty {
-            let next = keys.values[keyIndex].queue.removeFirst()
+        let slot = connections.values[index].keySlot
+        if !keyStates[slot].queue.isEmpty {
+            let next = keyStates[slot].queue.removeFirst()
             return lease(connection, to: next)
         }
         let deadline = now.advanced(byNanoseconds: idleTimeoutNanoseconds)
         connections.values[index].phase = .idle(deadline)
-        keys.values[keyIndex].idle.append(connection)
+        keyStates[slot].idle.append(connection)
         return Action(connection: .scheduleIdleTimeout(connection, deadline))
     }
 
@@ -49,16 +58,16 @@ extension ConnectionPoolStateMachine {
         let deadline = now.advanced(byNanoseconds: idleTimeoutNanoseconds)
         let index = connections.index(forKey: connection)!
         connections.values[index].phase = .idle(deadline)
-        keys[connections.values[index].key]!.idle.append(connection)
+        keyStates[connections.values[index].keySlot].idle.append(connection)
         return .scheduleIdleTimeout(connection, deadline)
     }
 
     /// Forgets a connection and says to close it, creating a replacement
     /// when requests of its key still wait.
     internal mutating func remove(_ connection: ConnectionID, now: HTTPDeadline) -> ConnectionAction {
-        let key = connections[connection]!.key
+        let slot = connections[connection]!.keySlot
         forget(connection)
-        if case .create(let fresh, let key, let deadline) = createIfNeeded(for: key, now: now) {
+        if case .create(let fresh, let key, let deadline) = createIfNeeded(for: slot, now: now) {
             return .closeAndCreate(close: connection, create: fresh, key, connectDeadline: deadline)
         }
         return .close(connection)
@@ -67,9 +76,9 @@ extension ConnectionPoolStateMachine {
     /// Drops a connection from the pool's books (no action).
     internal mutating func forget(_ connection: ConnectionID) {
         let state = connections.removeValue(forKey: connection)!
-        keys[state.key]!.connectionCount -= 1
+        keyStates[state.keySlot].connectionCount -= 1
         if case .idle = state.phase {
-            keys[state.key]!.idle.removeAll { $0 == connection }
+            keyStates[state.keySlot].idle.removeAll { $0 == connection }
         }
     }
 
@@ -77,7 +86,7 @@ extension ConnectionPoolStateMachine {
     /// serves the queue like any other.
     internal mutating func unreserve(_ connection: ConnectionID) {
         connections[connection]!.phase = .connecting(reservedFor: nil)
-        keys[connections[connection]!.key]!.unreservedConnecting += 1
+        keyStates[connections[connection]!.keySlot].unreservedConnecting += 1
     }
 
     // MARK: Messages

@@ -1,6 +1,12 @@
 // What the pool remembers per request, per connection and per key. The
 // states are described in the type's documentation
 // (ConnectionPoolStateMachine.swift).
+//
+// Requests and connections name their key by its slot in `keyStates`
+// rather than by the ConnectionKey itself: their states then hold no
+// reference, so reading or copying one out of its dictionary retains and
+// releases nothing, and the per-key state is reached by an array index
+// instead of hashing and comparing the key again (issue 17).
 
 extension ConnectionPoolStateMachine {
     /// A request's progress; see the type's documentation.
@@ -16,7 +22,8 @@ extension ConnectionPoolStateMachine {
     }
 
     internal struct RequestState {
-        var key: ConnectionKey
+        /// Its key's index in `keyStates`.
+        var keySlot: Int
         var isIdempotent: Bool
         var closesConnection: Bool
         var retried: Bool
@@ -31,7 +38,8 @@ extension ConnectionPoolStateMachine {
     }
 
     internal struct ConnectionState {
-        var key: ConnectionKey
+        /// Its key's index in `keyStates`.
+        var keySlot: Int
         var phase: ConnectionPhase
         /// Exchanges completed with keep-alive: a connection with any is a
         /// reused one.
@@ -40,6 +48,8 @@ extension ConnectionPoolStateMachine {
 
     /// Per-key bookkeeping.
     internal struct KeyState {
+        /// The key.
+        let key: ConnectionKey
         /// Requests waiting for a connection, oldest first.
         var queue: [RequestID] = []
         /// Idle connections, most recently used last.

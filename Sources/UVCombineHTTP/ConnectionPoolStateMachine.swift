@@ -113,8 +113,11 @@ import HTTPTypes
     internal var requests: [RequestID: RequestState] = [:]
     /// Every connection the pool knows.
     internal var connections: [ConnectionID: ConnectionState] = [:]
-    /// Queues, idle lists and counts per key.
-    internal var keys: [ConnectionKey: KeyState] = [:]
+    /// Queues, idle lists and counts per key, by slot. A key keeps its
+    /// slot for the pool's life (as it kept its entry before slots).
+    internal var keyStates: [KeyState] = []
+    /// Each key's slot in ``keyStates``.
+    internal var keySlots: [ConnectionKey: Int] = [:]
     /// The number the next new connection gets.
     internal var nextConnectionNumber = 1
     private var isShutDown = false
@@ -143,11 +146,11 @@ import HTTPTypes
     // MARK: Introspection
 
     /// Connections of `key` in any state.
-    public func connectionCount(for key: ConnectionKey) -> Int { keys[key]?.connectionCount ?? 0 }
+    public func connectionCount(for key: ConnectionKey) -> Int { keySlots[key].map { keyStates[$0].connectionCount } ?? 0 }
     /// Idle connections of `key`.
-    public func idleConnectionCount(for key: ConnectionKey) -> Int { keys[key]?.idle.count ?? 0 }
+    public func idleConnectionCount(for key: ConnectionKey) -> Int { keySlots[key].map { keyStates[$0].idle.count } ?? 0 }
     /// Requests of `key` waiting in its queue.
-    public func queuedRequestCount(for key: ConnectionKey) -> Int { keys[key]?.queue.count ?? 0 }
+    public func queuedRequestCount(for key: ConnectionKey) -> Int { keySlots[key].map { keyStates[$0].queue.count } ?? 0 }
     /// Whether the pool knows no request and no connection.
     public var isEmpty: Bool { requests.isEmpty && connections.isEmpty }
 
@@ -181,26 +184,24 @@ import HTTPTypes
         guard requests.index(forKey: request) == nil else {
             violation("executeRequest: request IDs are unique while the pool knows them, but \(request) is already \(requests[request]!.phase)")
         }
+        let slot = keySlot(for: key)
         var state = RequestState(
-            key: key,
+            keySlot: slot,
             isIdempotent: Self.isIdempotent(method),
             closesConnection: closesConnection,
             retried: false,
             phase: .queued
         )
-        // Read first, then mutate through `!`: an optional-chained
-        // mutation (`keys[key]?.idle.popLast()`) heap-allocates the
-        // dictionary's coroutine frame on every call.
-        if let keyIndex = keys.index(forKey: key), !keys.values[keyIndex].idle.isEmpty {
-            let connection = keys.values[keyIndex].idle.removeLast()
+        if !keyStates[slot].idle.isEmpty {
+            let connection = keyStates[slot].idle.removeLast()
             state.phase = .leased(connection, .assigned)
             requests[request] = state
             connections[connection]!.phase = .leased(request)
             return Action(connection: .cancelIdleTimeout(connection), request: .execute(request, on: connection))
         }
         requests[request] = state
-        keys[key, default: KeyState()].queue.append(request)
-        return Action(connection: createIfNeeded(for: key, now: now))
+        keyStates[slot].queue.append(request)
+        return Action(connection: createIfNeeded(for: slot, now: now))
     }
 
     /// The connection is established and ready.
@@ -211,13 +212,13 @@ import HTTPTypes
         guard case .connecting(let reserved)? = connections[connection]?.phase else {
             violation("connectionEstablished: only a connecting connection can be established, but \(connection) is \(describe(connection))")
         }
-        let key = connections[connection]!.key
+        let slot = connections[connection]!.keySlot
         if let reserved {
             return lease(connection, to: reserved)
         }
-        keys[key]!.unreservedConnecting -= 1
-        if !keys[key]!.queue.isEmpty {
-            let next = keys[key]!.queue.removeFirst()
+        keyStates[slot].unreservedConnecting -= 1
+        if !keyStates[slot].queue.isEmpty {
+            let next = keyStates[slot].queue.removeFirst()
             return lease(connection, to: next)
         }
         return Action(connection: makeIdle(connection, now: now))
@@ -232,15 +233,15 @@ import HTTPTypes
         guard case .connecting(let reserved)? = connections[connection]?.phase else {
             violation("connectionFailed: only a connecting connection can fail to connect, but \(connection) is \(describe(connection))")
         }
-        let key = connections[connection]!.key
-        if reserved == nil { keys[key]!.unreservedConnecting -= 1 }
+        let slot = connections[connection]!.keySlot
+        if reserved == nil { keyStates[slot].unreservedConnecting -= 1 }
         // Pick the request that pays for the failure before deciding
         // whether the rest of the queue needs another connection.
         let victim: RequestID?
         if let reserved {
             victim = reserved
-        } else if !keys[key]!.queue.isEmpty {
-            victim = keys[key]!.queue.removeFirst()
+        } else if !keyStates[slot].queue.isEmpty {
+            victim = keyStates[slot].queue.removeFirst()
         } else {
             victim = nil
         }
@@ -313,7 +314,7 @@ import HTTPTypes
         switch state.phase {
         case .queued:
             requests[request] = nil
-            keys[state.key]!.queue.removeAll { $0 == request }
+            keyStates[state.keySlot].queue.removeAll { $0 == request }
             return Action(request: .fail(request, error))
         case .waitingForRetryConnection(let connection):
             requests[request] = nil
@@ -327,12 +328,14 @@ import HTTPTypes
                 let fresh = newConnectionID()
                 let deadline = now.advanced(byNanoseconds: connectTimeoutNanoseconds)
                 forget(connection)
-                connections[fresh] = ConnectionState(key: state.key, phase: .connecting(reservedFor: request), completedExchanges: 0)
-                keys[state.key]!.connectionCount += 1
+                connections[fresh] = ConnectionState(keySlot: state.keySlot, phase: .connecting(reservedFor: request),
+                                                     completedExchanges: 0)
+                keyStates[state.keySlot].connectionCount += 1
                 requests[request]!.retried = true
                 requests[request]!.phase = .waitingForRetryConnection(fresh)
                 return Action(
-                    connection: .closeAndCreate(close: connection, create: fresh, state.key, connectDeadline: deadline),
+                    connection: .closeAndCreate(close: connection, create: fresh, keyStates[state.keySlot].key,
+                                                connectDeadline: deadline),
                     request: .retry(request, on: .newConnection(fresh))
                 )
             }
@@ -352,7 +355,7 @@ import HTTPTypes
         requests[request] = nil
         switch state.phase {
         case .queued:
-            keys[state.key]!.queue.removeAll { $0 == request }
+            keyStates[state.keySlot].queue.removeAll { $0 == request }
             return .none
         case .waitingForRetryConnection(let connection):
             unreserve(connection)
@@ -395,7 +398,8 @@ import HTTPTypes
         let closed = connections.keys.sorted { $0.rawValue < $1.rawValue }
         requests.removeAll()
         connections.removeAll()
-        keys.removeAll()
+        keyStates.removeAll()
+        keySlots.removeAll()
         return ShutdownAction(
             failedRequests: failed,
             closedConnections: closed,

@@ -57,10 +57,11 @@ import HTTPTypes
     /// nil.
     public let socketPath: String?
 
-    /// The pool key: scheme, host and port (and the socket path).
-    public var key: ConnectionKey {
-        ConnectionKey(scheme: scheme, host: host, port: port, socketPath: socketPath)
-    }
+    /// The pool key: scheme, host and port (and the socket path). Made
+    /// once here: a key hashes its fields when it is made, which cost
+    /// about 900 instructions per request when every request made it
+    /// (callgrind, issue 17); a target is made once per publisher.
+    public let key: ConnectionKey
 
     /// Checks `string` for CR, LF and NUL, then parses it as a URL.
     ///
@@ -111,6 +112,7 @@ import HTTPTypes
             self.authority = "localhost"
             self.target = target
             self.socketPath = decodedHost
+            key = ConnectionKey(scheme: scheme, host: "localhost", port: scheme.defaultPort, socketPath: decodedHost)
             return
         }
         let port = url.port ?? scheme.defaultPort
@@ -153,6 +155,7 @@ import HTTPTypes
         self.authority = hostForHeader
         self.target = target
         self.socketPath = nil
+        key = ConnectionKey(scheme: scheme, host: host, port: port)
     }
 
     /// A request for this target: the method, `scheme`, `authority` and
