@@ -256,13 +256,16 @@ internal class SessionTask: DeadlineEntry {
         offerPart: @escaping (SessionTask, UVURLSession.ResponsePart) -> PartOffer
     ) {
         self.session = session
-        self.spec = spec
         self.isStreaming = isStreaming
         self.deliverOutcome = deliverOutcome
         self.offerPart = offerPart
         request = spec.request
         body = spec.body
         streamsBody = spec.streamedBody != nil
+        // Stored after its last read, so it is moved in: stored first, it
+        // was copied and the parameter destroyed (about 800 instructions
+        // per task; callgrind, issue 17).
+        self.spec = spec
         super.init()
     }
 
