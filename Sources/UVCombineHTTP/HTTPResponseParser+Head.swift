@@ -13,6 +13,9 @@ extension HTTPResponseParser {
         var keepAlive: Bool
         /// Whether a `Content-Encoding` field is present.
         var hasContentEncoding: Bool
+        /// The status code (`response.status.code` without reading the
+        /// response's `:status` pseudo-field back).
+        var statusCode: Int
     }
 
     /// Parses a complete head: status line, field lines, final CRLF. The
@@ -121,7 +124,7 @@ extension HTTPResponseParser {
         let response = HTTPResponse(status: status, headerFields: fields)
         if isInterim {
             return ParsedHead(response: response, isInterim: true, framing: .none, keepAlive: true,
-                              hasContentEncoding: false)
+                              hasContentEncoding: false, statusCode: code)
         }
 
         if sawTransferEncoding {
@@ -148,7 +151,7 @@ extension HTTPResponseParser {
             framing = .closeDelimited
         }
         return ParsedHead(response: response, isInterim: false, framing: framing, keepAlive: keepAlive,
-                          hasContentEncoding: hasContentEncoding)
+                          hasContentEncoding: hasContentEncoding, statusCode: code)
     }
 
     /// Parses `HTTP/1.x SP 3DIGIT [SP reason-phrase]`; only HTTP/1.1 and

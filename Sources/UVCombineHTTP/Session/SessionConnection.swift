@@ -10,6 +10,9 @@
 internal final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
     internal let id: ConnectionPoolStateMachine.ConnectionID
     internal let key: ConnectionKey
+    /// `key.isForwardProxied`, computed once (the request head is then
+    /// rewritten for the proxy).
+    internal let isForwardProxied: Bool
     internal unowned let engine: SessionEngine
     /// The socket; set right after creation.
     @exclusivity(unchecked) internal var io: (any HTTPConnectionIO)?
@@ -40,6 +43,7 @@ internal final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
     ) {
         self.id = id
         self.key = key
+        isForwardProxied = key.isForwardProxied
         self.engine = engine
         self.parser = HTTPResponseParser(configuration: parser)
         super.init()

@@ -123,7 +123,7 @@ extension SessionEngine {
         }
         connection.parser.expectResponse(to: task.request.method, requestClosesConnection: result.closesConnection)
         var bytes = prepared?.bytes ?? connection.writeBuffer
-        if connection.key.isForwardProxied {
+        if connection.isForwardProxied {
             if let prepared { connection.writeBuffer = prepared.bytes }
             ProxyRequestHead.rewrite(&connection.writeBuffer, for: task.request, target: task.target, on: connection.key)
             bytes = connection.writeBuffer

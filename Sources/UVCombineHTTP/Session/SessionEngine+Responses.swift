@@ -30,7 +30,7 @@ extension SessionEngine {
             rest = UnsafeRawBufferPointer(rebasing: rest[consumed...])
             switch event {
             case .head(let response):
-                switch redirectDecision(for: task, response: response) {
+                switch redirectDecision(for: task, response: response, statusCode: connection.parser.statusCode) {
                 case .deliver:
                     if configuration.decompressesResponses, connection.parser.hasContentEncoding,
                        let coding = ContentDecoder.coding(of: response) {
@@ -50,12 +50,13 @@ extension SessionEngine {
                     }
                 case .follow(let step):
                     task.redirectStep = step
+                    task.isFollowingRedirect = true
                 case .fail(let error):
                     requestFailed(task, error)
                     return true
                 }
             case .body(let slice):
-                guard task.redirectStep == nil else { continue }
+                guard !task.isFollowingRedirect else { continue }
                 if let decoder = task.decoder {
                     if decode(slice, with: decoder, for: task, on: connection, rest: rest) { return true }
                 } else if task.isStreaming {
@@ -141,7 +142,7 @@ extension SessionEngine {
         tasks.removeValue(forKey: id)
         detach(task)
         let action = pool.requestFinished(id, keepAlive: reusable, now: now)
-        if let step = task.redirectStep {
+        if task.isFollowingRedirect, let step = task.redirectStep {
             task.timeouts?.exchangeEnded()
             run(action)
             follow(step, for: task)

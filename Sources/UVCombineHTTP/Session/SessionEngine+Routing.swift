@@ -20,12 +20,14 @@ extension SessionEngine {
         return key
     }
 
-    /// What the redirect policy says of `response`. A response that is no
-    /// redirect is delivered without asking; at the first redirect the
-    /// task's machine is made from its target and method, which are still
-    /// the original ones then (only following a redirect changes them).
-    internal func redirectDecision(for task: SessionTask, response: HTTPResponse) -> RedirectStateMachine.Decision {
-        switch response.status.code {
+    /// What the redirect policy says of `response` (whose status code is
+    /// `statusCode`, from the parser). A response that is no redirect is
+    /// delivered without asking; at the first redirect the task's machine
+    /// is made from its target and method, which are still the original
+    /// ones then (only following a redirect changes them).
+    internal func redirectDecision(for task: SessionTask, response: HTTPResponse,
+                                   statusCode: Int) -> RedirectStateMachine.Decision {
+        switch statusCode {
         case 301, 302, 303, 307, 308:
             break
         default:

@@ -111,9 +111,16 @@ extension SessionEngine {
     private func release(_ task: SessionTask) {
         endBodyStream(of: task, cancellingUpstream: true)
         task.connection = nil
-        task.pendingPart = nil
-        task.stash = []
-        task.redirectStep = nil
+        // Only streaming tasks park parts, and only redirects set a step;
+        // assigning nil costs a generic destroy even when there is nothing.
+        if task.isStreaming {
+            task.pendingPart = nil
+            task.stash = []
+        }
+        if task.isFollowingRedirect {
+            task.redirectStep = nil
+            task.isFollowingRedirect = false
+        }
         if let decoder = task.decoder {
             task.decoder = nil
             spareDecoder = decoder

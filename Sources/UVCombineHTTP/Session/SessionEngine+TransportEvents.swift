@@ -99,7 +99,7 @@ extension SessionEngine {
     /// by ``detach(_:)`` and when the connection closes, before the buffer
     /// can move or go.
     private func targetReads(of connection: SessionConnection, for task: SessionTask) {
-        guard !task.isStreaming, task.decoder == nil, task.redirectStep == nil,
+        guard !task.isStreaming, task.decoder == nil, !task.isFollowingRedirect,
               let remaining = connection.parser.remainingFixedBodyLength, remaining > 1,
               // All but the last byte: the read that ends the body then
               // goes to the connection's buffer and comes up short of it,

@@ -201,7 +201,14 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
             run(deferred[index])
             index += 1
         }
-        if index > 0 { deferred.removeAll(keepingCapacity: true) }
+        // Usually one operation (the next request started from a
+        // completion): `removeLast` is far cheaper than `removeAll`'s
+        // generic range replacement (about 190 instructions).
+        if index == 1 {
+            deferred.removeLast()
+        } else if index > 1 {
+            deferred.removeAll(keepingCapacity: true)
+        }
         isInTurn = false
         syncTimer()
     }
