@@ -51,7 +51,7 @@ internal final class FetchObject: OpaqueObject, Subscriber, @unchecked Sendable 
         var upstream: (any Subscription)?
     }
 
-    private let state = Mutex(UncheckedSendable(State()))
+    private let state = Locked(State())
     /// Held while the callback runs, and by `cancel()` while it claims.
     private let gate = DownstreamGate()
 
@@ -71,8 +71,8 @@ internal final class FetchObject: OpaqueObject, Subscriber, @unchecked Sendable 
 
     internal func receive(subscription: any Subscription) {
         let accepted = state.withLock { state -> Bool in
-            guard state.value.phase == .pending, state.value.upstream == nil else { return false }
-            state.value.upstream = subscription
+            guard state.phase == .pending, state.upstream == nil else { return false }
+            state.upstream = subscription
             return true
         }
         if accepted {
@@ -114,9 +114,9 @@ internal final class FetchObject: OpaqueObject, Subscriber, @unchecked Sendable 
     /// and the registry entry. Under the gate.
     private func claim() -> Bool {
         let claimed = state.withLock { state -> Bool in
-            guard state.value.phase == .pending else { return false }
-            state.value.phase = .done
-            state.value.upstream = nil
+            guard state.phase == .pending else { return false }
+            state.phase = .done
+            state.upstream = nil
             return true
         }
         if claimed { loop.unregister(self) }
@@ -138,16 +138,16 @@ internal final class FetchObject: OpaqueObject, Subscriber, @unchecked Sendable 
     /// `UV_EALREADY` after. Any thread.
     internal func cancel() -> Int32 {
         let taken = withGate {
-            state.withLock { state -> UncheckedSendable<(any Subscription)?>? in
-                guard state.value.phase == .pending else { return nil }
-                state.value.phase = .cancelled
-                defer { state.value.upstream = nil }
-                return UncheckedSendable(state.value.upstream)
+            state.withLock { state -> (any Subscription)?? in
+                guard state.phase == .pending else { return nil }
+                state.phase = .cancelled
+                defer { state.upstream = nil }
+                return state.upstream
             }
         }
         guard let taken else { return Status.already }
         loop.unregister(self)
-        taken.value?.cancel()
+        taken?.cancel()
         return Status.ok
     }
 
@@ -157,14 +157,14 @@ internal final class FetchObject: OpaqueObject, Subscriber, @unchecked Sendable 
     internal func end(message: String) {
         var taken: (any Subscription)?
         withGate {
-            let upstream = state.withLock { state -> UncheckedSendable<(any Subscription)?>? in
-                guard state.value.phase == .pending else { return nil }
-                state.value.phase = .done
-                defer { state.value.upstream = nil }
-                return UncheckedSendable(state.value.upstream)
+            let upstream = state.withLock { state -> (any Subscription)?? in
+                guard state.phase == .pending else { return nil }
+                state.phase = .done
+                defer { state.upstream = nil }
+                return state.upstream
             }
             guard let upstream else { return }
-            taken = upstream.value
+            taken = upstream
             loop.unregister(self)
             deliverFailure(status: Status.cancelled, uvCode: 0, message: message)
         }

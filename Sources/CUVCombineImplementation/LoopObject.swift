@@ -55,7 +55,7 @@ internal final class LoopObject: OpaqueObject, @unchecked Sendable {
     /// Entries are added only inside the phase lock (``whileActive(_:)``),
     /// so a detach or close that took the registry after changing the
     /// phase sees everything it must end.
-    private let pendingFetches = Mutex(UncheckedSendable(PendingFetches()))
+    private let pendingFetches = Locked(PendingFetches())
 
     private struct PendingFetches {
         var fetches: [ObjectIdentifier: FetchObject] = [:]
@@ -98,26 +98,26 @@ internal final class LoopObject: OpaqueObject, @unchecked Sendable {
     /// ``whileActive(_:)`` only.
     internal func register(_ fetch: FetchObject) {
         pendingFetches.withLock { pending in
-            fetch.sequence = pending.value.nextSequence
-            pending.value.nextSequence += 1
-            pending.value.fetches[ObjectIdentifier(fetch)] = fetch
+            fetch.sequence = pending.nextSequence
+            pending.nextSequence += 1
+            pending.fetches[ObjectIdentifier(fetch)] = fetch
         }
     }
 
     /// Forgets a fetch that completed or was cancelled. Any thread.
     internal func unregister(_ fetch: FetchObject) {
-        _ = pendingFetches.withLock { $0.value.fetches.removeValue(forKey: ObjectIdentifier(fetch)) }
+        _ = pendingFetches.withLock { $0.fetches.removeValue(forKey: ObjectIdentifier(fetch)) }
     }
 
     /// Holds a started shared fetch until it completed or was cancelled.
     /// Inside ``whileActive(_:)`` only.
     internal func register(shared: SharedFetchObject) {
-        pendingFetches.withLock { $0.value.shared[ObjectIdentifier(shared)] = shared }
+        pendingFetches.withLock { $0.shared[ObjectIdentifier(shared)] = shared }
     }
 
     /// Lets go of a shared fetch that completed or was cancelled. Any thread.
     internal func unregister(shared: SharedFetchObject) {
-        let released = pendingFetches.withLock { $0.value.shared.removeValue(forKey: ObjectIdentifier(shared)) }
+        let released = pendingFetches.withLock { $0.shared.removeValue(forKey: ObjectIdentifier(shared)) }
         // Released outside the lock: this may be the last reference.
         _ = released
     }
@@ -129,11 +129,11 @@ internal final class LoopObject: OpaqueObject, @unchecked Sendable {
     private func endPendingFetches(_ reason: String) {
         let (fetches, shared) = pendingFetches.withLock { pending -> ([FetchObject], [SharedFetchObject]) in
             defer {
-                pending.value.fetches = [:]
-                pending.value.shared = [:]
+                pending.fetches = [:]
+                pending.shared = [:]
             }
-            return (pending.value.fetches.values.sorted { $0.sequence < $1.sequence },
-                    Array(pending.value.shared.values))
+            return (pending.fetches.values.sorted { $0.sequence < $1.sequence },
+                    Array(pending.shared.values))
         }
         for fetch in fetches { fetch.end(message: reason) }
         for object in shared { object.loopEnded() }

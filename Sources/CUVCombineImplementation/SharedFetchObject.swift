@@ -45,7 +45,7 @@ internal final class SharedFetchObject: OpaqueObject, @unchecked Sendable {
     internal let loop: LoopObject
     private let multicast: Multicast
     private let watcher = CompletionWatcher()
-    private let state = Mutex(UncheckedSendable(State()))
+    private let state = Locked(State())
 
     internal init(session: SessionObject, request: FetchRequest) {
         loop = session.loop
@@ -65,12 +65,12 @@ internal final class SharedFetchObject: OpaqueObject, @unchecked Sendable {
         var status = Status.ok
         let active = loop.whileActive {
             status = state.withLock { state -> Int32 in
-                switch state.value.phase {
+                switch state.phase {
                 case .idle: break
                 case .started: return Status.already
                 case .cancelled: return Status.cancelled
                 }
-                state.value.subscribers.append(fetch)
+                state.subscribers.append(fetch)
                 loop.register(fetch)
                 multicast.receive(subscriber: fetch)
                 return Status.ok
@@ -84,12 +84,12 @@ internal final class SharedFetchObject: OpaqueObject, @unchecked Sendable {
         var status = Status.ok
         let active = loop.whileActive {
             status = state.withLock { state -> Int32 in
-                switch state.value.phase {
+                switch state.phase {
                 case .idle: break
                 case .started: return Status.already
                 case .cancelled: return Status.cancelled
                 }
-                state.value.phase = .started
+                state.phase = .started
                 loop.register(shared: self)
                 loop.loop.schedule(options: nil) { self.connect() }
                 return Status.ok
@@ -102,11 +102,11 @@ internal final class SharedFetchObject: OpaqueObject, @unchecked Sendable {
     /// reports at once reaches the subscribers inside `connect()`, and
     /// their callbacks may call `cancel()`). Loop thread.
     private func connect() {
-        guard state.withLock({ $0.value.phase == .started && !$0.value.loopEnded }) else { return }
+        guard state.withLock({ $0.phase == .started && !$0.loopEnded }) else { return }
         let connection = multicast.connect()
         let kept = state.withLock { state -> Bool in
-            guard state.value.phase == .started, !state.value.loopEnded else { return false }
-            state.value.connection = connection
+            guard state.phase == .started, !state.loopEnded else { return false }
+            state.connection = connection
             return true
         }
         if !kept { connection.cancel() }
@@ -115,19 +115,19 @@ internal final class SharedFetchObject: OpaqueObject, @unchecked Sendable {
     /// `uvc_shared_fetch_cancel`: cancels the connection now; the waiting
     /// subscribers get `UV_ECANCELED` in a later iteration.
     internal func cancel() -> Int32 {
-        let taken = state.withLock { state -> UncheckedSendable<(connection: (any Cancellable)?, subscribers: [FetchObject])>? in
-            guard state.value.phase != .cancelled else { return nil }
-            state.value.phase = .cancelled
+        let taken = state.withLock { state -> (connection: (any Cancellable)?, subscribers: [FetchObject])? in
+            guard state.phase != .cancelled else { return nil }
+            state.phase = .cancelled
             defer {
-                state.value.connection = nil
-                state.value.subscribers = []
+                state.connection = nil
+                state.subscribers = []
             }
-            return UncheckedSendable((state.value.connection, state.value.subscribers))
+            return (state.connection, state.subscribers)
         }
         guard let taken else { return Status.already }
         loop.unregister(shared: self)
-        taken.value.connection?.cancel()
-        let subscribers = taken.value.subscribers
+        taken.connection?.cancel()
+        let subscribers = taken.subscribers
         if !subscribers.isEmpty {
             // Not accepted once the loop is detached or closed: the loop
             // then ended every subscriber itself.
@@ -142,7 +142,7 @@ internal final class SharedFetchObject: OpaqueObject, @unchecked Sendable {
 
     /// `uvc_shared_fetch_free`: cancels a shared fetch that never started.
     internal func releaseFromC() {
-        let idle = state.withLock { $0.value.phase == .idle }
+        let idle = state.withLock { $0.phase == .idle }
         if idle { _ = cancel() }
     }
 
@@ -150,12 +150,12 @@ internal final class SharedFetchObject: OpaqueObject, @unchecked Sendable {
     /// drops the connection. The phase stays, so the host's first cancel
     /// still answers 0. Loop thread.
     internal func loopEnded() {
-        let connection = state.withLock { state -> UncheckedSendable<(any Cancellable)?> in
-            state.value.loopEnded = true
-            defer { state.value.connection = nil }
-            return UncheckedSendable(state.value.connection)
+        let connection = state.withLock { state -> (any Cancellable)? in
+            state.loopEnded = true
+            defer { state.connection = nil }
+            return state.connection
         }
-        connection.value?.cancel()
+        connection?.cancel()
     }
 
     /// The subject completed: every subscriber got the outcome.
@@ -174,20 +174,16 @@ private final class CompletionWatcher: Subscriber, @unchecked Sendable {
     let combineIdentifier = CombineIdentifier()
     /// Set once, before subscribing.
     weak var owner: SharedFetchObject?
-    private let subscription = Mutex(UncheckedSendable<(any Subscription)?>(nil))
+    private let subscription = Locked<(any Subscription)?>(nil)
 
     func receive(subscription: any Subscription) {
-        self.subscription.withLock { $0.value = subscription }
+        self.subscription.withLock { $0 = subscription }
         subscription.request(.unlimited)
     }
 
     /// Leaves the subject (idempotent).
     func cancel() {
-        let taken = subscription.withLock { stored -> UncheckedSendable<(any Subscription)?> in
-            defer { stored.value = nil }
-            return UncheckedSendable(stored.value)
-        }
-        taken.value?.cancel()
+        subscription.withLock { $0.take() }?.cancel()
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
@@ -195,7 +191,7 @@ private final class CompletionWatcher: Subscriber, @unchecked Sendable {
     }
 
     func receive(completion: Subscribers.Completion<UVURLError>) {
-        subscription.withLock { $0.value = nil }
+        subscription.withLock { $0 = nil }
         owner?.subjectCompleted()
     }
 }

@@ -27,7 +27,7 @@ internal final class SubscriptionObject: OpaqueObject, Subscriber, @unchecked Se
         internal var cancelled = false
     }
 
-    private let state = Mutex(UncheckedSendable(State()))
+    private let state = Locked(State())
 
     internal init(callback: @escaping uvc_timer_cb, userData: UnsafeMutableRawPointer?) {
         self.callback = callback
@@ -36,8 +36,8 @@ internal final class SubscriptionObject: OpaqueObject, Subscriber, @unchecked Se
 
     internal func receive(subscription: any Subscription) {
         let accepted = state.withLock { state -> Bool in
-            guard !state.value.cancelled, state.value.upstream == nil else { return false }
-            state.value.upstream = subscription
+            guard !state.cancelled, state.upstream == nil else { return false }
+            state.upstream = subscription
             return true
         }
         if accepted {
@@ -54,22 +54,22 @@ internal final class SubscriptionObject: OpaqueObject, Subscriber, @unchecked Se
 
     internal func receive(completion: Subscribers.Completion<Never>) {
         // A timer never completes; let go of the subscription if one did.
-        _ = state.withLock { state -> UncheckedSendable<(any Subscription)?> in
-            defer { state.value.upstream = nil }
-            return UncheckedSendable(state.value.upstream)
+        _ = state.withLock { state -> (any Subscription)? in
+            defer { state.upstream = nil }
+            return state.upstream
         }
     }
 
     /// `uvc_subscription_cancel`: 0 the first time, `UV_EALREADY` after.
     internal func cancel() -> Int32 {
-        let taken = state.withLock { state -> UncheckedSendable<(any Subscription)?>? in
-            guard !state.value.cancelled else { return nil }
-            state.value.cancelled = true
-            defer { state.value.upstream = nil }
-            return UncheckedSendable(state.value.upstream)
+        let taken = state.withLock { state -> (any Subscription)?? in
+            guard !state.cancelled else { return nil }
+            state.cancelled = true
+            defer { state.upstream = nil }
+            return state.upstream
         }
         guard let taken else { return Status.already }
-        taken.value?.cancel()
+        taken?.cancel()
         return Status.ok
     }
 

@@ -158,7 +158,7 @@ extension _Introspection {
 /// reported, which is all a debugging hook can promise).
 @usableFromInline
 internal enum IntrospectionRegistry {
-    private static let handlers = Mutex<[ObjectIdentifier: UncheckedSendable<any _Introspection>]>([:])
+    private static let handlers = Locked<[ObjectIdentifier: any _Introspection]>([:])
     private static let activeFlag = Atomic<Bool>(false)
 
     /// Whether any introspection is enabled.
@@ -167,7 +167,7 @@ internal enum IntrospectionRegistry {
 
     internal static func enable(_ handler: any _Introspection) {
         handlers.withLock {
-            $0[ObjectIdentifier(handler)] = UncheckedSendable(handler)
+            $0[ObjectIdentifier(handler)] = handler
             activeFlag.store(true, ordering: .relaxed)
         }
     }
@@ -187,7 +187,7 @@ internal enum IntrospectionRegistry {
     @usableFromInline
     internal static var current: [any _Introspection] {
         guard isActive else { return [] }
-        return handlers.withLock { $0.values.map(\.value) }
+        return handlers.withLock { Array($0.values) }
     }
 
     /// Subscribes `subscriber` to `publisher` wrapped in a tap that reports

@@ -62,7 +62,7 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
         case wait
     }
 
-    @usableFromInline let state = Mutex(UncheckedSendable(State()))
+    @usableFromInline let state = Locked(State())
 
     @inlinable
     init() {}
@@ -72,10 +72,10 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
     @inlinable
     func receive(subscription: any Subscription) {
         let request = state.withLock { s -> Subscribers.Demand? in
-            guard s.value.subscription == nil, !s.value.done else { return nil }
-            s.value.subscription = subscription
-            defer { s.value.requestOnSubscription = .none }
-            return s.value.requestOnSubscription
+            guard s.subscription == nil, !s.done else { return nil }
+            s.subscription = subscription
+            defer { s.requestOnSubscription = .none }
+            return s.requestOnSubscription
         }
         guard let request else {
             subscription.cancel()
@@ -86,24 +86,24 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let waiter = state.withLock { s -> Waiter? in s.value.waiters.popFirst() }
+        let waiter = state.withLock { s -> Waiter? in s.waiters.popFirst() }
         waiter?.resume(returning: UncheckedSendable(.success(input)))
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let waiters = state.withLock { s -> UncheckedSendable<RingBuffer<Waiter>>? in
-            guard !s.value.done, s.value.completion == nil else { return nil }
-            s.value.subscription = nil
-            guard !s.value.waiters.isEmpty else {
-                s.value.completion = completion
+        let waiters = state.withLock { s -> RingBuffer<Waiter>? in
+            guard !s.done, s.completion == nil else { return nil }
+            s.subscription = nil
+            guard !s.waiters.isEmpty else {
+                s.completion = completion
                 return nil
             }
-            s.value.done = true
-            return UncheckedSendable(s.value.takeWaiters())
+            s.done = true
+            return s.takeWaiters()
         }
-        guard var waiters = waiters?.value else { return }
+        guard var waiters else { return }
         let outcome = Self.outcome(of: completion)
         while let waiter = waiters.popFirst() { waiter.resume(returning: outcome) }
     }
@@ -125,21 +125,21 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
     func next() async -> Result<Input?, Failure> {
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: Waiter) in
-                let step = state.withLock { s -> UncheckedSendable<NextStep> in
-                    if s.value.done { return UncheckedSendable(.resume(UncheckedSendable(.success(nil)))) }
-                    if let completion = s.value.completion {
-                        s.value.completion = nil
-                        s.value.done = true
-                        return UncheckedSendable(.resume(Self.outcome(of: completion)))
+                let step = state.withLock { s -> NextStep in
+                    if s.done { return .resume(UncheckedSendable(.success(nil))) }
+                    if let completion = s.completion {
+                        s.completion = nil
+                        s.done = true
+                        return .resume(Self.outcome(of: completion))
                     }
-                    s.value.waiters.append(waiter)
-                    guard let subscription = s.value.subscription else {
-                        s.value.requestOnSubscription += 1
-                        return UncheckedSendable(.wait)
+                    s.waiters.append(waiter)
+                    guard let subscription = s.subscription else {
+                        s.requestOnSubscription += 1
+                        return .wait
                     }
-                    return UncheckedSendable(.request(subscription))
+                    return .request(subscription)
                 }
-                switch step.value {
+                switch step {
                 case .resume(let outcome): waiter.resume(returning: outcome)
                 case .request(let subscription): subscription.request(.max(1))
                 case .wait: break
@@ -162,12 +162,12 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
     /// cancellation handler); `cancel()` follows from the task itself.
     @inlinable
     func endIteration() {
-        let waiters = state.withLock { s -> UncheckedSendable<RingBuffer<Waiter>> in
-            s.value.done = true
-            s.value.completion = nil
-            return UncheckedSendable(s.value.takeWaiters())
+        let waiters = state.withLock { s -> RingBuffer<Waiter> in
+            s.done = true
+            s.completion = nil
+            return s.takeWaiters()
         }
-        var taken = waiters.value
+        var taken = waiters
         while let waiter = taken.popFirst() { waiter.resume(returning: UncheckedSendable(.success(nil))) }
     }
 
@@ -175,14 +175,14 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
     /// `next()` returns `nil`. Idempotent; callable from any thread.
     @inlinable
     func cancel() {
-        let released = state.withLock { s -> UncheckedSendable<((any Subscription)?, RingBuffer<Waiter>)> in
-            s.value.done = true
-            s.value.completion = nil
-            defer { s.value.subscription = nil }
-            return UncheckedSendable((s.value.subscription, s.value.takeWaiters()))
+        let released = state.withLock { s -> ((any Subscription)?, RingBuffer<Waiter>) in
+            s.done = true
+            s.completion = nil
+            defer { s.subscription = nil }
+            return (s.subscription, s.takeWaiters())
         }
-        released.value.0?.cancel()
-        var waiters = released.value.1
+        released.0?.cancel()
+        var waiters = released.1
         while let waiter = waiters.popFirst() { waiter.resume(returning: UncheckedSendable(.success(nil))) }
     }
 }

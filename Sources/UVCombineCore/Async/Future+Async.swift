@@ -127,7 +127,7 @@ internal final class FutureValueSubscriber<Input, Failure: Error>: Subscriber, @
         @inlinable init() {}
     }
 
-    @usableFromInline let state = Mutex(UncheckedSendable(State()))
+    @usableFromInline let state = Locked(State())
 
     @inlinable
     init() {}
@@ -137,8 +137,8 @@ internal final class FutureValueSubscriber<Input, Failure: Error>: Subscriber, @
     @usableFromInline
     func attach(_ continuation: CheckedContinuation<Outcome, Never>) {
         let cancelled = state.withLock { s -> Bool in
-            if s.value.cancelled { return true }
-            s.value.continuation = continuation
+            if s.cancelled { return true }
+            s.continuation = continuation
             return false
         }
         if cancelled { continuation.resume(returning: UncheckedSendable(.failure(CancellationError()))) }
@@ -147,8 +147,8 @@ internal final class FutureValueSubscriber<Input, Failure: Error>: Subscriber, @
     @usableFromInline
     func receive(subscription: any Subscription) {
         let accepted = state.withLock { s -> Bool in
-            guard s.value.subscription == nil, !s.value.cancelled else { return false }
-            s.value.subscription = subscription
+            guard s.subscription == nil, !s.cancelled else { return false }
+            s.subscription = subscription
             return true
         }
         if accepted {
@@ -176,12 +176,12 @@ internal final class FutureValueSubscriber<Input, Failure: Error>: Subscriber, @
     /// `CancellationError`.
     @usableFromInline
     func cancel() {
-        let released = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-            s.value.cancelled = true
-            defer { s.value.subscription = nil }
-            return UncheckedSendable(s.value.subscription)
+        let released = state.withLock { s -> (any Subscription)? in
+            s.cancelled = true
+            defer { s.subscription = nil }
+            return s.subscription
         }
-        released.value?.cancel()
+        released?.cancel()
         resume(with: .failure(CancellationError()))
     }
 
@@ -190,15 +190,15 @@ internal final class FutureValueSubscriber<Input, Failure: Error>: Subscriber, @
     /// blocks: safe in a cancellation handler).
     @usableFromInline
     func endWaiting() {
-        state.withLock { $0.value.cancelled = true }
+        state.withLock { $0.cancelled = true }
         resume(with: .failure(CancellationError()))
     }
 
     @usableFromInline
     func resume(with result: Result<Input, any Error>) {
         let continuation = state.withLock { s -> CheckedContinuation<Outcome, Never>? in
-            defer { s.value.continuation = nil }
-            return s.value.continuation
+            defer { s.continuation = nil }
+            return s.continuation
         }
         continuation?.resume(returning: UncheckedSendable(result))
     }

@@ -106,7 +106,7 @@ internal final class AsyncSequenceSubscription<Base: AsyncSequence, Downstream: 
     }
 
     @usableFromInline let downstream: Downstream
-    @usableFromInline let state = Mutex(UncheckedSendable(State()))
+    @usableFromInline let state = Locked(State())
 
     @inlinable
     init(downstream: Downstream) {
@@ -123,8 +123,8 @@ internal final class AsyncSequenceSubscription<Base: AsyncSequence, Downstream: 
         let loop: () async -> Void = { await self.run(base) }
         let task = startTask(UncheckedSendable(loop))
         let cancelled = state.withLock { s -> Bool in
-            if s.value.cancelled { return true }
-            s.value.task = task
+            if s.cancelled { return true }
+            s.task = task
             return false
         }
         if cancelled { task.cancel() }
@@ -155,15 +155,15 @@ internal final class AsyncSequenceSubscription<Base: AsyncSequence, Downstream: 
     @inlinable
     func waitForDemand() async -> Bool {
         let ready = state.withLock { s -> Bool? in
-            if s.value.cancelled { return false }
-            return s.value.demand.rawValue > 0 ? true : nil
+            if s.cancelled { return false }
+            return s.demand.rawValue > 0 ? true : nil
         }
         if let ready { return ready }
         return await withCheckedContinuation { (waiter: CheckedContinuation<Bool, Never>) in
             let ready = state.withLock { s -> Bool? in
-                if s.value.cancelled { return false }
-                if s.value.demand.rawValue > 0 { return true }
-                s.value.waiter = waiter
+                if s.cancelled { return false }
+                if s.demand.rawValue > 0 { return true }
+                s.waiter = waiter
                 return nil
             }
             if let ready { waiter.resume(returning: ready) }
@@ -175,8 +175,8 @@ internal final class AsyncSequenceSubscription<Base: AsyncSequence, Downstream: 
     @inlinable
     func takeOne() -> Bool {
         state.withLock { s -> Bool in
-            guard !s.value.cancelled else { return false }
-            if !s.value.demand.isUnlimited { s.value.demand -= 1 }
+            guard !s.cancelled else { return false }
+            if !s.demand.isUnlimited { s.demand -= 1 }
             return true
         }
     }
@@ -185,9 +185,9 @@ internal final class AsyncSequenceSubscription<Base: AsyncSequence, Downstream: 
     @inlinable
     func finish() -> Bool {
         state.withLock { s -> Bool in
-            guard !s.value.cancelled else { return false }
-            s.value.cancelled = true
-            s.value.task = nil
+            guard !s.cancelled else { return false }
+            s.cancelled = true
+            s.task = nil
             return true
         }
     }
@@ -195,10 +195,10 @@ internal final class AsyncSequenceSubscription<Base: AsyncSequence, Downstream: 
     @inlinable
     func add(_ demand: Subscribers.Demand) {
         let waiter = state.withLock { s -> CheckedContinuation<Bool, Never>? in
-            guard !s.value.cancelled else { return nil }
-            s.value.demand += demand
-            defer { s.value.waiter = nil }
-            return s.value.waiter
+            guard !s.cancelled else { return nil }
+            s.demand += demand
+            defer { s.waiter = nil }
+            return s.waiter
         }
         waiter?.resume(returning: true)
     }
@@ -214,13 +214,13 @@ internal final class AsyncSequenceSubscription<Base: AsyncSequence, Downstream: 
     @inlinable
     func cancel() {
         let released = state.withLock { s -> (CheckedContinuation<Bool, Never>?, Task<Void, Never>?) in
-            guard !s.value.cancelled else { return (nil, nil) }
-            s.value.cancelled = true
+            guard !s.cancelled else { return (nil, nil) }
+            s.cancelled = true
             defer {
-                s.value.waiter = nil
-                s.value.task = nil
+                s.waiter = nil
+                s.task = nil
             }
-            return (s.value.waiter, s.value.task)
+            return (s.waiter, s.task)
         }
         released.1?.cancel()
         released.0?.resume(returning: false)

@@ -103,12 +103,12 @@ internal final class NotificationSubscription<Downstream: Subscriber>: Notificat
         var observer: (any NSObjectProtocol)?
     }
 
-    private let state: Mutex<UncheckedSendable<State>>
+    private let state: Locked<State>
     private let gate = DownstreamGate()
     private let name: Notification.Name
 
     init(downstream: Downstream, name: Notification.Name) {
-        state = Mutex(UncheckedSendable(State(downstream: downstream)))
+        state = Locked(State(downstream: downstream))
         self.name = name
         super.init()
     }
@@ -125,23 +125,23 @@ internal final class NotificationSubscription<Downstream: Subscriber>: Notificat
             receiver?.receive(notification)
         }
         state.withLock {
-            $0.value.center = center
-            $0.value.observer = observer
+            $0.center = center
+            $0.observer = observer
         }
     }
 
     override func receive(_ notification: Notification) {
         withGate {
-            let target = state.withLock { s -> UncheckedSendable<Downstream?> in
-                guard s.value.demand > 0, let downstream = s.value.downstream else { return UncheckedSendable(nil) }
-                s.value.demand -= 1
-                return UncheckedSendable(downstream)
+            let target = state.withLock { s -> Downstream? in
+                guard s.demand > 0, let downstream = s.downstream else { return nil }
+                s.demand -= 1
+                return downstream
             }
-            guard let downstream = target.value else { return }
+            guard let downstream = target else { return }
             let more = downstream.receive(notification)
             if more > 0 {
                 state.withLock { s in
-                    if s.value.downstream != nil { s.value.demand += more }
+                    if s.downstream != nil { s.demand += more }
                 }
             }
         }
@@ -150,22 +150,22 @@ internal final class NotificationSubscription<Downstream: Subscriber>: Notificat
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         state.withLock { s in
-            if s.value.downstream != nil { s.value.demand += demand }
+            if s.downstream != nil { s.demand += demand }
         }
     }
 
     func cancel() {
-        var taken = UncheckedSendable<State?>(nil)
+        var taken: State?
         withGate {
-            taken = state.withLock { s -> UncheckedSendable<State?> in
-                guard s.value.downstream != nil else { return UncheckedSendable(nil) }
-                defer { s.value = State() }
-                return UncheckedSendable(s.value)
+            taken = state.withLock { s -> State? in
+                guard s.downstream != nil else { return nil }
+                defer { s = State() }
+                return s
             }
         }
         // The observer is removed and the subscriber released outside every
         // lock.
-        if let old = taken.value, let center = old.center, let observer = old.observer {
+        if let old = taken, let center = old.center, let observer = old.observer {
             center.removeObserver(observer)
         }
     }
@@ -176,7 +176,7 @@ internal final class NotificationSubscription<Downstream: Subscriber>: Notificat
 
     var description: String { "NotificationCenter Observer" }
     var customMirror: Mirror {
-        let demand = state.withLock { $0.value.demand }
+        let demand = state.withLock { $0.demand }
         return Mirror(self, children: ["name": name, "demand": demand])
     }
     var playgroundDescription: Any { description }

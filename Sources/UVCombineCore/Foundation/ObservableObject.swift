@@ -72,15 +72,15 @@ internal enum ObservableObjectRegistry {
         var purgeAt = 64
     }
 
-    internal static let state = Mutex(UncheckedSendable(State()))
+    internal static let state = Locked(State())
 
     internal static func publisher(for object: AnyObject) -> ObservableObjectPublisher {
         let type = ObjectIdentifier(Swift.type(of: object))
-        let known = state.withLock { $0.value.hasPublished[type] }
+        let known = state.withLock { $0.hasPublished[type] }
         if known != false {
             let boxes = publishedBoxes(of: object)
             if known == nil {
-                state.withLock { $0.value.hasPublished[type] = !boxes.isEmpty }
+                state.withLock { $0.hasPublished[type] = !boxes.isEmpty }
             }
             if let first = boxes.first {
                 if let installed = first.objectWillChange.load() { return installed }
@@ -111,7 +111,7 @@ internal enum ObservableObjectRegistry {
     internal static func sideTablePublisher(for object: AnyObject) -> ObservableObjectPublisher {
         let id = ObjectIdentifier(object)
         let existing = state.withLock { s -> ObservableObjectPublisher? in
-            guard let entry = s.value.sideTable[id], entry.object === object else { return nil }
+            guard let entry = s.sideTable[id], entry.object === object else { return nil }
             return entry.publisher
         }
         if let existing { return existing }
@@ -120,12 +120,12 @@ internal enum ObservableObjectRegistry {
         let fresh = ObservableObjectPublisher()
         var purged: [Entry] = []
         let result = state.withLock { s -> ObservableObjectPublisher in
-            if let entry = s.value.sideTable[id], entry.object === object { return entry.publisher }
-            s.value.sideTable[id] = Entry(object: object, publisher: fresh)
-            if s.value.sideTable.count >= s.value.purgeAt {
-                purged = s.value.sideTable.values.filter { $0.object == nil }
-                s.value.sideTable = s.value.sideTable.filter { $0.value.object != nil }
-                s.value.purgeAt = Swift.max(64, s.value.sideTable.count * 2)
+            if let entry = s.sideTable[id], entry.object === object { return entry.publisher }
+            s.sideTable[id] = Entry(object: object, publisher: fresh)
+            if s.sideTable.count >= s.purgeAt {
+                purged = s.sideTable.values.filter { $0.object == nil }
+                s.sideTable = s.sideTable.filter { $0.value.object != nil }
+                s.purgeAt = Swift.max(64, s.sideTable.count * 2)
             }
             return fresh
         }

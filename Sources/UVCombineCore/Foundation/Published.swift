@@ -136,22 +136,22 @@ internal class PublishedBoxBase {
     /// implementation; read on every change (an atomic load).
     @usableFromInline internal let objectWillChange = AtomicLazyReference<ObservableObjectPublisher>()
     /// Subscriptions made by `assign(to: &$property)`.
-    internal let assignments = Mutex(UncheckedSendable<[any Subscription]>([]))
+    internal let assignments = Locked<[any Subscription]>([])
 
     @usableFromInline
     internal init() {}
 
     deinit {
-        let subscriptions = assignments.withLock { state -> UncheckedSendable<[any Subscription]> in
-            defer { state.value = [] }
+        let subscriptions = assignments.withLock { state -> [any Subscription] in
+            defer { state = [] }
             return state
         }
-        for subscription in subscriptions.value { subscription.cancel() }
+        for subscription in subscriptions { subscription.cancel() }
     }
 
     /// Keeps `subscription` until the storage goes away.
     internal func adopt(_ subscription: any Subscription) {
-        assignments.withLock { $0.value.append(subscription) }
+        assignments.withLock { $0.append(subscription) }
     }
 }
 

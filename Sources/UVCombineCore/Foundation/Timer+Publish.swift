@@ -114,7 +114,7 @@ extension Timer {
                 fanOut.fire(Date())
             }
             if let tolerance { timer.tolerance = tolerance }
-            connection.timer.withLock { $0 = UncheckedSendable(timer) }
+            connection.timer.withLock { $0 = timer }
             runLoop.add(timer, forMode: mode)
             return connection
         }
@@ -132,18 +132,14 @@ extension Timer.TimerPublisher: @unchecked Sendable {}
 /// its `Timer` and detaches the publisher's current subscribers, once.
 internal final class TimerPublisherConnection: Cancellable, Sendable {
     private let publisher: Timer.TimerPublisher
-    internal let timer = Mutex<UncheckedSendable<Timer?>>(UncheckedSendable(nil))
+    internal let timer = Locked<Timer?>(nil)
 
     init(publisher: Timer.TimerPublisher) {
         self.publisher = publisher
     }
 
     func cancel() {
-        let taken = timer.withLock { state -> UncheckedSendable<Timer?> in
-            defer { state = UncheckedSendable(nil) }
-            return state
-        }
-        guard let timer = taken.value else { return }
+        guard let timer = timer.withLock({ $0.take() }) else { return }
         timer.invalidate()
         publisher.fanOut.disconnectAll()
     }

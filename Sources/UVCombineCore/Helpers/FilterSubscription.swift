@@ -107,13 +107,13 @@ internal final class FilterSubscription<Logic: FilterLogic, Downstream: Subscrib
 
     @usableFromInline let downstream: Downstream
     @usableFromInline let logic: Logic
-    @usableFromInline let state: Mutex<UncheckedSendable<State>>
+    @usableFromInline let state: Locked<State>
 
     @inlinable
     init(downstream: Downstream, logic: Logic, initial: Logic.State) {
         self.downstream = downstream
         self.logic = logic
-        state = Mutex(UncheckedSendable(State(logic: initial)))
+        state = Locked(State(logic: initial))
     }
 
     // MARK: Subscriber
@@ -121,9 +121,9 @@ internal final class FilterSubscription<Logic: FilterLogic, Downstream: Subscrib
     @inlinable
     func receive(subscription: any Subscription) {
         let accepted = state.withLock { s -> Bool in
-            guard case .awaitingSubscription = s.value.phase else { return false }
-            s.value.phase = .subscribed
-            s.value.upstream = subscription
+            guard case .awaitingSubscription = s.phase else { return false }
+            s.phase = .subscribed
+            s.upstream = subscription
             return true
         }
         if accepted {
@@ -135,11 +135,11 @@ internal final class FilterSubscription<Logic: FilterLogic, Downstream: Subscrib
 
     @inlinable
     func receive(_ input: Logic.Input) -> Subscribers.Demand {
-        let current = state.withLock { s -> UncheckedSendable<(Phase, Logic.State)> in
-            UncheckedSendable((s.value.phase, s.value.logic))
+        let current = state.withLock { s -> (Phase, Logic.State) in
+            (s.phase, s.logic)
         }
-        var logicState = current.value.1
-        switch (Logic.rules, current.value.0) {
+        var logicState = current.1
+        switch (Logic.rules, current.0) {
         case (.strict, .awaitingSubscription):
             violation("\(Logic.name) received a value before its subscription")
         case (.strict, .terminal), (.gated, .awaitingSubscription), (.gated, .terminal):
@@ -150,7 +150,7 @@ internal final class FilterSubscription<Logic: FilterLogic, Downstream: Subscrib
         let step = logic.step(&logicState, input)
         // A stateless operator has nothing to write back.
         if MemoryLayout<Logic.State>.size != 0 {
-            state.withLock { $0.value.logic = logicState }
+            state.withLock { $0.logic = logicState }
         }
         switch step {
         case .publish:
@@ -174,14 +174,14 @@ internal final class FilterSubscription<Logic: FilterLogic, Downstream: Subscrib
     /// while subscribed; returns whether it did.
     @inlinable @discardableResult
     func finish(with error: Logic.Failure?) -> Bool {
-        let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-            guard case .subscribed = s.value.phase else { return UncheckedSendable(nil) }
-            s.value.phase = .terminal
-            let upstream = s.value.upstream
-            s.value.upstream = nil
-            return UncheckedSendable(upstream)
+        let upstream = state.withLock { s -> (any Subscription)? in
+            guard case .subscribed = s.phase else { return nil }
+            s.phase = .terminal
+            let upstream = s.upstream
+            s.upstream = nil
+            return upstream
         }
-        guard let upstream = upstream.value else { return false }
+        guard let upstream = upstream else { return false }
         upstream.cancel()
         if let error {
             downstream.receive(completion: .failure(error))
@@ -194,10 +194,10 @@ internal final class FilterSubscription<Logic: FilterLogic, Downstream: Subscrib
     @inlinable
     func receive(completion: Subscribers.Completion<Logic.UpstreamFailure>) {
         let phase = state.withLock { s -> Phase in
-            let phase = s.value.phase
+            let phase = s.phase
             if case .subscribed = phase {
-                s.value.phase = .terminal
-                s.value.upstream = nil
+                s.phase = .terminal
+                s.upstream = nil
             }
             return phase
         }
@@ -224,11 +224,11 @@ internal final class FilterSubscription<Logic: FilterLogic, Downstream: Subscrib
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        let current = state.withLock { UncheckedSendable(($0.value.phase, $0.value.upstream)) }
+        let current = state.withLock { ($0.phase, $0.upstream) }
         switch Logic.rules {
         case .strict:
             demand.assertNonZero()
-            if case .awaitingSubscription = current.value.0 {
+            if case .awaitingSubscription = current.0 {
                 violation("\(Logic.name) received a request before sending its subscription")
             }
         case .gated:
@@ -236,33 +236,33 @@ internal final class FilterSubscription<Logic: FilterLogic, Downstream: Subscrib
         case .forwarding:
             break
         }
-        current.value.1?.request(demand)
+        current.1?.request(demand)
     }
 
     @inlinable
     func cancel() {
-        let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-            switch s.value.phase {
+        let upstream = state.withLock { s -> (any Subscription)? in
+            switch s.phase {
             case .subscribed:
-                s.value.phase = .terminal
-                let upstream = s.value.upstream
-                s.value.upstream = nil
-                return UncheckedSendable(upstream)
+                s.phase = .terminal
+                let upstream = s.upstream
+                s.upstream = nil
+                return upstream
             case .awaitingSubscription:
                 // Only the strict operators remember such a cancel (and
                 // cancel the subscription when it arrives), as in Combine.
-                if case .strict = Logic.rules { s.value.phase = .terminal }
-                return UncheckedSendable(nil)
+                if case .strict = Logic.rules { s.phase = .terminal }
+                return nil
             case .terminal:
-                return UncheckedSendable(nil)
+                return nil
             }
         }
-        upstream.value?.cancel()
+        upstream?.cancel()
     }
 
     @usableFromInline var description: String { Logic.name }
     @usableFromInline var customMirror: Mirror {
-        let logicState = state.withLock { UncheckedSendable($0.value.logic) }.value
+        let logicState = state.withLock { $0.logic }
         return Mirror(self, children: logic.mirrorChildren(downstream: downstream, state: logicState))
     }
     @usableFromInline var playgroundDescription: Any { description }

@@ -126,26 +126,26 @@ internal final class ReducerSubscription<Logic: Reduction, Downstream: Subscribe
     @usableFromInline let logic: Logic
     /// The starting accumulator, kept for `customMirror` (`initial`).
     @usableFromInline let initial: Logic.Accumulator
-    @usableFromInline let state: Mutex<UncheckedSendable<State>>
+    @usableFromInline let state: Locked<State>
 
     @inlinable
     init(downstream: Downstream, logic: Logic, initial: Logic.Accumulator) {
         self.logic = logic
         self.initial = initial
-        state = Mutex(UncheckedSendable(State(downstream: downstream, accumulator: initial)))
+        state = Locked(State(downstream: downstream, accumulator: initial))
     }
 
     // MARK: Subscriber
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = state.withLock { s -> UncheckedSendable<Downstream?> in
-            guard s.value.phase == .awaitingSubscription else { return UncheckedSendable(nil) }
-            s.value.phase = .consuming
-            s.value.upstream = subscription
-            return UncheckedSendable(s.value.downstream)
+        let accepted = state.withLock { s -> Downstream? in
+            guard s.phase == .awaitingSubscription else { return nil }
+            s.phase = .consuming
+            s.upstream = subscription
+            return s.downstream
         }
-        guard let downstream = accepted.value else {
+        guard let downstream = accepted else {
             subscription.cancel()
             return
         }
@@ -157,39 +157,39 @@ internal final class ReducerSubscription<Logic: Reduction, Downstream: Subscribe
 
     @inlinable
     func receive(_ input: Logic.Input) -> Subscribers.Demand {
-        let taken = state.withLock { s -> UncheckedSendable<Logic.Accumulator?> in
-            guard s.value.phase == .consuming else { return UncheckedSendable(nil) }
-            return UncheckedSendable(s.value.accumulator.take())
+        let taken = state.withLock { s -> Logic.Accumulator? in
+            guard s.phase == .consuming else { return nil }
+            return s.accumulator.take()
         }
-        guard var accumulator = taken.value else { return .none }
+        guard var accumulator = taken else { return .none }
         switch logic.reduce(&accumulator, input) {
         case .more:
             state.withLock { s in
-                if s.value.phase == .consuming { s.value.accumulator = accumulator }
+                if s.phase == .consuming { s.accumulator = accumulator }
             }
         case .done:
-            let action = state.withLock { s -> UncheckedSendable<Action> in
-                guard s.value.phase == .consuming else { return UncheckedSendable(.none) }
-                let upstream = s.value.upstream
-                s.value.upstream = nil
-                if s.value.requested, let downstream = s.value.downstream.take() {
-                    s.value.phase = .terminal
-                    return UncheckedSendable(.cancelAndDeliver(upstream, downstream, accumulator))
+            let action = state.withLock { s -> Action in
+                guard s.phase == .consuming else { return .none }
+                let upstream = s.upstream
+                s.upstream = nil
+                if s.requested, let downstream = s.downstream.take() {
+                    s.phase = .terminal
+                    return .cancelAndDeliver(upstream, downstream, accumulator)
                 }
-                s.value.phase = .awaitingDemand
-                s.value.accumulator = accumulator
-                return UncheckedSendable(.cancelUpstream(upstream))
+                s.phase = .awaitingDemand
+                s.accumulator = accumulator
+                return .cancelUpstream(upstream)
             }
-            perform(action.value)
+            perform(action)
         case .fail(let error):
-            let action = state.withLock { s -> UncheckedSendable<((any Subscription)?, Downstream?)> in
-                guard s.value.phase == .consuming else { return UncheckedSendable((nil, nil)) }
-                s.value.phase = .terminal
-                let upstream = s.value.upstream
-                s.value.upstream = nil
-                return UncheckedSendable((upstream, s.value.downstream.take()))
+            let action = state.withLock { s -> ((any Subscription)?, Downstream?) in
+                guard s.phase == .consuming else { return (nil, nil) }
+                s.phase = .terminal
+                let upstream = s.upstream
+                s.upstream = nil
+                return (upstream, s.downstream.take())
             }
-            let (upstream, downstream) = action.value
+            let (upstream, downstream) = action
             upstream?.cancel()
             downstream?.receive(completion: .failure(error))
         }
@@ -198,25 +198,25 @@ internal final class ReducerSubscription<Logic: Reduction, Downstream: Subscribe
 
     @inlinable
     func receive(completion: Subscribers.Completion<Logic.UpstreamFailure>) {
-        let action = state.withLock { s -> UncheckedSendable<Action> in
-            guard s.value.phase == .consuming else { return UncheckedSendable(.none) }
-            s.value.upstream = nil
+        let action = state.withLock { s -> Action in
+            guard s.phase == .consuming else { return .none }
+            s.upstream = nil
             if case .failure(let error) = completion {
-                s.value.phase = .terminal
-                s.value.accumulator = nil
-                guard let downstream = s.value.downstream.take() else { return UncheckedSendable(.none) }
-                return UncheckedSendable(.fail(downstream, logic.failure(error)))
+                s.phase = .terminal
+                s.accumulator = nil
+                guard let downstream = s.downstream.take() else { return .none }
+                return .fail(downstream, logic.failure(error))
             }
-            if s.value.requested, let accumulator = s.value.accumulator.take(),
-               let downstream = s.value.downstream.take()
+            if s.requested, let accumulator = s.accumulator.take(),
+               let downstream = s.downstream.take()
             {
-                s.value.phase = .terminal
-                return UncheckedSendable(.deliver(downstream, accumulator))
+                s.phase = .terminal
+                return .deliver(downstream, accumulator)
             }
-            s.value.phase = .awaitingDemand
-            return UncheckedSendable(.none)
+            s.phase = .awaitingDemand
+            return .none
         }
-        perform(action.value)
+        perform(action)
     }
 
     // MARK: Subscription
@@ -224,37 +224,37 @@ internal final class ReducerSubscription<Logic: Reduction, Downstream: Subscribe
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
-        let action = state.withLock { s -> UncheckedSendable<Action> in
-            switch s.value.phase {
+        let action = state.withLock { s -> Action in
+            switch s.phase {
             case .awaitingSubscription, .consuming:
-                s.value.requested = true
-                return UncheckedSendable(.none)
+                s.requested = true
+                return .none
             case .awaitingDemand:
-                s.value.phase = .terminal
-                guard let accumulator = s.value.accumulator.take(),
-                      let downstream = s.value.downstream.take()
-                else { return UncheckedSendable(.none) }
-                return UncheckedSendable(.deliver(downstream, accumulator))
+                s.phase = .terminal
+                guard let accumulator = s.accumulator.take(),
+                      let downstream = s.downstream.take()
+                else { return .none }
+                return .deliver(downstream, accumulator)
             case .terminal:
-                return UncheckedSendable(.none)
+                return .none
             }
         }
-        perform(action.value)
+        perform(action)
     }
 
     @inlinable
     func cancel() {
-        let released = state.withLock { s -> UncheckedSendable<((any Subscription)?, Downstream?)> in
+        let released = state.withLock { s -> ((any Subscription)?, Downstream?) in
             // Combine ignores a cancel that comes before the subscription.
-            guard s.value.phase != .awaitingSubscription else { return UncheckedSendable((nil, nil)) }
-            let upstream = s.value.upstream
-            s.value.upstream = nil
-            s.value.phase = .terminal
-            s.value.accumulator = nil
-            return UncheckedSendable((upstream, s.value.downstream.take()))
+            guard s.phase != .awaitingSubscription else { return (nil, nil) }
+            let upstream = s.upstream
+            s.upstream = nil
+            s.phase = .terminal
+            s.accumulator = nil
+            return (upstream, s.downstream.take())
         }
         // The downstream is released here, outside the lock.
-        released.value.0?.cancel()
+        released.0?.cancel()
     }
 
     // MARK: Delivery
@@ -291,8 +291,8 @@ internal final class ReducerSubscription<Logic: Reduction, Downstream: Subscribe
     /// (`Collect`: only `count`).
     @usableFromInline var customMirror: Mirror {
         let snapshot = state.withLock { s in
-            UncheckedSendable((s.value.downstream, s.value.accumulator, s.value.phase, s.value.upstream))
-        }.value
+            (s.downstream, s.accumulator, s.phase, s.upstream)
+        }
         let (downstream, accumulator, phase, upstream) = snapshot
         if let count = logic.reflectedCount(accumulator) {
             return Mirror(self, children: ["count": count])

@@ -38,7 +38,7 @@ package final class TimerFanOut: @unchecked Sendable {
     // gate is a mutex and an atomic.
 
     /// The attached subscriptions.
-    @usableFromInline internal let subscribers = Mutex(UncheckedSendable(TimerSubscriberList.empty))
+    @usableFromInline internal let subscribers = Locked(TimerSubscriberList.empty)
     /// Held across each firing's deliveries and by `cancel` and
     /// `disconnectAll`, so that they wait for the value in flight.
     @usableFromInline internal let gate = DownstreamGate()
@@ -56,7 +56,7 @@ package final class TimerFanOut: @unchecked Sendable {
     @inlinable
     package func attach<S: Subscriber>(_ subscriber: S) where S.Input == Date, S.Failure == Never {
         let subscription = TimerSubscription(fanOut: self, downstream: subscriber)
-        subscribers.withLock { $0.value.insert(subscription) }
+        subscribers.withLock { $0.insert(subscription) }
         subscriber.receive(subscription: subscription)
     }
 
@@ -65,27 +65,27 @@ package final class TimerFanOut: @unchecked Sendable {
     package func fire(_ date: Date) {
         gate.withGate { _ in
             // Copying the list out retains its storage; no allocation.
-            let current = subscribers.withLock { UncheckedSendable($0.value) }
-            current.value.forEach { $0.offer(date) }
+            let current = subscribers.withLock { $0 }
+            current.forEach { $0.offer(date) }
         }
     }
 
     /// Removes `subscription` from the list. Called holding the gate.
     @usableFromInline
     internal func detach(_ subscription: TimerSubscriptionBase) {
-        subscribers.withLock { $0.value.remove(subscription) }
+        subscribers.withLock { $0.remove(subscription) }
     }
 
     /// Detaches every current subscriber (no completion), after the firing
     /// in flight; each lets go of its subscriber. Any thread.
     package func disconnectAll() {
-        var taken = UncheckedSendable(TimerSubscriberList.empty)
+        var taken = TimerSubscriberList.empty
         gate.withGate { _ in
-            taken = subscribers.withLock { state -> UncheckedSendable<TimerSubscriberList> in
-                defer { state.value = .empty }
-                return UncheckedSendable(state.value)
+            taken = subscribers.withLock { state -> TimerSubscriberList in
+                defer { state = .empty }
+                return state
             }
-            taken.value.forEach { $0.disconnect() }
+            taken.forEach { $0.disconnect() }
         }
         // The subscriptions are released here, outside the gate.
         _ = taken
@@ -192,11 +192,11 @@ internal final class TimerSubscription<Downstream: Subscriber>: TimerSubscriptio
         }
     }
 
-    @usableFromInline let state: Mutex<UncheckedSendable<State>>
+    @usableFromInline let state: Locked<State>
 
     @inlinable
     init(fanOut: TimerFanOut, downstream: Downstream) {
-        state = Mutex(UncheckedSendable(State(downstream: downstream, fanOut: fanOut)))
+        state = Locked(State(downstream: downstream, fanOut: fanOut))
         super.init(deliver: { base, date in
             unsafeDowncast(base, to: TimerSubscription<Downstream>.self).offerNow(date)
         })
@@ -204,16 +204,16 @@ internal final class TimerSubscription<Downstream: Subscriber>: TimerSubscriptio
 
     @inlinable
     func offerNow(_ date: Date) {
-        let target = state.withLock { s -> UncheckedSendable<Downstream?> in
-            guard s.value.demand > 0, let downstream = s.value.downstream else { return UncheckedSendable(nil) }
-            s.value.demand -= 1
-            return UncheckedSendable(downstream)
+        let target = state.withLock { s -> Downstream? in
+            guard s.demand > 0, let downstream = s.downstream else { return nil }
+            s.demand -= 1
+            return downstream
         }
-        guard let downstream = target.value else { return }
+        guard let downstream = target else { return }
         let more = downstream.receive(date)
         if more > 0 {
             state.withLock { s in
-                if s.value.downstream != nil { s.value.demand += more }
+                if s.downstream != nil { s.demand += more }
             }
         }
     }
@@ -222,7 +222,7 @@ internal final class TimerSubscription<Downstream: Subscriber>: TimerSubscriptio
     override func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         state.withLock { s in
-            if s.value.downstream != nil { s.value.demand += demand }
+            if s.downstream != nil { s.demand += demand }
         }
     }
 
@@ -230,15 +230,15 @@ internal final class TimerSubscription<Downstream: Subscriber>: TimerSubscriptio
     /// cancel); the subscriber is released outside every lock.
     @usableFromInline
     override func cancel() {
-        let fanOut = state.withLock { UncheckedSendable($0.value.fanOut) }.value
+        let fanOut = state.withLock { $0.fanOut }
         // No escaping closure here: a `var` captured by one is boxed on the
         // heap (it was once the one malloc per cancelled timer
         // subscription); `withGate`'s closure is non-escaping.
-        var taken = UncheckedSendable<Downstream?>(nil)
+        var taken: Downstream?
         if let fanOut {
             fanOut.gate.withGate { _ in
                 taken = takeDownstream()
-                if taken.value != nil { fanOut.detach(self) }
+                if taken != nil { fanOut.detach(self) }
             }
         } else {
             // The fan-out is gone (and with it every firing): just let go.
@@ -258,19 +258,19 @@ internal final class TimerSubscription<Downstream: Subscriber>: TimerSubscriptio
     /// Detaches the subscriber from this subscription and returns it, to be
     /// released by the caller outside the lock.
     @usableFromInline
-    internal func takeDownstream() -> UncheckedSendable<Downstream?> {
-        state.withLock { s -> UncheckedSendable<Downstream?> in
+    internal func takeDownstream() -> Downstream? {
+        state.withLock { s -> Downstream? in
             defer {
-                s.value.downstream = nil
-                s.value.fanOut = nil
+                s.downstream = nil
+                s.fanOut = nil
             }
-            return UncheckedSendable(s.value.downstream)
+            return s.downstream
         }
     }
 
     @usableFromInline var description: String { "TimerPublisher" }
     @usableFromInline var customMirror: Mirror {
-        Mirror(self, children: ["demand": state.withLock { $0.value.demand }])
+        Mirror(self, children: ["demand": state.withLock { $0.demand }])
     }
     @usableFromInline var playgroundDescription: Any { description }
 }

@@ -46,7 +46,7 @@ internal final class TryTransformer<Input, UpstreamFailure: Error, Downstream: S
     @usableFromInline let transform: (Input) throws -> Downstream.Input?
     @usableFromInline let name: StaticString
     @usableFromInline let rules: TryTransformerRules
-    @usableFromInline let status: Mutex<UncheckedSendable<SubscriptionStatus>>
+    @usableFromInline let status: Locked<SubscriptionStatus>
 
     @inlinable
     init(downstream: Downstream, name: StaticString, rules: TryTransformerRules,
@@ -55,14 +55,14 @@ internal final class TryTransformer<Input, UpstreamFailure: Error, Downstream: S
         self.name = name
         self.rules = rules
         self.transform = transform
-        status = Mutex(UncheckedSendable(.awaitingSubscription))
+        status = Locked(.awaitingSubscription)
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
         let accepted = status.withLock { s -> Bool in
-            guard case .awaitingSubscription = s.value else { return false }
-            s.value = .subscribed(subscription)
+            guard case .awaitingSubscription = s else { return false }
+            s = .subscribed(subscription)
             return true
         }
         if accepted {
@@ -78,10 +78,10 @@ internal final class TryTransformer<Input, UpstreamFailure: Error, Downstream: S
         case .forwarding:
             break
         case .untilFinished:
-            guard !status.withLock({ $0.value.isTerminal }) else { return .none }
+            guard !status.withLock({ $0.isTerminal }) else { return .none }
         case .strict:
             let phase = status.withLock { s -> Int in
-                switch s.value {
+                switch s {
                 case .awaitingSubscription: return 0
                 case .subscribed, .pendingTerminal: return 1
                 case .terminal: return 2
@@ -105,14 +105,14 @@ internal final class TryTransformer<Input, UpstreamFailure: Error, Downstream: S
     /// Only the first terminal event reaches the downstream.
     @inlinable
     func fail(_ error: any Error) {
-        let outcome = status.withLock { s -> UncheckedSendable<(deliver: Bool, upstream: (any Subscription)?)> in
-            guard !s.value.isTerminal else { return UncheckedSendable((false, nil)) }
-            let upstream = s.value.subscription
-            s.value = .terminal
-            return UncheckedSendable((true, upstream))
+        let outcome = status.withLock { s -> (deliver: Bool, upstream: (any Subscription)?) in
+            guard !s.isTerminal else { return (false, nil) }
+            let upstream = s.subscription
+            s = .terminal
+            return (true, upstream)
         }
-        guard outcome.value.deliver else { return }
-        outcome.value.upstream?.cancel()
+        guard outcome.deliver else { return }
+        outcome.upstream?.cancel()
         downstream.receive(completion: .failure(error))
     }
 
@@ -121,7 +121,7 @@ internal final class TryTransformer<Input, UpstreamFailure: Error, Downstream: S
         let rules = self.rules
         // 0: ignore, 1: deliver, 2: contract violation.
         let action = status.withLock { s -> Int in
-            switch s.value {
+            switch s {
             case .awaitingSubscription:
                 switch rules {
                 case .forwarding: return 0
@@ -133,7 +133,7 @@ internal final class TryTransformer<Input, UpstreamFailure: Error, Downstream: S
             case .terminal:
                 return 0
             }
-            s.value = .terminal
+            s = .terminal
             return 1
         }
         if action == 2 { violation("\(name) received completion before its subscription") }
@@ -145,34 +145,34 @@ internal final class TryTransformer<Input, UpstreamFailure: Error, Downstream: S
         if case .strict = rules {
             demand.assertNonZero()
             let waiting = status.withLock { s -> Bool in
-                if case .awaitingSubscription = s.value { return true }
+                if case .awaitingSubscription = s { return true }
                 return false
             }
             if waiting { violation("\(name) received a request before sending its subscription") }
         }
-        let upstream = status.withLock { UncheckedSendable($0.value.subscription) }
-        upstream.value?.request(demand)
+        let upstream = status.withLock { $0.subscription }
+        upstream?.request(demand)
     }
 
     @inlinable
     func cancel() {
         let rules = self.rules
-        let upstream = status.withLock { s -> UncheckedSendable<(any Subscription)?> in
-            switch s.value {
+        let upstream = status.withLock { s -> (any Subscription)? in
+            switch s {
             case .awaitingSubscription:
                 // Combine's tryMap, encode and decode ignore such a cancel
                 // (the subscription arriving later is kept); tryFilter and
                 // tryCompactMap remember it and cancel that subscription.
-                if case .strict = rules { s.value = .terminal }
-                return UncheckedSendable(nil)
+                if case .strict = rules { s = .terminal }
+                return nil
             case .subscribed(let upstream), .pendingTerminal(let upstream):
-                s.value = .terminal
-                return UncheckedSendable(upstream)
+                s = .terminal
+                return upstream
             case .terminal:
-                return UncheckedSendable(nil)
+                return nil
             }
         }
-        upstream.value?.cancel()
+        upstream?.cancel()
     }
 
     @usableFromInline var description: String { name.description }
@@ -182,7 +182,7 @@ internal final class TryTransformer<Input, UpstreamFailure: Error, Downstream: S
         case .forwarding:
             return Mirror(self, children: [:])
         case .untilFinished:
-            let status = self.status.withLock { UncheckedSendable($0.value) }.value
+            let status = self.status.withLock { $0 }
             let children: [Mirror.Child] = [
                 ("downstream", downstream),
                 ("finished", status.isTerminal),

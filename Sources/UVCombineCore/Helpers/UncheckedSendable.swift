@@ -1,20 +1,21 @@
-/// Carries a value that is not `Sendable` into a `Mutex`.
+/// Carries a value that is not `Sendable` across a boundary that demands
+/// one, where the code around it guarantees the value is used safely: a
+/// continuation's payload handed to the one task waiting for it, a closure
+/// hopped to the thread that runs it.
 ///
-/// `Mutex` takes its state as `sending`, which Swift 6 refuses for values
-/// that came from a parameter (closures, subscribers). Every use of this box
-/// sits inside a mutex: the value is only read or written under the lock, and
-/// whatever is taken out is called outside it, which is the contract the
-/// publisher protocols already impose. A struct, so it costs nothing.
+/// Not for state behind a lock: that is ``Locked`` (which uses this box
+/// internally, once, with its rule). Every use states why the value cannot
+/// be used from two threads at once. A struct, so it costs nothing.
 ///
 /// The package's one such box: the loop, HTTP and C API modules use it too.
 ///
 /// ```swift
-/// let state = Mutex(UncheckedSendable(State()))
-/// let taken = state.withLock { UncheckedSendable($0.value.downstream) }.value
+/// let box = UncheckedSendable(action)
+/// loop.schedule { box.value() }
 /// ```
 @frozen @usableFromInline
 package struct UncheckedSendable<Value>: @unchecked Sendable {
-    /// The boxed value; read and written only under the owning mutex.
+    /// The boxed value.
     @usableFromInline package var value: Value
 
     /// Boxes `value`.

@@ -79,7 +79,7 @@ extension UpstreamSlotOwner {
 /// ``DownstreamGate``. Loops while `pending` is raised again meanwhile.
 @inlinable
 internal func runUpstreamActions<State: UpstreamSlotOwner>(
-    _ state: borrowing Mutex<UncheckedSendable<State>>, _ pending: borrowing Atomic<Bool>
+    _ state: borrowing Locked<State>, _ pending: borrowing Atomic<Bool>
 ) {
     while pending.exchange(false, ordering: .acquiringAndReleasing) {
         runSlotActions(state)
@@ -89,34 +89,18 @@ internal func runUpstreamActions<State: UpstreamSlotOwner>(
 /// One pass of ``runUpstreamActions(_:_:)`` over the slots, for operators
 /// that lower the pending flag themselves.
 @inlinable
-internal func runSlotActions<State: UpstreamSlotOwner>(_ state: borrowing Mutex<UncheckedSendable<State>>) {
+internal func runSlotActions<State: UpstreamSlotOwner>(_ state: borrowing Locked<State>) {
     var i = 0
     while true {
-        let action = state.withLock { s -> UncheckedSendable<(any Subscription, Subscribers.Demand)?> in
-            while i < s.value.slots.count {
-                if s.value.slots[i].owesCancel {
-                    s.value.slots[i].owesCancel = false
-                    s.value.slots[i].owed = .none
-                    if let subscription = s.value.slots[i].subscription {
-                        s.value.slots[i].subscription = nil
-                        return UncheckedSendable((subscription, .none))
-                    }
-                } else if s.value.slots[i].owed.rawValue > 0,
-                          let subscription = s.value.slots[i].subscription {
-                    let owed = s.value.slots[i].owed
-                    s.value.slots[i].owed = .none
-                    return UncheckedSendable((subscription, owed))
-                }
+        let action = state.withLock { s -> (any Subscription, Subscribers.Demand)? in
+            while i < s.slots.count {
+                if let action = s.slots[i].takeOwedCall() { return action }
                 i &+= 1
             }
-            return UncheckedSendable(nil)
+            return nil
         }
-        guard let (subscription, demand) = action.value else { return }
-        if demand.rawValue == 0 {
-            subscription.cancel()
-        } else {
-            subscription.request(demand)
-        }
+        guard let (subscription, demand) = action else { return }
+        UpstreamSlot.perform(subscription, demand)
         i &+= 1
     }
 }
@@ -126,32 +110,45 @@ internal func runSlotActions<State: UpstreamSlotOwner>(_ state: borrowing Mutex<
 /// (`flatMap`, `switchToLatest`): Combine cancels the inner publishers
 /// before the outer subscription.
 @inlinable
-internal func runSlotActionsOuterLast<State: UpstreamSlotOwner>(_ state: borrowing Mutex<UncheckedSendable<State>>) {
+internal func runSlotActionsOuterLast<State: UpstreamSlotOwner>(_ state: borrowing Locked<State>) {
     // Visit j = 0, 1, ... as slot (j + 1) when that is in range, slot 0
     // at the end; slots appended meanwhile are still visited before 0.
     var j = 0
     while true {
-        let action = state.withLock { s -> UncheckedSendable<(any Subscription, Subscribers.Demand)?> in
-            while j < s.value.slots.count {
-                let i = j &+ 1 == s.value.slots.count ? 0 : j &+ 1
+        let action = state.withLock { s -> (any Subscription, Subscribers.Demand)? in
+            while j < s.slots.count {
+                let i = j &+ 1 == s.slots.count ? 0 : j &+ 1
                 j &+= 1
-                if s.value.slots[i].owesCancel {
-                    s.value.slots[i].owesCancel = false
-                    s.value.slots[i].owed = .none
-                    if let subscription = s.value.slots[i].subscription {
-                        s.value.slots[i].subscription = nil
-                        return UncheckedSendable((subscription, .none))
-                    }
-                } else if s.value.slots[i].owed.rawValue > 0,
-                          let subscription = s.value.slots[i].subscription {
-                    let owed = s.value.slots[i].owed
-                    s.value.slots[i].owed = .none
-                    return UncheckedSendable((subscription, owed))
-                }
+                if let action = s.slots[i].takeOwedCall() { return action }
             }
-            return UncheckedSendable(nil)
+            return nil
         }
-        guard let (subscription, demand) = action.value else { return }
+        guard let (subscription, demand) = action else { return }
+        UpstreamSlot.perform(subscription, demand)
+    }
+}
+
+extension UpstreamSlot {
+    /// Takes the call this slot owes its upstream, if any: the subscription
+    /// with `.none` for a cancel (the slot lets go of it), or with the owed
+    /// demand for a request. Under the operator's lock.
+    @inlinable
+    internal mutating func takeOwedCall() -> (any Subscription, Subscribers.Demand)? {
+        if owesCancel {
+            owesCancel = false
+            owed = .none
+            guard let subscription else { return nil }
+            self.subscription = nil
+            return (subscription, .none)
+        }
+        guard owed.rawValue > 0, let subscription else { return nil }
+        defer { owed = .none }
+        return (subscription, owed)
+    }
+
+    /// Makes a call taken by ``takeOwedCall()``, outside every lock.
+    @inlinable @inline(__always)
+    internal static func perform(_ subscription: any Subscription, _ demand: Subscribers.Demand) {
         if demand.rawValue == 0 {
             subscription.cancel()
         } else {

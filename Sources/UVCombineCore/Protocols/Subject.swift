@@ -68,19 +68,19 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
         var upstream: (any Subscription)?
     }
 
-    private let state: Mutex<UncheckedSendable<State>>
+    private let state: Locked<State>
 
     init(_ subject: Downstream) {
-        state = Mutex(UncheckedSendable(State(subject: subject, upstream: nil)))
+        state = Locked(State(subject: subject, upstream: nil))
     }
 
     func receive(subscription: any Subscription) {
-        let subject = state.withLock { s -> UncheckedSendable<Downstream?> in
-            guard s.value.upstream == nil, s.value.subject != nil else { return UncheckedSendable(nil) }
-            s.value.upstream = subscription
-            return UncheckedSendable(s.value.subject)
+        let subject = state.withLock { s -> Downstream? in
+            guard s.upstream == nil, s.subject != nil else { return nil }
+            s.upstream = subscription
+            return s.subject
         }
-        guard let subject = subject.value else {
+        guard let subject = subject else {
             subscription.cancel()
             return
         }
@@ -88,32 +88,32 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        let subject = state.withLock { UncheckedSendable($0.value.subject) }
-        subject.value?.send(input)
+        let subject = state.withLock { $0.subject }
+        subject?.send(input)
         return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        let subject = state.withLock { s -> UncheckedSendable<Downstream?> in
-            let subject = s.value.subject
-            s.value = State(subject: nil, upstream: nil)
-            return UncheckedSendable(subject)
+        let subject = state.withLock { s -> Downstream? in
+            let subject = s.subject
+            s = State(subject: nil, upstream: nil)
+            return subject
         }
-        subject.value?.send(completion: completion)
+        subject?.send(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
-        state.withLock { UncheckedSendable($0.value.upstream) }.value?.request(demand)
+        state.withLock { $0.upstream }?.request(demand)
     }
 
     func cancel() {
-        let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-            let upstream = s.value.upstream
-            s.value = State(subject: nil, upstream: nil)
-            return UncheckedSendable(upstream)
+        let upstream = state.withLock { s -> (any Subscription)? in
+            let upstream = s.upstream
+            s = State(subject: nil, upstream: nil)
+            return upstream
         }
-        upstream.value?.cancel()
+        upstream?.cancel()
     }
 
     var description: String { "Subject" }

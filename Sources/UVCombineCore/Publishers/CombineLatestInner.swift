@@ -56,7 +56,7 @@ internal final class CombineLatestInner<Values, Downstream: Subscriber>: Subscri
     @usableFromInline let gate = DownstreamGate()
     /// Upstream requests or cancels are recorded in `state`.
     @usableFromInline let actionsPending = Atomic<Bool>(false)
-    @usableFromInline let state: Mutex<UncheckedSendable<State>>
+    @usableFromInline let state: Locked<State>
     /// `request` and `cancel` arrive through `any Subscription`, where only
     /// the unspecialised bodies are reachable; these non-capturing closures,
     /// formed where the types are known, run the specialised ones.
@@ -67,7 +67,7 @@ internal final class CombineLatestInner<Values, Downstream: Subscriber>: Subscri
     init(downstream: Downstream, count: Int, values: Values, combine: @escaping (Values) -> Output?) {
         self.downstream = downstream
         self.combine = combine
-        state = Mutex(UncheckedSendable(State(count: count, values: values)))
+        state = Locked(State(count: count, values: values))
         requestImpl = { $0.performRequest($1) }
         cancelImpl = { $0.performCancel() }
     }
@@ -86,10 +86,10 @@ internal final class CombineLatestInner<Values, Downstream: Subscriber>: Subscri
     @inlinable
     func receive(subscription: any Subscription, input i: Int) {
         let demand = state.withLock { s -> Subscribers.Demand? in
-            guard !s.value.terminal, s.value.slots[i].phase == .awaitingSubscription else { return nil }
-            s.value.slots[i].phase = .active
-            s.value.slots[i].subscription = subscription
-            return s.value.demand
+            guard !s.terminal, s.slots[i].phase == .awaitingSubscription else { return nil }
+            s.slots[i].phase = .active
+            s.slots[i].subscription = subscription
+            return s.demand
         }
         // A fresh subscription that has been asked for nothing cannot be
         // sending to us, so requesting directly is safe even inside the gate.
@@ -103,26 +103,26 @@ internal final class CombineLatestInner<Values, Downstream: Subscriber>: Subscri
     @inlinable
     func receive<Input>(_ value: Input, input i: Int, store: (inout Values, Input) -> Void) -> Subscribers.Demand {
         let (answer, outermost) = gate.withGate { nested -> (Subscribers.Demand, Bool) in
-            let output = state.withLock { s -> UncheckedSendable<Output?> in
-                guard !s.value.terminal else { return UncheckedSendable(nil) }
-                store(&s.value.values, value)
-                guard s.value.demand.rawValue > 0, let output = combine(s.value.values) else {
-                    return UncheckedSendable(nil)
+            let output = state.withLock { s -> Output? in
+                guard !s.terminal else { return nil }
+                store(&s.values, value)
+                guard s.demand.rawValue > 0, let output = combine(s.values) else {
+                    return nil
                 }
-                if !s.value.demand.isUnlimited {
-                    s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue &- 1)
+                if !s.demand.isUnlimited {
+                    s.demand = Subscribers.Demand(rawValue: s.demand.rawValue &- 1)
                 }
-                return UncheckedSendable(output)
+                return output
             }
-            guard let output = output.value else { return (.none, !nested) }
+            guard let output = output else { return (.none, !nested) }
             let more = downstream.receive(output)
             if more.rawValue > 0 {
                 state.withLock { s in
-                    guard !s.value.terminal else { return }
-                    s.value.demand += more
+                    guard !s.terminal else { return }
+                    s.demand += more
                     // The sending input gets `more` as the answer; the others
                     // are asked once the gate is released.
-                    if s.value.owe(more, skipping: i) { actionsPending.store(true, ordering: .releasing) }
+                    if s.owe(more, skipping: i) { actionsPending.store(true, ordering: .releasing) }
                 }
             }
             return (more, !nested)
@@ -137,19 +137,19 @@ internal final class CombineLatestInner<Values, Downstream: Subscriber>: Subscri
             switch completion {
             case .finished:
                 let done = state.withLock { s -> Bool in
-                    guard !s.value.terminal, s.value.slots[i].finish() else { return false }
-                    s.value.finishedCount &+= 1
-                    guard s.value.finishedCount == s.value.slots.count else { return false }
-                    s.value.terminal = true
+                    guard !s.terminal, s.slots[i].finish() else { return false }
+                    s.finishedCount &+= 1
+                    guard s.finishedCount == s.slots.count else { return false }
+                    s.terminal = true
                     return true
                 }
                 if done { downstream.receive(completion: .finished) }
             case .failure:
                 let fails = state.withLock { s -> Bool in
-                    guard !s.value.terminal else { return false }
-                    s.value.terminal = true
-                    _ = s.value.slots[i].finish()
-                    if s.value.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
+                    guard !s.terminal else { return false }
+                    s.terminal = true
+                    _ = s.slots[i].finish()
+                    if s.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
                     return true
                 }
                 if fails { downstream.receive(completion: completion) }
@@ -179,9 +179,9 @@ internal final class CombineLatestInner<Values, Downstream: Subscriber>: Subscri
     func performRequest(_ demand: Subscribers.Demand) {
         let nested = gate.isHeldByCurrentThread
         state.withLock { s in
-            guard !s.value.terminal else { return }
-            s.value.demand += demand
-            if s.value.owe(demand) { actionsPending.store(true, ordering: .releasing) }
+            guard !s.terminal else { return }
+            s.demand += demand
+            if s.owe(demand) { actionsPending.store(true, ordering: .releasing) }
         }
         if !nested && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
     }
@@ -195,9 +195,9 @@ internal final class CombineLatestInner<Values, Downstream: Subscriber>: Subscri
     func performCancel() {
         let outermost = gate.withGate { nested -> Bool in
             state.withLock { s in
-                guard !s.value.terminal else { return }
-                s.value.terminal = true
-                if s.value.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
+                guard !s.terminal else { return }
+                s.terminal = true
+                if s.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
             }
             return !nested
         }

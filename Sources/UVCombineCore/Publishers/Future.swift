@@ -35,7 +35,7 @@ public final class Future<Output, Failure: Error>: Publisher {
         init() {}
     }
 
-    @usableFromInline internal let state: Mutex<UncheckedSendable<State>>
+    @usableFromInline internal let state: Locked<State>
 
     /// Creates a publisher that invokes a promise closure when the publisher
     /// emits an element.
@@ -44,7 +44,7 @@ public final class Future<Output, Failure: Error>: Publisher {
     /// let answer = Future<Int, Never> { promise in promise(.success(42)) }
     /// ```
     public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
-        state = Mutex(UncheckedSendable(State()))
+        state = Locked(State())
         // The promise holds the future until it is called or dropped; the
         // future never holds the promise, so there is no cycle.
         let future = UncheckedSendable(self)
@@ -53,13 +53,13 @@ public final class Future<Output, Failure: Error>: Publisher {
 
     /// Stores the first result and hands it to every waiting subscriber.
     internal func fulfil(_ result: Result<Output, Failure>) {
-        let waiting = state.withLock { s -> UncheckedSendable<ContiguousArray<FutureWaiter<Output, Failure>>> in
-            guard s.value.result == nil else { return UncheckedSendable([]) }
-            s.value.result = result
-            defer { s.value.waiting = [] }
-            return UncheckedSendable(s.value.waiting)
+        let waiting = state.withLock { s -> ContiguousArray<FutureWaiter<Output, Failure>> in
+            guard s.result == nil else { return [] }
+            s.result = result
+            defer { s.waiting = [] }
+            return s.waiting
         }
-        for waiter in waiting.value { waiter.resultArrived(result) }
+        for waiter in waiting { waiter.resultArrived(result) }
     }
 
     /// Attaches `subscriber`. It receives the value on its first request,
@@ -70,12 +70,12 @@ public final class Future<Output, Failure: Error>: Publisher {
         subscriber.receive(subscription: conduit)
         // Registered after the subscription went out, so a promise fulfilled
         // on another thread cannot reach the subscriber before it.
-        let result = state.withLock { s -> UncheckedSendable<Result<Output, Failure>?> in
-            if let result = s.value.result { return UncheckedSendable(result) }
-            s.value.waiting.append(conduit)
-            return UncheckedSendable(nil)
+        let result = state.withLock { s -> Result<Output, Failure>? in
+            if let result = s.result { return result }
+            s.waiting.append(conduit)
+            return nil
         }
-        if let result = result.value {
+        if let result = result {
             conduit.deliver(result)
         } else if conduit.isFinished {
             // Cancelled from `receive(subscription:)`, before it was listed.
@@ -86,8 +86,8 @@ public final class Future<Output, Failure: Error>: Publisher {
     @usableFromInline
     internal func detach(_ waiter: FutureWaiter<Output, Failure>) {
         state.withLock { s in
-            if let i = s.value.waiting.firstIndex(where: { $0 === waiter }) {
-                s.value.waiting.remove(at: i)
+            if let i = s.waiting.firstIndex(where: { $0 === waiter }) {
+                s.waiting.remove(at: i)
             }
         }
     }
@@ -95,7 +95,7 @@ public final class Future<Output, Failure: Error>: Publisher {
     /// The stored result, once the promise was fulfilled.
     @usableFromInline
     internal func currentResult() -> Result<Output, Failure>? {
-        state.withLock { UncheckedSendable($0.value.result) }.value
+        state.withLock { $0.result }
     }
 }
 
@@ -145,32 +145,32 @@ internal final class FutureConduit<Downstream: Subscriber>: FutureWaiter<Downstr
         }
     }
 
-    @usableFromInline let state: Mutex<UncheckedSendable<State>>
+    @usableFromInline let state: Locked<State>
 
     @inlinable
     init(parent: Future<Output, Failure>, downstream: Downstream) {
-        state = Mutex(UncheckedSendable(State(parent: parent, downstream: downstream)))
+        state = Locked(State(parent: parent, downstream: downstream))
     }
 
     /// Whether the result went out or the subscriber cancelled.
     @inlinable
-    var isFinished: Bool { state.withLock { $0.value.finished } }
+    var isFinished: Bool { state.withLock { $0.finished } }
 
     /// Sends `result` if this subscriber may have it now.
     @inlinable
     func deliver(_ result: Result<Output, Failure>) {
-        let claimed = state.withLock { s -> UncheckedSendable<(Downstream, Future<Output, Failure>?)?> in
-            guard !s.value.finished, let downstream = s.value.downstream else { return UncheckedSendable(nil) }
-            if case .success = result, !s.value.hasDemand { return UncheckedSendable(nil) }
-            s.value.finished = true
+        let claimed = state.withLock { s -> (Downstream, Future<Output, Failure>?)? in
+            guard !s.finished, let downstream = s.downstream else { return nil }
+            if case .success = result, !s.hasDemand { return nil }
+            s.finished = true
             defer {
-                s.value.parent = nil
-                s.value.downstream = nil
-                s.value.hasDemand = false
+                s.parent = nil
+                s.downstream = nil
+                s.hasDemand = false
             }
-            return UncheckedSendable((downstream, s.value.parent))
+            return (downstream, s.parent)
         }
-        guard let (downstream, _) = claimed.value else { return }
+        guard let (downstream, _) = claimed else { return }
         switch result {
         case .success(let value):
             _ = downstream.receive(value)
@@ -190,32 +190,32 @@ internal final class FutureConduit<Downstream: Subscriber>: FutureWaiter<Downstr
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         let parent = state.withLock { s -> Future<Output, Failure>? in
-            guard !s.value.finished else { return nil }
-            s.value.hasDemand = true
-            return s.value.parent
+            guard !s.finished else { return nil }
+            s.hasDemand = true
+            return s.parent
         }
         if let result = parent?.currentResult() { deliver(result) }
     }
 
     @usableFromInline
     func cancel() {
-        let taken = state.withLock { s -> UncheckedSendable<(Future<Output, Failure>?, Downstream?)> in
+        let taken = state.withLock { s -> (Future<Output, Failure>?, Downstream?) in
             defer {
-                s.value.finished = true
-                s.value.parent = nil
-                s.value.downstream = nil
-                s.value.hasDemand = false
+                s.finished = true
+                s.parent = nil
+                s.downstream = nil
+                s.hasDemand = false
             }
-            return UncheckedSendable((s.value.parent, s.value.downstream))
+            return (s.parent, s.downstream)
         }
-        taken.value.0?.detach(self)
+        taken.0?.detach(self)
     }
 
     @usableFromInline var description: String { "Future" }
     /// `parent`, `downstream`, `hasAnyDemand` and `subject`, as Combine's
     /// future subscription reports them (`nil` once finished or cancelled).
     @usableFromInline var customMirror: Mirror {
-        let s = state.withLock { UncheckedSendable($0.value) }.value
+        let s = state.withLock { $0 }
         let children: [Mirror.Child] = [
             ("parent", s.parent as Any),
             ("downstream", s.downstream as Any),

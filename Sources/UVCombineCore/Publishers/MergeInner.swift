@@ -86,7 +86,7 @@ internal final class MergeInner<Downstream: Subscriber>: Subscription, CustomStr
     @usableFromInline let drainNeeded = Atomic<Bool>(false)
     /// Upstream requests or cancels are recorded in `state`.
     @usableFromInline let actionsPending = Atomic<Bool>(false)
-    @usableFromInline let state: Mutex<UncheckedSendable<State>>
+    @usableFromInline let state: Locked<State>
     /// `request` and `cancel` arrive through `any Subscription`, where only
     /// the unspecialised bodies are reachable; these non-capturing closures,
     /// formed where the subscriber type is known, run the specialised ones.
@@ -96,7 +96,7 @@ internal final class MergeInner<Downstream: Subscriber>: Subscription, CustomStr
     @inlinable
     init(downstream: Downstream, count: Int) {
         self.downstream = downstream
-        state = Mutex(UncheckedSendable(State(count: count)))
+        state = Locked(State(count: count))
         requestImpl = { $0.performRequest($1) }
         cancelImpl = { $0.performCancel() }
     }
@@ -113,11 +113,11 @@ internal final class MergeInner<Downstream: Subscriber>: Subscription, CustomStr
     func receive(subscription: any Subscription, input i: Int) {
         let demand = state.withLock { s -> Subscribers.Demand? in
             guard mode.load(ordering: .relaxed) != Self.terminalMode,
-                  s.value.slots[i].phase == .awaitingSubscription
+                  s.slots[i].phase == .awaitingSubscription
             else { return nil }
-            s.value.slots[i].phase = .active
-            s.value.slots[i].subscription = subscription
-            return s.value.demand.isUnlimited ? .unlimited : .max(1)
+            s.slots[i].phase = .active
+            s.slots[i].subscription = subscription
+            return s.demand.isUnlimited ? .unlimited : .max(1)
         }
         // A fresh subscription that has been asked for nothing cannot be
         // sending to us, so requesting directly is safe even inside the gate.
@@ -139,13 +139,13 @@ internal final class MergeInner<Downstream: Subscriber>: Subscription, CustomStr
             }
             if mode == Self.terminalMode { return (.none, !nested) }
             let deliver = state.withLock { s -> Bool in
-                if s.value.demand.rawValue == 0 {
-                    if s.value.buffered[i] == nil { s.value.bufferedCount &+= 1 }
-                    s.value.buffered[i] = value
+                if s.demand.rawValue == 0 {
+                    if s.buffered[i] == nil { s.bufferedCount &+= 1 }
+                    s.buffered[i] = value
                     return false
                 }
-                if !s.value.demand.isUnlimited {
-                    s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue &- 1)
+                if !s.demand.isUnlimited {
+                    s.demand = Subscribers.Demand(rawValue: s.demand.rawValue &- 1)
                 }
                 return true
             }
@@ -170,9 +170,9 @@ internal final class MergeInner<Downstream: Subscriber>: Subscription, CustomStr
             case .finished:
                 let counted = state.withLock { s -> Bool in
                     guard mode.load(ordering: .relaxed) != Self.terminalMode,
-                          s.value.slots[i].finish()
+                          s.slots[i].finish()
                     else { return false }
-                    s.value.finishedCount &+= 1
+                    s.finishedCount &+= 1
                     return true
                 }
                 if counted {
@@ -185,8 +185,8 @@ internal final class MergeInner<Downstream: Subscriber>: Subscription, CustomStr
             case .failure:
                 let fails = state.withLock { s -> Bool in
                     guard mode.load(ordering: .relaxed) != Self.terminalMode else { return false }
-                    _ = s.value.slots[i].finish()
-                    lockedTerminate(&s.value)
+                    _ = s.slots[i].finish()
+                    lockedTerminate(&s)
                     return true
                 }
                 if fails { downstream.receive(completion: completion) }
@@ -204,8 +204,8 @@ internal final class MergeInner<Downstream: Subscriber>: Subscription, CustomStr
     func addDemand(_ more: Subscribers.Demand) -> Bool {
         state.withLock { s -> Bool in
             guard mode.load(ordering: .relaxed) != Self.terminalMode else { return false }
-            s.value.demand += more
-            if s.value.demand.isUnlimited { mode.store(Self.unlimitedMode, ordering: .relaxed) }
+            s.demand += more
+            if s.demand.isUnlimited { mode.store(Self.unlimitedMode, ordering: .relaxed) }
             return true
         }
     }
@@ -217,10 +217,10 @@ internal final class MergeInner<Downstream: Subscriber>: Subscription, CustomStr
     func drain() {
         drainNeeded.store(false, ordering: .relaxed)
         while true {
-            let step = state.withLock { s -> UncheckedSendable<DrainStep> in
-                UncheckedSendable(lockedNextStep(&s.value))
+            let step = state.withLock { s -> DrainStep in
+                lockedNextStep(&s)
             }
-            switch step.value {
+            switch step {
             case .deliver(let value):
                 let more = downstream.receive(value)
                 if more.rawValue > 0 { addDemand(more) }
@@ -311,7 +311,7 @@ internal final class MergeInner<Downstream: Subscriber>: Subscription, CustomStr
         let outermost = gate.withGate { nested -> Bool in
             state.withLock { s in
                 guard mode.load(ordering: .relaxed) != Self.terminalMode else { return }
-                lockedTerminate(&s.value)
+                lockedTerminate(&s)
             }
             return !nested
         }

@@ -221,7 +221,7 @@ extension Publishers.Buffer {
         @usableFromInline let keepFull: Bool
         @usableFromInline let whenFull: Publishers.BufferingStrategy<Upstream.Failure>
         @usableFromInline let fullPolicy: FullPolicy
-        @usableFromInline let state: Mutex<UncheckedSendable<State>>
+        @usableFromInline let state: Locked<State>
 
         @inlinable
         init(downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
@@ -234,20 +234,20 @@ extension Publishers.Buffer {
             case .dropOldest: fullPolicy = .dropOldest
             case .customError: fullPolicy = .fail
             }
-            state = Mutex(UncheckedSendable(State(downstream: downstream)))
+            state = Locked(State(downstream: downstream))
         }
 
         // MARK: Subscriber
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = state.withLock { s -> UncheckedSendable<Downstream?> in
-                guard !s.value.subscribed, !s.value.done else { return UncheckedSendable(nil) }
-                s.value.subscribed = true
-                s.value.upstream = subscription
-                return UncheckedSendable(s.value.downstream)
+            let accepted = state.withLock { s -> Downstream? in
+                guard !s.subscribed, !s.done else { return nil }
+                s.subscribed = true
+                s.upstream = subscription
+                return s.downstream
             }
-            guard let downstream = accepted.value else {
+            guard let downstream = accepted else {
                 subscription.cancel()
                 return
             }
@@ -265,32 +265,32 @@ extension Publishers.Buffer {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let arrival = state.withLock { s -> UncheckedSendable<Arrival> in
-                guard s.value.subscribed, !s.value.done, !s.value.closed else { return UncheckedSendable(.ignore) }
-                if s.value.values.isEmpty, s.value.demand.rawValue > 0, !s.value.draining,
-                   let downstream = s.value.downstream
+            let arrival = state.withLock { s -> Arrival in
+                guard s.subscribed, !s.done, !s.closed else { return .ignore }
+                if s.values.isEmpty, s.demand.rawValue > 0, !s.draining,
+                   let downstream = s.downstream
                 {
-                    s.value.demand -= 1
-                    s.value.draining = true
-                    return UncheckedSendable(.deliver(downstream))
+                    s.demand -= 1
+                    s.draining = true
+                    return .deliver(downstream)
                 }
-                guard s.value.values.count >= size else {
-                    s.value.values.append(input)
-                    return UncheckedSendable(.drain)
+                guard s.values.count >= size else {
+                    s.values.append(input)
+                    return .drain
                 }
                 switch fullPolicy {
                 case .dropNewest:
-                    return UncheckedSendable(.drain)
+                    return .drain
                 case .dropOldest:
-                    _ = s.value.values.popFirst()
-                    if size > 0 { s.value.values.append(input) }
-                    return UncheckedSendable(.drain)
+                    _ = s.values.popFirst()
+                    if size > 0 { s.values.append(input) }
+                    return .drain
                 case .fail:
-                    s.value.closed = true
-                    return UncheckedSendable(.overflow)
+                    s.closed = true
+                    return .overflow
                 }
             }
-            switch arrival.value {
+            switch arrival {
             case .ignore:
                 return .none
             case .deliver(let downstream):
@@ -308,17 +308,17 @@ extension Publishers.Buffer {
         /// allows (normally on the next request).
         @inlinable
         func overflow() {
-            let upstream = state.withLock { UncheckedSendable($0.value.upstream) }
-            upstream.value?.cancel()
+            let upstream = state.withLock { $0.upstream }
+            upstream?.cancel()
             guard case .customError(let makeError) = whenFull else { return }
             let error = makeError()
             let waits = state.withLock { s -> Bool in
-                guard !s.value.done else { return true }
-                s.value.completion = .failure(error)
+                guard !s.done else { return true }
+                s.completion = .failure(error)
                 // Normally nothing is asked for when the buffer is full;
                 // if demand came in meanwhile, nobody will request again.
-                s.value.failureWaitsForRequest = s.value.demand.rawValue == 0
-                return s.value.failureWaitsForRequest
+                s.failureWaitsForRequest = s.demand.rawValue == 0
+                return s.failureWaitsForRequest
             }
             if !waits { _ = drain() }
         }
@@ -326,12 +326,12 @@ extension Publishers.Buffer {
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             let accepted = state.withLock { s -> Bool in
-                guard s.value.subscribed, !s.value.done, !s.value.closed, s.value.completion == nil else {
+                guard s.subscribed, !s.done, !s.closed, s.completion == nil else {
                     return false
                 }
                 // Combine keeps buffering values that come after `.finished`.
-                if case .failure = completion { s.value.closed = true }
-                s.value.completion = completion
+                if case .failure = completion { s.closed = true }
+                s.completion = completion
                 return true
             }
             if accepted { _ = drain() }
@@ -341,14 +341,14 @@ extension Publishers.Buffer {
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+            let upstream = state.withLock { s -> (any Subscription)? in
                 // Combine drops a request that comes before the subscription.
-                guard s.value.subscribed, !s.value.done else { return UncheckedSendable(nil) }
-                s.value.demand += demand
-                s.value.failureWaitsForRequest = false
-                return UncheckedSendable(s.value.upstream)
+                guard s.subscribed, !s.done else { return nil }
+                s.demand += demand
+                s.failureWaitsForRequest = false
+                return s.upstream
             }
-            guard let upstream = upstream.value else { return }
+            guard let upstream = upstream else { return }
             let refill = drain()
             // Combine refills through the subscription it held when the
             // request came, even if delivery completed meanwhile.
@@ -357,18 +357,18 @@ extension Publishers.Buffer {
 
         @inlinable
         func cancel() {
-            let released = state.withLock { s -> UncheckedSendable<((any Subscription)?, Downstream?)> in
+            let released = state.withLock { s -> ((any Subscription)?, Downstream?) in
                 // Combine ignores a cancel that comes before the subscription.
-                guard s.value.subscribed, !s.value.done else { return UncheckedSendable((nil, nil)) }
-                s.value.done = true
-                s.value.values.removeAll(keepingCapacity: false)
-                s.value.completion = nil
-                let upstream = s.value.upstream
-                s.value.upstream = nil
-                return UncheckedSendable((upstream, s.value.downstream.take()))
+                guard s.subscribed, !s.done else { return (nil, nil) }
+                s.done = true
+                s.values.removeAll(keepingCapacity: false)
+                s.completion = nil
+                let upstream = s.upstream
+                s.upstream = nil
+                return (upstream, s.downstream.take())
             }
             // The downstream is released here, outside the lock.
-            released.value.0?.cancel()
+            released.0?.cancel()
         }
 
         // MARK: Delivery
@@ -377,8 +377,8 @@ extension Publishers.Buffer {
         @inlinable
         func requestRefill(_ refill: Subscribers.Demand) {
             guard refill.rawValue > 0 else { return }
-            let upstream = state.withLock { UncheckedSendable($0.value.upstream) }
-            upstream.value?.request(refill)
+            let upstream = state.withLock { $0.upstream }
+            upstream?.request(refill)
         }
 
         /// Delivers what the demand allows, then a due completion. Returns
@@ -388,8 +388,8 @@ extension Publishers.Buffer {
         @inlinable
         func drain() -> Subscribers.Demand {
             let start = state.withLock { s -> Bool in
-                guard !s.value.draining else { return false }
-                s.value.draining = true
+                guard !s.draining else { return false }
+                s.draining = true
                 return true
             }
             guard start else { return .none }
@@ -403,40 +403,40 @@ extension Publishers.Buffer {
             var delivered = alreadyDelivered
             var more = alreadyMore
             while true {
-                let step = state.withLock { s -> UncheckedSendable<Step> in
-                    if more.rawValue > 0 { s.value.demand += more }
-                    guard !s.value.done, let downstream = s.value.downstream else {
-                        s.value.draining = false
-                        return UncheckedSendable(.stop)
+                let step = state.withLock { s -> Step in
+                    if more.rawValue > 0 { s.demand += more }
+                    guard !s.done, let downstream = s.downstream else {
+                        s.draining = false
+                        return .stop
                     }
-                    let hasDemand = s.value.demand.rawValue > 0
-                    if hasDemand, let value = s.value.values.popFirst() {
-                        s.value.demand -= 1
-                        return UncheckedSendable(.emit(value, downstream))
+                    let hasDemand = s.demand.rawValue > 0
+                    if hasDemand, let value = s.values.popFirst() {
+                        s.demand -= 1
+                        return .emit(value, downstream)
                     }
-                    if let completion = s.value.completion {
+                    if let completion = s.completion {
                         let due: Bool
                         switch completion {
                         case .finished:
                             // As Combine: an empty buffer and some demand.
-                            due = hasDemand && s.value.values.isEmpty
+                            due = hasDemand && s.values.isEmpty
                         case .failure:
-                            due = !s.value.failureWaitsForRequest
+                            due = !s.failureWaitsForRequest
                         }
                         if due {
-                            s.value.done = true
-                            s.value.draining = false
-                            s.value.completion = nil
-                            s.value.upstream = nil
-                            s.value.downstream = nil
-                            s.value.values.removeAll(keepingCapacity: false)
-                            return UncheckedSendable(.complete(completion, downstream))
+                            s.done = true
+                            s.draining = false
+                            s.completion = nil
+                            s.upstream = nil
+                            s.downstream = nil
+                            s.values.removeAll(keepingCapacity: false)
+                            return .complete(completion, downstream)
                         }
                     }
-                    s.value.draining = false
-                    return UncheckedSendable(.stop)
+                    s.draining = false
+                    return .stop
                 }
-                switch step.value {
+                switch step {
                 case .emit(let value, let downstream):
                     delivered &+= 1
                     more = downstream.receive(value)
@@ -453,22 +453,22 @@ extension Publishers.Buffer {
         /// Combine's children: `values`, `state`, `downstreamDemand`,
         /// `terminal`.
         @usableFromInline var customMirror: Mirror {
-            let snapshot = state.withLock { s -> UncheckedSendable<([Upstream.Output], String, Subscribers.Demand,
-                                                                    Subscribers.Completion<Upstream.Failure>?)> in
+            let snapshot = state.withLock { s -> ([Upstream.Output], String, Subscribers.Demand,
+                                                                    Subscribers.Completion<Upstream.Failure>?) in
                 var values: [Upstream.Output] = []
-                values.reserveCapacity(s.value.values.count)
-                var copy = s.value.values
+                values.reserveCapacity(s.values.count)
+                var copy = s.values
                 while let value = copy.popFirst() { values.append(value) }
                 let status: String
-                if s.value.done {
+                if s.done {
                     status = "terminal"
-                } else if let upstream = s.value.upstream {
+                } else if let upstream = s.upstream {
                     status = "subscribed(\(upstream))"
                 } else {
                     status = "awaitingSubscription"
                 }
-                return UncheckedSendable((values, status, s.value.demand, s.value.completion))
-            }.value
+                return (values, status, s.demand, s.completion)
+            }
             let children: KeyValuePairs<String, Any> = [
                 "values": snapshot.0,
                 "state": snapshot.1,

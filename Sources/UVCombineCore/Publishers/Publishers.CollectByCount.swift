@@ -96,23 +96,23 @@ extension Publishers.CollectByCount {
         }
 
         @usableFromInline let count: Int
-        @usableFromInline let state: Mutex<UncheckedSendable<State>>
+        @usableFromInline let state: Locked<State>
 
         @inlinable
         init(downstream: Downstream, count: Int) {
             self.count = count
-            state = Mutex(UncheckedSendable(State(downstream: downstream)))
+            state = Locked(State(downstream: downstream))
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = state.withLock { s -> UncheckedSendable<Downstream?> in
-                guard !s.value.subscribed, !s.value.done else { return UncheckedSendable(nil) }
-                s.value.subscribed = true
-                s.value.upstream = subscription
-                return UncheckedSendable(s.value.downstream)
+            let accepted = state.withLock { s -> Downstream? in
+                guard !s.subscribed, !s.done else { return nil }
+                s.subscribed = true
+                s.upstream = subscription
+                return s.downstream
             }
-            if let downstream = accepted.value {
+            if let downstream = accepted {
                 downstream.receive(subscription: self)
             } else {
                 subscription.cancel()
@@ -121,32 +121,32 @@ extension Publishers.CollectByCount {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let full = state.withLock { s -> UncheckedSendable<([Upstream.Output], Downstream)?> in
-                guard !s.value.done else { return UncheckedSendable(nil) }
-                if s.value.buffer.isEmpty { s.value.buffer.reserveCapacity(count) }
-                s.value.buffer.append(input)
-                guard s.value.buffer.count == count, let downstream = s.value.downstream else {
-                    return UncheckedSendable(nil)
+            let full = state.withLock { s -> ([Upstream.Output], Downstream)? in
+                guard !s.done else { return nil }
+                if s.buffer.isEmpty { s.buffer.reserveCapacity(count) }
+                s.buffer.append(input)
+                guard s.buffer.count == count, let downstream = s.downstream else {
+                    return nil
                 }
-                let batch = s.value.buffer
-                s.value.buffer = []
-                return UncheckedSendable((batch, downstream))
+                let batch = s.buffer
+                s.buffer = []
+                return (batch, downstream)
             }
-            guard let (batch, downstream) = full.value else { return .none }
+            guard let (batch, downstream) = full else { return .none }
             return downstream.receive(batch) * count
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let partial = state.withLock { s -> UncheckedSendable<([Upstream.Output], Downstream)?> in
-                guard !s.value.done, let downstream = s.value.downstream.take() else { return UncheckedSendable(nil) }
-                s.value.done = true
-                s.value.upstream = nil
-                let partial = s.value.buffer
-                s.value.buffer = []
-                return UncheckedSendable((partial, downstream))
+            let partial = state.withLock { s -> ([Upstream.Output], Downstream)? in
+                guard !s.done, let downstream = s.downstream.take() else { return nil }
+                s.done = true
+                s.upstream = nil
+                let partial = s.buffer
+                s.buffer = []
+                return (partial, downstream)
             }
-            guard let (partial, downstream) = partial.value else { return }
+            guard let (partial, downstream) = partial else { return }
             if case .finished = completion, !partial.isEmpty {
                 _ = downstream.receive(partial)
             }
@@ -156,24 +156,24 @@ extension Publishers.CollectByCount {
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero()
-            let upstream = state.withLock { UncheckedSendable($0.value.upstream) }
-            upstream.value?.request(demand * count)
+            let upstream = state.withLock { $0.upstream }
+            upstream?.request(demand * count)
         }
 
         @inlinable
         func cancel() {
-            let released = state.withLock { s -> UncheckedSendable<((any Subscription)?, Downstream?)> in
+            let released = state.withLock { s -> ((any Subscription)?, Downstream?) in
                 // Before the subscription Combine neither requests nor
                 // cancels: the cancel is ignored.
-                guard s.value.subscribed, !s.value.done else { return UncheckedSendable((nil, nil)) }
-                s.value.done = true
-                s.value.buffer = []
-                let upstream = s.value.upstream
-                s.value.upstream = nil
-                return UncheckedSendable((upstream, s.value.downstream.take()))
+                guard s.subscribed, !s.done else { return (nil, nil) }
+                s.done = true
+                s.buffer = []
+                let upstream = s.upstream
+                s.upstream = nil
+                return (upstream, s.downstream.take())
             }
             // The downstream is released here, outside the lock.
-            released.value.0?.cancel()
+            released.0?.cancel()
         }
 
         @usableFromInline var description: String { "CollectByCount" }
@@ -181,8 +181,8 @@ extension Publishers.CollectByCount {
         /// `buffer`, `count`.
         @usableFromInline var customMirror: Mirror {
             let snapshot = state.withLock { s in
-                UncheckedSendable((s.value.downstream, s.value.upstream, s.value.buffer))
-            }.value
+                (s.downstream, s.upstream, s.buffer)
+            }
             let (downstream, upstream, buffer) = snapshot
             let children: KeyValuePairs<String, Any> = [
                 "downstream": downstream.map { $0 as Any } ?? (downstream as Any),

@@ -125,7 +125,7 @@ internal final class CollectByTimeInner<Input, Downstream: Subscriber, Context: 
     @usableFromInline let stride: Context.SchedulerTimeType.Stride
     @usableFromInline let count: Int?
     @usableFromInline let options: Context.SchedulerOptions?
-    @usableFromInline let state = Mutex(UncheckedSendable(State()))
+    @usableFromInline let state = Locked(State())
 
     @inlinable
     init(downstream: Downstream, scheduler: Context, stride: Context.SchedulerTimeType.Stride, count: Int?,
@@ -140,15 +140,15 @@ internal final class CollectByTimeInner<Input, Downstream: Subscriber, Context: 
     }
 
     deinit {
-        state.withLock { UncheckedSendable($0.value.timer) }.value?.cancel()
+        state.withLock { $0.timer }?.cancel()
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
         let accepted = state.withLock { s -> Bool in
-            guard case .awaitingSubscription = s.value.status else { return false }
-            s.value.status = .subscribed(subscription)
-            if let count { s.value.buffer.reserveCapacity(count) }
+            guard case .awaitingSubscription = s.status else { return false }
+            s.status = .subscribed(subscription)
+            if let count { s.buffer.reserveCapacity(count) }
             return true
         }
         guard accepted else {
@@ -160,69 +160,69 @@ internal final class CollectByTimeInner<Input, Downstream: Subscriber, Context: 
                                        tolerance: scheduler.minimumTolerance, options: options) { [weak self] in
             self?.tick()
         }
-        let stale = state.withLock { s -> UncheckedSendable<(any Cancellable)?> in
-            guard s.value.status.isSubscribed else { return UncheckedSendable(timer) }
-            s.value.timer = timer
-            return UncheckedSendable(nil)
+        let stale = state.withLock { s -> (any Cancellable)? in
+            guard s.status.isSubscribed else { return timer }
+            s.timer = timer
+            return nil
         }
-        stale.value?.cancel()
+        stale?.cancel()
         if count == nil { subscription.request(.unlimited) }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let action = state.withLock { s -> UncheckedSendable<Action> in
-            guard s.value.status.isSubscribed else { return UncheckedSendable(.none) }
-            s.value.buffer.append(input)
-            guard let count, s.value.buffer.count >= count else { return UncheckedSendable(.none) }
-            return UncheckedSendable(s.value.takeBatch())
+        let action = state.withLock { s -> Action in
+            guard s.status.isSubscribed else { return .none }
+            s.buffer.append(input)
+            guard let count, s.buffer.count >= count else { return .none }
+            return s.takeBatch()
         }
-        perform(action.value)
+        perform(action)
         return .none
     }
 
     @inlinable
     func tick() {
-        let action = state.withLock { s -> UncheckedSendable<Action> in
-            guard s.value.status.isSubscribed, !s.value.buffer.isEmpty else { return UncheckedSendable(.none) }
-            return UncheckedSendable(s.value.takeBatch())
+        let action = state.withLock { s -> Action in
+            guard s.status.isSubscribed, !s.buffer.isEmpty else { return .none }
+            return s.takeBatch()
         }
-        perform(action.value)
+        perform(action)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let taken = state.withLock { s -> UncheckedSendable<(Action, (any Cancellable)?)>? in
-            guard case .subscribed(let subscription) = s.value.status else { return nil }
-            let timer = s.value.timer
-            s.value.timer = nil
+        let taken = state.withLock { s -> (Action, (any Cancellable)?)? in
+            guard case .subscribed(let subscription) = s.status else { return nil }
+            let timer = s.timer
+            s.timer = nil
             switch completion {
             case .failure:
-                s.value.status = .terminal
-                s.value.buffer = []
-                return UncheckedSendable((.none, timer))
+                s.status = .terminal
+                s.buffer = []
+                return (.none, timer)
             case .finished:
-                if s.value.buffer.isEmpty {
-                    s.value.status = .terminal
-                    return UncheckedSendable((.sendAndFinish(nil), timer))
+                if s.buffer.isEmpty {
+                    s.status = .terminal
+                    return (.sendAndFinish(nil), timer)
                 }
-                guard s.value.demand.rawValue > 0 else {
-                    s.value.status = .pendingTerminal(subscription)
-                    s.value.finishPending = true
-                    return UncheckedSendable((.none, timer))
+                guard s.demand.rawValue > 0 else {
+                    s.status = .pendingTerminal(subscription)
+                    s.finishPending = true
+                    return (.none, timer)
                 }
-                s.value.status = .terminal
-                let batch = s.value.buffer
-                s.value.buffer = []
-                return UncheckedSendable((.sendAndFinish(batch), timer))
+                s.status = .terminal
+                let batch = s.buffer
+                s.buffer = []
+                return (.sendAndFinish(batch), timer)
             }
         }
         guard let taken else { return }
-        taken.value.1?.cancel()
+        taken.1?.cancel()
         if case .failure = completion {
             downstream.receive(completion: completion)
         } else {
-            perform(taken.value.0)
+            perform(taken.0)
         }
     }
 
@@ -242,25 +242,25 @@ internal final class CollectByTimeInner<Input, Downstream: Subscriber, Context: 
 
     @inlinable
     func addDemand(_ demand: Subscribers.Demand) {
-        let (upstream, action) = state.withLock { s -> ((any Subscription)?, UncheckedSendable<Action>) in
-            switch s.value.status {
+        let (upstream, action) = state.withLock { s -> ((any Subscription)?, Action) in
+            switch s.status {
             case .subscribed(let subscription):
-                s.value.demand += demand
+                s.demand += demand
                 var action = Action.none
-                if let count, s.value.buffer.count >= count { action = s.value.takeBatch() }
-                return (count == nil ? nil : subscription, UncheckedSendable(action))
-            case .pendingTerminal where s.value.finishPending:
-                s.value.status = .terminal
-                s.value.finishPending = false
-                let batch = s.value.buffer
-                s.value.buffer = []
-                return (nil, UncheckedSendable(.sendAndFinish(batch)))
+                if let count, s.buffer.count >= count { action = s.takeBatch() }
+                return (count == nil ? nil : subscription, action)
+            case .pendingTerminal where s.finishPending:
+                s.status = .terminal
+                s.finishPending = false
+                let batch = s.buffer
+                s.buffer = []
+                return (nil, .sendAndFinish(batch))
             default:
-                return (nil, UncheckedSendable(.none))
+                return (nil, .none)
             }
         }
         if let upstream, let count { upstream.request(demand * count) }
-        perform(action.value)
+        perform(action)
     }
 
     @inlinable
@@ -272,18 +272,18 @@ internal final class CollectByTimeInner<Input, Downstream: Subscriber, Context: 
 
     @inlinable
     func cancel() {
-        let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, (any Cancellable)?)> in
-            guard !s.value.status.isTerminal else { return UncheckedSendable((nil, nil)) }
-            let upstream = s.value.status.isSubscribed ? s.value.status.subscription : nil
-            s.value.status = .terminal
-            s.value.buffer = []
-            s.value.finishPending = false
-            let timer = s.value.timer
-            s.value.timer = nil
-            return UncheckedSendable((upstream, timer))
+        let taken = state.withLock { s -> ((any Subscription)?, (any Cancellable)?) in
+            guard !s.status.isTerminal else { return (nil, nil) }
+            let upstream = s.status.isSubscribed ? s.status.subscription : nil
+            s.status = .terminal
+            s.buffer = []
+            s.finishPending = false
+            let timer = s.timer
+            s.timer = nil
+            return (upstream, timer)
         }
-        taken.value.1?.cancel()
-        taken.value.0?.cancel()
+        taken.1?.cancel()
+        taken.0?.cancel()
     }
 
     @usableFromInline var description: String { "CollectByTime" }

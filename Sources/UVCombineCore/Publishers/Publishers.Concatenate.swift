@@ -305,7 +305,7 @@ extension Publishers.Concatenate {
         }
 
         @usableFromInline let downstream: Downstream
-        @usableFromInline let state: Mutex<UncheckedSendable<State>>
+        @usableFromInline let state: Locked<State>
         /// `request` arrives through `any Subscription`, where only the
         /// unspecialised body is reachable; this non-capturing closure,
         /// formed where the types are known, runs the specialised one.
@@ -314,7 +314,7 @@ extension Publishers.Concatenate {
         @inlinable
         init(downstream: Downstream, suffix: Suffix) {
             self.downstream = downstream
-            state = Mutex(UncheckedSendable(State(suffix: suffix)))
+            state = Locked(State(suffix: suffix))
             requestImpl = { $0.performRequest($1) }
         }
 
@@ -325,9 +325,9 @@ extension Publishers.Concatenate {
         @inlinable
         func receivePrefix(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
-                guard s.value.phase == .awaitingPrefix else { return false }
-                s.value.phase = .prefix
-                s.value.subscription = subscription
+                guard s.phase == .awaitingPrefix else { return false }
+                s.phase = .prefix
+                s.subscription = subscription
                 return true
             }
             if accepted {
@@ -340,38 +340,38 @@ extension Publishers.Concatenate {
         @inlinable
         func receivePrefix(_ input: Output) -> Subscribers.Demand {
             let deliver = state.withLock { s -> Bool in
-                guard s.value.phase == .prefix, s.value.demand.rawValue > 0 else { return false }
-                if !s.value.demand.isUnlimited {
-                    s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue &- 1)
+                guard s.phase == .prefix, s.demand.rawValue > 0 else { return false }
+                if !s.demand.isUnlimited {
+                    s.demand = Subscribers.Demand(rawValue: s.demand.rawValue &- 1)
                 }
                 return true
             }
             guard deliver else { return .none }
             let more = downstream.receive(input)
             if more.rawValue > 0 {
-                state.withLock { $0.value.demand += more }
+                state.withLock { $0.demand += more }
             }
             return more
         }
 
         @inlinable
         func receivePrefix(completion: Subscribers.Completion<Failure>) {
-            let suffix = state.withLock { s -> UncheckedSendable<Suffix?>? in
-                guard s.value.phase == .prefix else { return nil }
-                s.value.subscription = nil
+            let suffix = state.withLock { s -> Suffix?? in
+                guard s.phase == .prefix else { return nil }
+                s.subscription = nil
                 switch completion {
                 case .finished:
-                    s.value.phase = .awaitingSuffix
-                    defer { s.value.suffix = nil }
-                    return UncheckedSendable(s.value.suffix)
+                    s.phase = .awaitingSuffix
+                    defer { s.suffix = nil }
+                    return s.suffix
                 case .failure:
-                    s.value.phase = .terminal
-                    s.value.suffix = nil
-                    return UncheckedSendable(nil)
+                    s.phase = .terminal
+                    s.suffix = nil
+                    return .some(nil)
                 }
             }
             guard let suffix else { return }
-            if let publisher = suffix.value {
+            if let publisher = suffix {
                 publisher.receive(subscriber: SuffixSide(inner: self))
             } else {
                 downstream.receive(completion: completion)
@@ -383,10 +383,10 @@ extension Publishers.Concatenate {
         @inlinable
         func receiveSuffix(subscription: any Subscription) {
             let demand = state.withLock { s -> Subscribers.Demand? in
-                guard s.value.phase == .awaitingSuffix else { return nil }
-                s.value.phase = .suffix
-                s.value.subscription = subscription
-                return s.value.demand
+                guard s.phase == .awaitingSuffix else { return nil }
+                s.phase = .suffix
+                s.subscription = subscription
+                return s.demand
             }
             guard let demand else {
                 subscription.cancel()
@@ -397,16 +397,16 @@ extension Publishers.Concatenate {
 
         @inlinable
         func receiveSuffix(_ input: Output) -> Subscribers.Demand {
-            guard state.withLock({ $0.value.phase == .suffix }) else { return .none }
+            guard state.withLock({ $0.phase == .suffix }) else { return .none }
             return downstream.receive(input)
         }
 
         @inlinable
         func receiveSuffix(completion: Subscribers.Completion<Failure>) {
             let active = state.withLock { s -> Bool in
-                guard s.value.phase == .suffix else { return false }
-                s.value.phase = .terminal
-                s.value.subscription = nil
+                guard s.phase == .suffix else { return false }
+                s.phase = .terminal
+                s.subscription = nil
                 return true
             }
             if active { downstream.receive(completion: completion) }
@@ -422,34 +422,34 @@ extension Publishers.Concatenate {
 
         @inlinable
         func performRequest(_ demand: Subscribers.Demand) {
-            let target = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                switch s.value.phase {
+            let target = state.withLock { s -> (any Subscription)? in
+                switch s.phase {
                 case .awaitingPrefix, .awaitingSuffix:
-                    s.value.demand += demand
-                    return UncheckedSendable(nil)
+                    s.demand += demand
+                    return nil
                 case .prefix:
-                    s.value.demand += demand
-                    return UncheckedSendable(s.value.subscription)
+                    s.demand += demand
+                    return s.subscription
                 case .suffix:
-                    return UncheckedSendable(s.value.subscription)
+                    return s.subscription
                 case .terminal:
-                    return UncheckedSendable(nil)
+                    return nil
                 }
             }
-            target.value?.request(demand)
+            target?.request(demand)
         }
 
         @usableFromInline
         func cancel() {
-            let released = state.withLock { s -> UncheckedSendable<((any Subscription)?, Suffix?)> in
-                let released = (s.value.subscription, s.value.suffix)
-                s.value.phase = .terminal
-                s.value.subscription = nil
-                s.value.suffix = nil
-                return UncheckedSendable(released)
+            let released = state.withLock { s -> ((any Subscription)?, Suffix?) in
+                let released = (s.subscription, s.suffix)
+                s.phase = .terminal
+                s.subscription = nil
+                s.suffix = nil
+                return released
             }
             // The suffix is released here, outside the lock.
-            released.value.0?.cancel()
+            released.0?.cancel()
         }
 
         @usableFromInline var description: String { "Concatenate" }

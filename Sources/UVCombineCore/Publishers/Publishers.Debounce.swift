@@ -114,7 +114,7 @@ internal final class DebounceInner<Downstream: Subscriber, Context: Scheduler>:
     @usableFromInline let dueTime: Context.SchedulerTimeType.Stride
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
-    @usableFromInline let state = Mutex(UncheckedSendable(State()))
+    @usableFromInline let state = Locked(State())
 
     @inlinable
     init(downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
@@ -128,8 +128,8 @@ internal final class DebounceInner<Downstream: Subscriber, Context: Scheduler>:
     @inlinable
     func receive(subscription: any Subscription) {
         let accepted = state.withLock { s -> Bool in
-            guard case .awaitingSubscription = s.value.status else { return false }
-            s.value.status = .subscribed(subscription)
+            guard case .awaitingSubscription = s.status else { return false }
+            s.status = .subscribed(subscription)
             return true
         }
         guard accepted else {
@@ -142,17 +142,17 @@ internal final class DebounceInner<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard state.withLock({ $0.value.status.isSubscribed }) else { return .none }
+        guard state.withLock({ $0.status.isSubscribed }) else { return .none }
         let deadline = scheduler.now.advanced(by: dueTime)
-        let started = state.withLock { s -> UncheckedSendable<(UInt64, (any Cancellable)?)>? in
-            guard s.value.status.isSubscribed else { return nil }
-            s.value.generation &+= 1
-            s.value.latest = input
-            let previous = s.value.pending
-            s.value.pending = nil
-            return UncheckedSendable((s.value.generation, previous))
+        let started = state.withLock { s -> (UInt64, (any Cancellable)?)? in
+            guard s.status.isSubscribed else { return nil }
+            s.generation &+= 1
+            s.latest = input
+            let previous = s.pending
+            s.pending = nil
+            return (s.generation, previous)
         }
-        guard let (generation, previous) = started?.value else { return .none }
+        guard let (generation, previous) = started else { return .none }
         // The action holds `self` strongly until it ran or was cancelled,
         // as Combine's does.
         let action = scheduler.schedule(after: deadline, interval: dueTime, tolerance: scheduler.minimumTolerance,
@@ -160,8 +160,8 @@ internal final class DebounceInner<Downstream: Subscriber, Context: Scheduler>:
             self.due(generation)
         }
         let stale = state.withLock { s -> Bool in
-            guard s.value.generation == generation, s.value.status.isSubscribed else { return true }
-            s.value.pending = action
+            guard s.generation == generation, s.status.isSubscribed else { return true }
+            s.pending = action
             return false
         }
         if stale { action.cancel() }
@@ -171,22 +171,22 @@ internal final class DebounceInner<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func due(_ generation: UInt64) {
-        let due = state.withLock { s -> UncheckedSendable<Due> in
-            guard s.value.status.isSubscribed, s.value.generation == generation else {
-                return UncheckedSendable(.ignore)
+        let due = state.withLock { s -> Due in
+            guard s.status.isSubscribed, s.generation == generation else {
+                return .ignore
             }
-            let action = s.value.pending
-            s.value.pending = nil
+            let action = s.pending
+            s.pending = nil
             // The value stays `currentValue` (Combine's mirror shows it)
             // until a newer one, the completion or cancel replaces it.
-            guard let value = s.value.latest else { return UncheckedSendable(.cancelOnly(action)) }
-            guard s.value.demand.rawValue > 0 else {
-                return UncheckedSendable(.cancelOnly(action)) // no demand: dropped
+            guard let value = s.latest else { return .cancelOnly(action) }
+            guard s.demand.rawValue > 0 else {
+                return .cancelOnly(action) // no demand: dropped
             }
-            if !s.value.demand.isUnlimited { s.value.demand -= 1 }
-            return UncheckedSendable(.deliver(value, cancel: action))
+            if !s.demand.isUnlimited { s.demand -= 1 }
+            return .deliver(value, cancel: action)
         }
-        switch due.value {
+        switch due {
         case .ignore:
             return
         case .cancelOnly(let action):
@@ -196,7 +196,7 @@ internal final class DebounceInner<Downstream: Subscriber, Context: Scheduler>:
             let more = downstream.receive(value)
             if more.rawValue > 0 {
                 state.withLock { s in
-                    if s.value.status.isSubscribed { s.value.demand += more }
+                    if s.status.isSubscribed { s.demand += more }
                 }
             }
         }
@@ -204,20 +204,20 @@ internal final class DebounceInner<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let action = state.withLock { s -> UncheckedSendable<(any Cancellable)?>? in
-            guard case .subscribed(let subscription) = s.value.status else { return nil }
-            s.value.status = .pendingTerminal(subscription)
-            s.value.latest = nil // a pending value is dropped, as in Combine
-            s.value.generation &+= 1
-            let action = s.value.pending
-            s.value.pending = nil
-            return UncheckedSendable(action)
+        let action = state.withLock { s -> (any Cancellable)?? in
+            guard case .subscribed(let subscription) = s.status else { return nil }
+            s.status = .pendingTerminal(subscription)
+            s.latest = nil // a pending value is dropped, as in Combine
+            s.generation &+= 1
+            let action = s.pending
+            s.pending = nil
+            return action
         }
         guard let action else { return }
-        action.value?.cancel()
+        action?.cancel()
         // Combine schedules the completion without the options.
         scheduler.schedule(options: nil) {
-            self.state.withLock { $0.value.status = .terminal }
+            self.state.withLock { $0.status = .terminal }
             self.downstream.receive(completion: completion)
         }
     }
@@ -226,30 +226,30 @@ internal final class DebounceInner<Downstream: Subscriber, Context: Scheduler>:
     func request(_ demand: Subscribers.Demand) {
         // `.none` is accepted (it adds nothing), as in Combine.
         state.withLock { s in
-            if s.value.status.isSubscribed { s.value.demand += demand }
+            if s.status.isSubscribed { s.demand += demand }
         }
     }
 
     @inlinable
     func cancel() {
-        let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, (any Cancellable)?)> in
+        let taken = state.withLock { s -> ((any Subscription)?, (any Cancellable)?) in
             // After the upstream completed, Combine ignores cancel: the
             // completion is still delivered.
-            guard case .subscribed(let subscription) = s.value.status else { return UncheckedSendable((nil, nil)) }
-            s.value.status = .terminal
-            s.value.latest = nil
-            s.value.generation &+= 1
-            let action = s.value.pending
-            s.value.pending = nil
-            return UncheckedSendable((subscription, action))
+            guard case .subscribed(let subscription) = s.status else { return (nil, nil) }
+            s.status = .terminal
+            s.latest = nil
+            s.generation &+= 1
+            let action = s.pending
+            s.pending = nil
+            return (subscription, action)
         }
-        taken.value.1?.cancel()
-        taken.value.0?.cancel()
+        taken.1?.cancel()
+        taken.0?.cancel()
     }
 
     @usableFromInline var description: String { "Debounce" }
     @usableFromInline var customMirror: Mirror {
-        let s = state.withLock { UncheckedSendable(($0.value.demand, $0.value.latest)) }.value
+        let s = state.withLock { ($0.demand, $0.latest) }
         return Mirror(self, children: ["downstream": downstream, "downstreamDemand": s.0,
                                        "currentValue": s.1 as Any])
     }

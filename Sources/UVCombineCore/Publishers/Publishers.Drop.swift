@@ -129,12 +129,12 @@ extension Publishers.Drop {
         }
 
         @usableFromInline let downstream: Downstream
-        @usableFromInline let state: Mutex<UncheckedSendable<State>>
+        @usableFromInline let state: Locked<State>
 
         @inlinable
         init(downstream: Downstream, count: Int) {
             self.downstream = downstream
-            state = Mutex(UncheckedSendable(State(remaining: count)))
+            state = Locked(State(remaining: count))
         }
 
         @inlinable
@@ -142,14 +142,14 @@ extension Publishers.Drop {
             // nil: refuse (cancel it); .some(nil): keep it silently (cancelled
             // before it came); .some(demand): request that.
             let action = state.withLock { s -> Subscribers.Demand?? in
-                switch s.value.status {
+                switch s.status {
                 case .awaitingSubscription:
-                    s.value.status = .subscribed(subscription)
-                    let demand = s.value.pending + s.value.remaining
-                    s.value.pending = .none
+                    s.status = .subscribed(subscription)
+                    let demand = s.pending + s.remaining
+                    s.pending = .none
                     return .some(demand)
-                case .terminal where s.value.cancelledBeforeSubscription:
-                    s.value.cancelledBeforeSubscription = false
+                case .terminal where s.cancelledBeforeSubscription:
+                    s.cancelledBeforeSubscription = false
                     return .some(nil)
                 default:
                     return nil
@@ -165,8 +165,8 @@ extension Publishers.Drop {
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             let dropped = state.withLock { s -> Bool in
-                guard s.value.remaining > 0 else { return false }
-                s.value.remaining -= 1
+                guard s.remaining > 0 else { return false }
+                s.remaining -= 1
                 return true
             }
             // A dropped element was requested on top of the demand.
@@ -177,7 +177,7 @@ extension Publishers.Drop {
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             state.withLock { s in
-                if case .subscribed = s.value.status { s.value.status = .terminal }
+                if case .subscribed = s.status { s.status = .terminal }
             }
             downstream.receive(completion: completion)
         }
@@ -185,29 +185,29 @@ extension Publishers.Drop {
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero()
-            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                switch s.value.status {
+            let upstream = state.withLock { s -> (any Subscription)? in
+                switch s.status {
                 case .awaitingSubscription:
-                    s.value.pending += demand
-                    return UncheckedSendable(nil)
+                    s.pending += demand
+                    return nil
                 case .subscribed(let upstream), .pendingTerminal(let upstream):
-                    return UncheckedSendable(upstream)
+                    return upstream
                 case .terminal:
-                    return UncheckedSendable(nil)
+                    return nil
                 }
             }
-            upstream.value?.request(demand)
+            upstream?.request(demand)
         }
 
         @inlinable
         func cancel() {
-            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                if case .awaitingSubscription = s.value.status { s.value.cancelledBeforeSubscription = true }
-                let upstream = s.value.status.subscription
-                s.value.status = .terminal
-                return UncheckedSendable(upstream)
+            let upstream = state.withLock { s -> (any Subscription)? in
+                if case .awaitingSubscription = s.status { s.cancelledBeforeSubscription = true }
+                let upstream = s.status.subscription
+                s.status = .terminal
+                return upstream
             }
-            upstream.value?.cancel()
+            upstream?.cancel()
         }
 
         @usableFromInline var description: String { "Drop" }

@@ -121,11 +121,11 @@ extension Publishers.DropUntilOutput {
             }
         }
 
-        @usableFromInline let state: Mutex<UncheckedSendable<State>>
+        @usableFromInline let state: Locked<State>
 
         @inlinable
         init(downstream: Downstream) {
-            state = Mutex(UncheckedSendable(State(downstream: downstream)))
+            state = Locked(State(downstream: downstream))
         }
 
         // MARK: Upstream
@@ -133,9 +133,9 @@ extension Publishers.DropUntilOutput {
         @inlinable
         func receive(subscription: any Subscription) {
             let demand = state.withLock { s -> Subscribers.Demand? in
-                guard case .awaiting = s.value.upstream, !s.value.done else { return nil }
-                s.value.upstream = .subscribed(subscription)
-                return s.value.demand
+                guard case .awaiting = s.upstream, !s.done else { return nil }
+                s.upstream = .subscribed(subscription)
+                return s.demand
             }
             guard let demand else {
                 subscription.cancel()
@@ -148,33 +148,33 @@ extension Publishers.DropUntilOutput {
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             // Like Combine, no gate on the subscription's arrival: a value
             // is dropped or forwarded by whether the trigger has fired.
-            let downstream = state.withLock { s -> UncheckedSendable<Downstream?> in
-                guard !s.value.done else { return UncheckedSendable(nil) }
-                if s.value.triggered { return UncheckedSendable(s.value.downstream) }
-                if s.value.demand.rawValue == 0 {
+            let downstream = state.withLock { s -> Downstream? in
+                guard !s.done else { return nil }
+                if s.triggered { return s.downstream }
+                if s.demand.rawValue == 0 {
                     violation("DropUntilOutput received a value beyond the demand requested")
                 }
-                s.value.demand -= 1
-                return UncheckedSendable(nil)
+                s.demand -= 1
+                return nil
             }
-            guard let downstream = downstream.value else { return .none }
+            guard let downstream = downstream else { return .none }
             return downstream.receive(input)
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             // Forwarded also before the subscription, as Combine does.
-            let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, Downstream?)>? in
-                guard !s.value.done else { return nil }
-                s.value.done = true
-                s.value.upstream = .terminal
-                let trigger = s.value.trigger.subscription
-                s.value.trigger = .terminal
-                let downstream = s.value.downstream
-                s.value.downstream = nil
-                return UncheckedSendable((trigger, downstream))
+            let taken = state.withLock { s -> ((any Subscription)?, Downstream?)? in
+                guard !s.done else { return nil }
+                s.done = true
+                s.upstream = .terminal
+                let trigger = s.trigger.subscription
+                s.trigger = .terminal
+                let downstream = s.downstream
+                s.downstream = nil
+                return (trigger, downstream)
             }
-            guard let (trigger, downstream) = taken?.value else { return }
+            guard let (trigger, downstream) = taken else { return }
             trigger?.cancel()
             downstream?.receive(completion: completion)
         }
@@ -184,8 +184,8 @@ extension Publishers.DropUntilOutput {
         @inlinable
         func triggerReceive(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
-                guard case .awaiting = s.value.trigger, !s.value.done else { return false }
-                s.value.trigger = .subscribed(subscription)
+                guard case .awaiting = s.trigger, !s.done else { return false }
+                s.trigger = .subscribed(subscription)
                 return true
             }
             if accepted {
@@ -197,31 +197,31 @@ extension Publishers.DropUntilOutput {
 
         @inlinable
         func triggerFired() {
-            let trigger = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                guard !s.value.done, !s.value.triggered else { return UncheckedSendable(nil) }
-                s.value.triggered = true
-                let trigger = s.value.trigger.subscription
-                s.value.trigger = .terminal
-                return UncheckedSendable(trigger)
+            let trigger = state.withLock { s -> (any Subscription)? in
+                guard !s.done, !s.triggered else { return nil }
+                s.triggered = true
+                let trigger = s.trigger.subscription
+                s.trigger = .terminal
+                return trigger
             }
             // Its job is done.
-            trigger.value?.cancel()
+            trigger?.cancel()
         }
 
         @inlinable
         func triggerCompleted(_ completion: Subscribers.Completion<Upstream.Failure>) {
-            let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, Downstream?)>? in
-                if case .subscribed = s.value.trigger { s.value.trigger = .terminal }
+            let taken = state.withLock { s -> ((any Subscription)?, Downstream?)? in
+                if case .subscribed = s.trigger { s.trigger = .terminal }
                 // After the trigger fired its completion no longer matters.
-                guard !s.value.done, !s.value.triggered else { return nil }
-                s.value.done = true
-                let upstream = s.value.upstream.subscription
-                s.value.upstream = .terminal
-                let downstream = s.value.downstream
-                s.value.downstream = nil
-                return UncheckedSendable((upstream, downstream))
+                guard !s.done, !s.triggered else { return nil }
+                s.done = true
+                let upstream = s.upstream.subscription
+                s.upstream = .terminal
+                let downstream = s.downstream
+                s.downstream = nil
+                return (upstream, downstream)
             }
-            guard let (upstream, downstream) = taken?.value else { return }
+            guard let (upstream, downstream) = taken else { return }
             upstream?.cancel()
             downstream?.receive(completion: completion)
         }
@@ -231,26 +231,26 @@ extension Publishers.DropUntilOutput {
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             // Combine accepts `.none` and forwards it.
-            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                guard !s.value.done else { return UncheckedSendable(nil) }
-                s.value.demand += demand
-                return UncheckedSendable(s.value.upstream.subscription)
+            let upstream = state.withLock { s -> (any Subscription)? in
+                guard !s.done else { return nil }
+                s.demand += demand
+                return s.upstream.subscription
             }
-            upstream.value?.request(demand)
+            upstream?.request(demand)
         }
 
         @inlinable
         func cancel() {
-            let links = state.withLock { s -> UncheckedSendable<((any Subscription)?, (any Subscription)?)> in
-                s.value.done = true
-                let links = (s.value.upstream.subscription, s.value.trigger.subscription)
-                s.value.upstream = .terminal
-                s.value.trigger = .terminal
-                s.value.downstream = nil
-                return UncheckedSendable(links)
+            let links = state.withLock { s -> ((any Subscription)?, (any Subscription)?) in
+                s.done = true
+                let links = (s.upstream.subscription, s.trigger.subscription)
+                s.upstream = .terminal
+                s.trigger = .terminal
+                s.downstream = nil
+                return links
             }
-            links.value.0?.cancel()
-            links.value.1?.cancel()
+            links.0?.cancel()
+            links.1?.cancel()
         }
 
         @usableFromInline var description: String { "DropUntilOutput" }

@@ -250,7 +250,7 @@ extension Publishers.FlatMap {
         @usableFromInline let actionsPending = Atomic<Bool>(false)
         /// `State.pendingCompletion` is set.
         @usableFromInline let completionPending = Atomic<Bool>(false)
-        @usableFromInline let state = Mutex(UncheckedSendable(State()))
+        @usableFromInline let state = Locked(State())
         @usableFromInline let requestImpl: (Inner, Subscribers.Demand) -> Void
         @usableFromInline let cancelImpl: (Inner) -> Void
 
@@ -270,10 +270,10 @@ extension Publishers.FlatMap {
         func receive(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
                 guard mode.load(ordering: .relaxed) != Self.terminalMode,
-                      s.value.slots[0].phase == .awaitingSubscription
+                      s.slots[0].phase == .awaitingSubscription
                 else { return false }
-                s.value.slots[0].phase = .active
-                s.value.slots[0].subscription = subscription
+                s.slots[0].phase = .active
+                s.slots[0].subscription = subscription
                 return true
             }
             guard accepted else {
@@ -288,20 +288,20 @@ extension Publishers.FlatMap {
             let slot = state.withLock { s -> (index: Int, generation: UInt)? in
                 // As Combine: a value is taken also before the subscription.
                 guard mode.load(ordering: .relaxed) != Self.terminalMode,
-                      s.value.slots[0].phase != .finished
+                      s.slots[0].phase != .finished
                 else { return nil }
                 let index: Int
-                if let reused = s.value.free.popLast() {
+                if let reused = s.free.popLast() {
                     index = reused
-                    s.value.slots[index] = UpstreamSlot()
+                    s.slots[index] = UpstreamSlot()
                 } else {
-                    index = s.value.slots.count
-                    s.value.slots.append(UpstreamSlot())
-                    s.value.generations.append(0)
+                    index = s.slots.count
+                    s.slots.append(UpstreamSlot())
+                    s.generations.append(0)
                 }
-                s.value.generations[index] &+= 1
-                s.value.liveChildren &+= 1
-                return (index, s.value.generations[index])
+                s.generations[index] &+= 1
+                s.liveChildren &+= 1
+                return (index, s.generations[index])
             }
             guard let slot else { return .none }
             transform(input).receive(subscriber: ChildSide(inner: self, slot: slot.index, generation: slot.generation))
@@ -314,7 +314,7 @@ extension Publishers.FlatMap {
                 switch completion {
                 case .finished:
                     let changed = state.withLock { s -> Bool in
-                        mode.load(ordering: .relaxed) != Self.terminalMode && s.value.slots[0].finish()
+                        mode.load(ordering: .relaxed) != Self.terminalMode && s.slots[0].finish()
                     }
                     if changed {
                         if nested { drainNeeded.store(true, ordering: .relaxed) } else { drain() }
@@ -324,9 +324,9 @@ extension Publishers.FlatMap {
                     // publishers are cancelled (as Combine orders it).
                     state.withLock { s in
                         guard mode.load(ordering: .relaxed) != Self.terminalMode else { return }
-                        _ = s.value.slots[0].finish()
-                        lockedTerminate(&s.value)
-                        lockedFail(&s.value, completion)
+                        _ = s.slots[0].finish()
+                        lockedTerminate(&s)
+                        lockedFail(&s, completion)
                     }
                 }
                 return !nested
@@ -340,12 +340,12 @@ extension Publishers.FlatMap {
         func receiveChild(subscription: any Subscription, slot i: Int, generation: UInt) {
             let demand = state.withLock { s -> Subscribers.Demand? in
                 guard mode.load(ordering: .relaxed) != Self.terminalMode,
-                      s.value.generations[i] == generation,
-                      s.value.slots[i].phase == .awaitingSubscription
+                      s.generations[i] == generation,
+                      s.slots[i].phase == .awaitingSubscription
                 else { return nil }
-                s.value.slots[i].phase = .active
-                s.value.slots[i].subscription = subscription
-                return s.value.demand.isUnlimited ? .unlimited : .max(1)
+                s.slots[i].phase = .active
+                s.slots[i].subscription = subscription
+                return s.demand.isUnlimited ? .unlimited : .max(1)
             }
             // A fresh subscription that has been asked for nothing cannot be
             // sending to us, so requesting directly is safe even inside the gate.
@@ -367,12 +367,12 @@ extension Publishers.FlatMap {
                 }
                 if mode == Self.terminalMode { return (.none, !nested) }
                 let deliver = state.withLock { s -> Bool in
-                    if s.value.demand.rawValue == 0 {
-                        s.value.waiting.append(Waiting(slot: i, generation: generation, value: value))
+                    if s.demand.rawValue == 0 {
+                        s.waiting.append(Waiting(slot: i, generation: generation, value: value))
                         return false
                     }
-                    if !s.value.demand.isUnlimited {
-                        s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue &- 1)
+                    if !s.demand.isUnlimited {
+                        s.demand = Subscribers.Demand(rawValue: s.demand.rawValue &- 1)
                     }
                     return true
                 }
@@ -393,14 +393,14 @@ extension Publishers.FlatMap {
                 case .finished:
                     let counted = state.withLock { s -> Bool in
                         guard mode.load(ordering: .relaxed) != Self.terminalMode,
-                              s.value.generations[i] == generation,
-                              s.value.slots[i].finish()
+                              s.generations[i] == generation,
+                              s.slots[i].finish()
                         else { return false }
-                        s.value.liveChildren &-= 1
-                        s.value.free.append(i)
+                        s.liveChildren &-= 1
+                        s.free.append(i)
                         // Room for one more inner publisher.
-                        if !maxPublishers.isUnlimited && s.value.slots[0].phase == .active {
-                            s.value.outerRequests &+= 1
+                        if !maxPublishers.isUnlimited && s.slots[0].phase == .active {
+                            s.outerRequests &+= 1
                             actionsPending.store(true, ordering: .releasing)
                         }
                         return true
@@ -414,13 +414,13 @@ extension Publishers.FlatMap {
                     // upstream is released but not cancelled.
                     state.withLock { s in
                         guard mode.load(ordering: .relaxed) != Self.terminalMode,
-                              s.value.generations[i] == generation
+                              s.generations[i] == generation
                         else { return }
-                        _ = s.value.slots[i].finish()
-                        lockedTerminate(&s.value)
-                        s.value.slots[0].owesCancel = false
-                        s.value.slots[0].subscription = nil
-                        lockedFail(&s.value, completion)
+                        _ = s.slots[i].finish()
+                        lockedTerminate(&s)
+                        s.slots[0].owesCancel = false
+                        s.slots[0].subscription = nil
+                        lockedFail(&s, completion)
                     }
                 }
                 return !nested
@@ -435,8 +435,8 @@ extension Publishers.FlatMap {
         func addDemand(_ more: Subscribers.Demand) -> Bool {
             state.withLock { s -> Bool in
                 guard mode.load(ordering: .relaxed) != Self.terminalMode else { return false }
-                s.value.demand += more
-                if s.value.demand.isUnlimited { mode.store(Self.unlimitedMode, ordering: .relaxed) }
+                s.demand += more
+                if s.demand.isUnlimited { mode.store(Self.unlimitedMode, ordering: .relaxed) }
                 return true
             }
         }
@@ -445,10 +445,10 @@ extension Publishers.FlatMap {
         func drain() {
             drainNeeded.store(false, ordering: .relaxed)
             while true {
-                let step = state.withLock { s -> UncheckedSendable<DrainStep> in
-                    UncheckedSendable(lockedNextStep(&s.value))
+                let step = state.withLock { s -> DrainStep in
+                    lockedNextStep(&s)
                 }
-                switch step.value {
+                switch step {
                 case .deliver(let value):
                     let more = downstream.receive(value)
                     if more.rawValue > 0 { addDemand(more) }
@@ -517,13 +517,13 @@ extension Publishers.FlatMap {
                 runSlotActionsOuterLast(state)
                 // One `.max(1)` per finished inner publisher.
                 while true {
-                    let outer = state.withLock { s -> UncheckedSendable<(any Subscription)?>? in
-                        guard s.value.outerRequests > 0 else { return nil }
-                        s.value.outerRequests &-= 1
-                        return UncheckedSendable(s.value.slots[0].subscription)
+                    let outer = state.withLock { s -> (any Subscription)?? in
+                        guard s.outerRequests > 0 else { return nil }
+                        s.outerRequests &-= 1
+                        return s.slots[0].subscription
                     }
                     guard let outer else { break }
-                    outer.value?.request(.max(1))
+                    outer?.request(.max(1))
                 }
             }
         }
@@ -533,11 +533,11 @@ extension Publishers.FlatMap {
         @inlinable
         func deliverPendingCompletion() {
             guard completionPending.exchange(false, ordering: .acquiringAndReleasing) else { return }
-            let completion = state.withLock { s -> UncheckedSendable<Subscribers.Completion<Failure>?> in
-                defer { s.value.pendingCompletion = nil }
-                return UncheckedSendable(s.value.pendingCompletion)
+            let completion = state.withLock { s -> Subscribers.Completion<Failure>? in
+                defer { s.pendingCompletion = nil }
+                return s.pendingCompletion
             }
-            if let completion = completion.value { downstream.receive(completion: completion) }
+            if let completion = completion { downstream.receive(completion: completion) }
         }
 
         // MARK: Subscription
@@ -569,7 +569,7 @@ extension Publishers.FlatMap {
             let outermost = gate.withGate { nested -> Bool in
                 state.withLock { s in
                     guard mode.load(ordering: .relaxed) != Self.terminalMode else { return }
-                    lockedTerminate(&s.value)
+                    lockedTerminate(&s)
                 }
                 return !nested
             }

@@ -159,21 +159,21 @@ extension Publishers.HandleEvents {
         }
 
         @usableFromInline let downstream: Downstream
-        @usableFromInline let state: Mutex<UncheckedSendable<State>>
+        @usableFromInline let state: Locked<State>
 
         @inlinable
         init(downstream: Downstream, handlers: Handlers) {
             self.downstream = downstream
-            state = Mutex(UncheckedSendable(State(handlers: handlers)))
+            state = Locked(State(handlers: handlers))
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let handlers = state.withLock { UncheckedSendable($0.value.handlers) }
-            handlers.value?.subscription?(subscription)
+            let handlers = state.withLock { $0.handlers }
+            handlers?.subscription?(subscription)
             let accepted = state.withLock { s -> Bool in
-                guard case .awaitingSubscription = s.value.status else { return false }
-                s.value.status = .subscribed(subscription)
+                guard case .awaitingSubscription = s.status else { return false }
+                s.status = .subscribed(subscription)
                 return true
             }
             if accepted {
@@ -185,50 +185,50 @@ extension Publishers.HandleEvents {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let handlers = state.withLock { UncheckedSendable($0.value.handlers) }
-            handlers.value?.output?(input)
+            let handlers = state.withLock { $0.handlers }
+            handlers?.output?(input)
             let more = downstream.receive(input)
             if more != .none {
                 // Read again: the downstream may have cancelled meanwhile.
-                let handlers = state.withLock { UncheckedSendable($0.value.handlers) }
-                handlers.value?.request?(more)
+                let handlers = state.withLock { $0.handlers }
+                handlers?.request?(more)
             }
             return more
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let handlers = state.withLock { UncheckedSendable($0.value.handlers) }
-            handlers.value?.completion?(completion)
+            let handlers = state.withLock { $0.handlers }
+            handlers?.completion?(completion)
             state.withLock { s in
-                s.value.status = .terminal
-                s.value.handlers = nil
+                s.status = .terminal
+                s.handlers = nil
             }
             downstream.receive(completion: completion)
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            let handlers = state.withLock { UncheckedSendable($0.value.handlers) }
-            handlers.value?.request?(demand)
-            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                guard case .subscribed(let upstream) = s.value.status else { return UncheckedSendable(nil) }
-                return UncheckedSendable(upstream)
+            let handlers = state.withLock { $0.handlers }
+            handlers?.request?(demand)
+            let upstream = state.withLock { s -> (any Subscription)? in
+                guard case .subscribed(let upstream) = s.status else { return nil }
+                return upstream
             }
-            upstream.value?.request(demand)
+            upstream?.request(demand)
         }
 
         @inlinable
         func cancel() {
-            let handlers = state.withLock { UncheckedSendable($0.value.handlers) }
-            handlers.value?.cancel?()
-            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                guard case .subscribed(let upstream) = s.value.status else { return UncheckedSendable(nil) }
-                s.value.status = .terminal
-                s.value.handlers = nil
-                return UncheckedSendable(upstream)
+            let handlers = state.withLock { $0.handlers }
+            handlers?.cancel?()
+            let upstream = state.withLock { s -> (any Subscription)? in
+                guard case .subscribed(let upstream) = s.status else { return nil }
+                s.status = .terminal
+                s.handlers = nil
+                return upstream
             }
-            upstream.value?.cancel()
+            upstream?.cancel()
         }
 
         @usableFromInline var description: String { "HandleEvents" }

@@ -82,7 +82,7 @@ internal final class MeasureIntervalInner<Input, Downstream: Subscriber, Context
 
     @usableFromInline let downstream: Downstream
     @usableFromInline let scheduler: Context
-    @usableFromInline let state = Mutex(UncheckedSendable(State()))
+    @usableFromInline let state = Locked(State())
 
     @inlinable
     init(downstream: Downstream, scheduler: Context) {
@@ -94,9 +94,9 @@ internal final class MeasureIntervalInner<Input, Downstream: Subscriber, Context
     func receive(subscription: any Subscription) {
         let now = scheduler.now
         let accepted = state.withLock { s -> Bool in
-            guard case .awaitingSubscription = s.value.status else { return false }
-            s.value.status = .subscribed(subscription)
-            s.value.last = now
+            guard case .awaitingSubscription = s.status else { return false }
+            s.status = .subscribed(subscription)
+            s.last = now
             return true
         }
         guard accepted else {
@@ -109,14 +109,14 @@ internal final class MeasureIntervalInner<Input, Downstream: Subscriber, Context
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         let now = scheduler.now
-        let taken = state.withLock { s -> UncheckedSendable<(Context.SchedulerTimeType, any Subscription)?> in
-            guard case .subscribed(let subscription) = s.value.status, let last = s.value.last else {
-                return UncheckedSendable(nil)
+        let taken = state.withLock { s -> (Context.SchedulerTimeType, any Subscription)? in
+            guard case .subscribed(let subscription) = s.status, let last = s.last else {
+                return nil
             }
-            s.value.last = now
-            return UncheckedSendable((last, subscription))
+            s.last = now
+            return (last, subscription)
         }
-        guard let (previous, subscription) = taken.value else { return .none }
+        guard let (previous, subscription) = taken else { return .none }
         // Combine asks the upstream for the subscriber's new demand with
         // `request` and returns `.none`.
         let more = downstream.receive(previous.distance(to: now))
@@ -127,9 +127,9 @@ internal final class MeasureIntervalInner<Input, Downstream: Subscriber, Context
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         let active = state.withLock { s -> Bool in
-            guard s.value.status.isSubscribed else { return false }
-            s.value.status = .terminal
-            s.value.last = nil
+            guard s.status.isSubscribed else { return false }
+            s.status = .terminal
+            s.last = nil
             return true
         }
         if active { downstream.receive(completion: completion) }
@@ -138,15 +138,15 @@ internal final class MeasureIntervalInner<Input, Downstream: Subscriber, Context
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         // `.none` is forwarded too, as Combine does.
-        state.withLock { $0.value.status.subscription }?.request(demand)
+        state.withLock { $0.status.subscription }?.request(demand)
     }
 
     @inlinable
     func cancel() {
         let subscription = state.withLock { s -> (any Subscription)? in
-            guard case .subscribed(let subscription) = s.value.status else { return nil }
-            s.value.status = .terminal
-            s.value.last = nil
+            guard case .subscribed(let subscription) = s.status else { return nil }
+            s.status = .terminal
+            s.last = nil
             return subscription
         }
         subscription?.cancel()

@@ -116,25 +116,25 @@ extension Publishers.PrefixUntilOutput {
             }
         }
 
-        @usableFromInline let state: Mutex<UncheckedSendable<State>>
+        @usableFromInline let state: Locked<State>
 
         @inlinable
         init(downstream: Downstream) {
-            state = Mutex(UncheckedSendable(State(downstream: downstream)))
+            state = Locked(State(downstream: downstream))
         }
 
         // MARK: Upstream
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let downstream = state.withLock { s -> UncheckedSendable<Downstream?> in
-                guard case .awaiting = s.value.upstream, s.value.downstream != nil else {
-                    return UncheckedSendable(nil)
+            let downstream = state.withLock { s -> Downstream? in
+                guard case .awaiting = s.upstream, s.downstream != nil else {
+                    return nil
                 }
-                s.value.upstream = .subscribed(subscription)
-                return UncheckedSendable(s.value.downstream)
+                s.upstream = .subscribed(subscription)
+                return s.downstream
             }
-            guard let downstream = downstream.value else {
+            guard let downstream = downstream else {
                 // A second subscription, or the trigger fired / we were
                 // cancelled before this one came.
                 subscription.cancel()
@@ -146,18 +146,18 @@ extension Publishers.PrefixUntilOutput {
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             // Combine ignores a value before the subscription or after the end.
-            let downstream = state.withLock { s -> UncheckedSendable<Downstream?> in
-                guard case .subscribed = s.value.upstream else { return UncheckedSendable(nil) }
-                s.value.delivering = true
-                return UncheckedSendable(s.value.downstream)
+            let downstream = state.withLock { s -> Downstream? in
+                guard case .subscribed = s.upstream else { return nil }
+                s.delivering = true
+                return s.downstream
             }
-            guard let downstream = downstream.value else { return .none }
+            guard let downstream = downstream else { return .none }
             let more = downstream.receive(input)
             let finish = state.withLock { s -> Bool in
-                s.value.delivering = false
-                guard s.value.finishAfterDelivery else { return false }
-                s.value.finishAfterDelivery = false
-                s.value.downstream = nil
+                s.delivering = false
+                guard s.finishAfterDelivery else { return false }
+                s.finishAfterDelivery = false
+                s.downstream = nil
                 return true
             }
             if finish {
@@ -169,18 +169,18 @@ extension Publishers.PrefixUntilOutput {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, Downstream?)> in
-                let wasSubscribed = s.value.upstream.subscription != nil
-                s.value.upstream = .terminal
-                let trigger = s.value.trigger.subscription
-                s.value.trigger = .terminal
+            let taken = state.withLock { s -> ((any Subscription)?, Downstream?) in
+                let wasSubscribed = s.upstream.subscription != nil
+                s.upstream = .terminal
+                let trigger = s.trigger.subscription
+                s.trigger = .terminal
                 // Before its subscription the downstream hears nothing, as
                 // in Combine; it is released either way.
-                let downstream = wasSubscribed ? s.value.downstream : nil
-                s.value.downstream = nil
-                return UncheckedSendable((trigger, downstream))
+                let downstream = wasSubscribed ? s.downstream : nil
+                s.downstream = nil
+                return (trigger, downstream)
             }
-            let (trigger, downstream) = taken.value
+            let (trigger, downstream) = taken
             trigger?.cancel()
             downstream?.receive(completion: completion)
         }
@@ -190,8 +190,8 @@ extension Publishers.PrefixUntilOutput {
         @inlinable
         func triggerReceive(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
-                guard case .awaiting = s.value.trigger else { return false }
-                s.value.trigger = .subscribed(subscription)
+                guard case .awaiting = s.trigger else { return false }
+                s.trigger = .subscribed(subscription)
                 return true
             }
             if accepted {
@@ -204,21 +204,21 @@ extension Publishers.PrefixUntilOutput {
         @inlinable
         func triggerFired() {
             typealias Taken = ((any Subscription)?, any Subscription, Downstream?)
-            let taken = state.withLock { s -> UncheckedSendable<Taken>? in
-                guard case .subscribed(let trigger) = s.value.trigger else { return nil }
-                s.value.trigger = .terminal
-                let upstream = s.value.upstream.subscription
-                s.value.upstream = .terminal
+            let taken = state.withLock { s -> Taken? in
+                guard case .subscribed(let trigger) = s.trigger else { return nil }
+                s.trigger = .terminal
+                let upstream = s.upstream.subscription
+                s.upstream = .terminal
                 var downstream: Downstream?
-                if s.value.delivering {
-                    s.value.finishAfterDelivery = true
+                if s.delivering {
+                    s.finishAfterDelivery = true
                 } else {
-                    downstream = s.value.downstream
-                    s.value.downstream = nil
+                    downstream = s.downstream
+                    s.downstream = nil
                 }
-                return UncheckedSendable((upstream, trigger, downstream))
+                return (upstream, trigger, downstream)
             }
-            guard let (upstream, trigger, downstream) = taken?.value else { return }
+            guard let (upstream, trigger, downstream) = taken else { return }
             upstream?.cancel()
             // Its one element arrived: nothing more is wanted from it.
             trigger.cancel()
@@ -231,7 +231,7 @@ extension Publishers.PrefixUntilOutput {
             // upstream keeps flowing. Its subscription is dropped, not
             // cancelled (it has ended).
             state.withLock { s in
-                if case .subscribed = s.value.trigger { s.value.trigger = .terminal }
+                if case .subscribed = s.trigger { s.trigger = .terminal }
             }
         }
 
@@ -240,22 +240,22 @@ extension Publishers.PrefixUntilOutput {
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             // Combine accepts `.none` here and forwards it.
-            let upstream = state.withLock { UncheckedSendable($0.value.upstream.subscription) }
-            upstream.value?.request(demand)
+            let upstream = state.withLock { $0.upstream.subscription }
+            upstream?.request(demand)
         }
 
         @inlinable
         func cancel() {
-            let links = state.withLock { s -> UncheckedSendable<((any Subscription)?, (any Subscription)?)> in
-                let links = (s.value.upstream.subscription, s.value.trigger.subscription)
-                s.value.upstream = .terminal
-                s.value.trigger = .terminal
-                s.value.downstream = nil
-                s.value.finishAfterDelivery = false
-                return UncheckedSendable(links)
+            let links = state.withLock { s -> ((any Subscription)?, (any Subscription)?) in
+                let links = (s.upstream.subscription, s.trigger.subscription)
+                s.upstream = .terminal
+                s.trigger = .terminal
+                s.downstream = nil
+                s.finishAfterDelivery = false
+                return links
             }
-            links.value.0?.cancel()
-            links.value.1?.cancel()
+            links.0?.cancel()
+            links.1?.cancel()
         }
 
         @usableFromInline var description: String { "PrefixUntilOutput" }

@@ -110,19 +110,19 @@ extension Publishers.Print {
         @usableFromInline let downstream: Downstream
         /// `"prefix: "`, or empty.
         @usableFromInline let prefix: String
-        @usableFromInline let status: Mutex<UncheckedSendable<SubscriptionStatus>>
+        @usableFromInline let status: Locked<SubscriptionStatus>
         /// This subscription's copy of the stream; `nil` for standard
         /// output. Its own lock serialises the lines.
-        @usableFromInline let target: Mutex<UncheckedSendable<Target?>>
+        @usableFromInline let target: Locked<Target?>
 
         @inlinable
         init(downstream: Downstream, prefix: String, stream: (any TextOutputStream)?) {
             self.downstream = downstream
             self.prefix = prefix.isEmpty ? "" : prefix + ": "
-            status = Mutex(UncheckedSendable(.awaitingSubscription))
+            status = Locked(.awaitingSubscription)
             var copy: Target?
             if let stream { copy = Target(stream) }
-            target = Mutex(UncheckedSendable(copy))
+            target = Locked(copy)
         }
 
         /// Writes one line. All `print` subscriptions write under one lock,
@@ -133,10 +133,10 @@ extension Publishers.Print {
         func log(_ line: String) {
             printOperatorLines.withLock { _ in
                 target.withLock { t in
-                    if t.value == nil {
+                    if t == nil {
                         Swift.print(prefix + line)
                     } else {
-                        Swift.print(prefix + line, to: &t.value!)
+                        Swift.print(prefix + line, to: &t!)
                     }
                 }
             }
@@ -156,8 +156,8 @@ extension Publishers.Print {
         func receive(subscription: any Subscription) {
             log("receive subscription: (\(subscription))")
             let accepted = status.withLock { s -> Bool in
-                guard case .awaitingSubscription = s.value else { return false }
-                s.value = .subscribed(subscription)
+                guard case .awaitingSubscription = s else { return false }
+                s = .subscribed(subscription)
                 return true
             }
             if accepted {
@@ -181,7 +181,7 @@ extension Publishers.Print {
             case .finished: log("receive finished")
             case .failure(let error): log("receive error: (\(error))")
             }
-            status.withLock { $0.value = .terminal }
+            status.withLock { $0 = .terminal }
             downstream.receive(completion: completion)
         }
 
@@ -190,20 +190,20 @@ extension Publishers.Print {
             // `.none` is logged and forwarded, as Combine does.
             logDemand(demand, synchronous: false)
             let upstream = status.withLock { s in
-                UncheckedSendable(s.value.isSubscribed ? s.value.subscription : nil)
+                s.isSubscribed ? s.subscription : nil
             }
-            upstream.value?.request(demand)
+            upstream?.request(demand)
         }
 
         @usableFromInline
         func cancel() {
             log("receive cancel")
-            let upstream = status.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                guard case .subscribed(let upstream) = s.value else { return UncheckedSendable(nil) }
-                s.value = .terminal
-                return UncheckedSendable(upstream)
+            let upstream = status.withLock { s -> (any Subscription)? in
+                guard case .subscribed(let upstream) = s else { return nil }
+                s = .terminal
+                return upstream
             }
-            upstream.value?.cancel()
+            upstream?.cancel()
         }
 
         @usableFromInline var description: String { "Print" }

@@ -111,7 +111,7 @@ internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
     @usableFromInline let downstream: Downstream
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
-    @usableFromInline let state = Mutex(UncheckedSendable(State()))
+    @usableFromInline let state = Locked(State())
     /// The action scheduled for every event, formed once in the
     /// initialiser (where it is specialised), so scheduling allocates no
     /// closure. It captures `self` weakly; ``ScheduledEvents`` holds `self`
@@ -129,8 +129,8 @@ internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
     @inlinable
     func receive(subscription: any Subscription) {
         let accepted = state.withLock { s -> Bool in
-            guard case .awaitingSubscription = s.value.status else { return false }
-            s.value.status = .subscribed(subscription)
+            guard case .awaitingSubscription = s.status else { return false }
+            s.status = .subscribed(subscription)
             return true
         }
         guard accepted else {
@@ -143,8 +143,8 @@ internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         let schedule = state.withLock { s -> Bool in
-            guard s.value.status.isSubscribed else { return false }
-            s.value.pending.push(.value(input), owner: self)
+            guard s.status.isSubscribed else { return false }
+            s.pending.push(.value(input), owner: self)
             return true
         }
         if schedule { scheduler.schedule(options: options, deliverAction) }
@@ -154,9 +154,9 @@ internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         let schedule = state.withLock { s -> Bool in
-            guard case .subscribed(let subscription) = s.value.status else { return false }
-            s.value.status = .pendingTerminal(subscription)
-            s.value.pending.push(.completion(completion), owner: self)
+            guard case .subscribed(let subscription) = s.status else { return false }
+            s.status = .pendingTerminal(subscription)
+            s.pending.push(.completion(completion), owner: self)
             return true
         }
         if schedule { scheduler.schedule(options: options, deliverAction) }
@@ -169,29 +169,29 @@ internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
         // The first step also counts this action in, under the same lock.
         var starting = true
         while true {
-            let step = state.withLock { s -> UncheckedSendable<Step> in
-                if starting && !s.value.pending.actionRan() { return UncheckedSendable(.done(release: nil)) }
-                switch s.value.pending.next() {
+            let step = state.withLock { s -> Step in
+                if starting && !s.pending.actionRan() { return .done(release: nil) }
+                switch s.pending.next() {
                 case .done(let owner):
-                    return UncheckedSendable(.done(release: owner))
+                    return .done(release: owner)
                 case .event(.some(.value(let value))):
                     // Values still pending when the subscriber cancelled
                     // are dropped; after the upstream completed they are not.
-                    guard s.value.status.subscription != nil else { return UncheckedSendable(.skip) }
-                    return UncheckedSendable(.deliver(.value(value)))
+                    guard s.status.subscription != nil else { return .skip }
+                    return .deliver(.value(value))
                 case .event(.some(.completion(let completion))):
-                    s.value.status = .terminal
-                    return UncheckedSendable(.deliver(.completion(completion)))
+                    s.status = .terminal
+                    return .deliver(.completion(completion))
                 case .event(.none):
-                    return UncheckedSendable(.skip)
+                    return .skip
                 }
             }
             starting = false
-            switch step.value {
+            switch step {
             case .deliver(.value(let value)):
                 let more = downstream.receive(value)
                 if more.rawValue > 0 {
-                    state.withLock { $0.value.status.subscription }?.request(more)
+                    state.withLock { $0.status.subscription }?.request(more)
                 }
             case .deliver(.completion(let completion)):
                 downstream.receive(completion: completion)
@@ -206,7 +206,7 @@ internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         let subscription = state.withLock { s -> (any Subscription)? in
-            guard case .subscribed(let subscription) = s.value.status else { return nil }
+            guard case .subscribed(let subscription) = s.status else { return nil }
             return subscription
         }
         subscription?.request(demand)
@@ -215,9 +215,9 @@ internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
     @inlinable
     func cancel() {
         let subscription = state.withLock { s -> (any Subscription)? in
-            guard case .subscribed(let subscription) = s.value.status else { return nil }
-            s.value.status = .terminal
-            s.value.pending.dropPending()
+            guard case .subscribed(let subscription) = s.status else { return nil }
+            s.status = .terminal
+            s.pending.dropPending()
             return subscription
         }
         subscription?.cancel()

@@ -138,23 +138,23 @@ extension Publishers.ReplaceEmpty {
         }
 
         @usableFromInline let output: Upstream.Output
-        @usableFromInline let state: Mutex<UncheckedSendable<State>>
+        @usableFromInline let state: Locked<State>
 
         @inlinable
         init(downstream: Downstream, output: Upstream.Output) {
             self.output = output
-            state = Mutex(UncheckedSendable(State(downstream: downstream)))
+            state = Locked(State(downstream: downstream))
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = state.withLock { s -> UncheckedSendable<Downstream?> in
-                guard s.value.phase == .awaitingSubscription else { return UncheckedSendable(nil) }
-                s.value.phase = .subscribed
-                s.value.upstream = subscription
-                return UncheckedSendable(s.value.downstream)
+            let accepted = state.withLock { s -> Downstream? in
+                guard s.phase == .awaitingSubscription else { return nil }
+                s.phase = .subscribed
+                s.upstream = subscription
+                return s.downstream
             }
-            guard let downstream = accepted.value else {
+            guard let downstream = accepted else {
                 subscription.cancel()
                 return
             }
@@ -166,70 +166,70 @@ extension Publishers.ReplaceEmpty {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let downstream = state.withLock { s -> UncheckedSendable<Downstream?> in
-                guard s.value.phase == .subscribed else { return UncheckedSendable(nil) }
-                s.value.receivedValue = true
-                return UncheckedSendable(s.value.downstream)
+            let downstream = state.withLock { s -> Downstream? in
+                guard s.phase == .subscribed else { return nil }
+                s.receivedValue = true
+                return s.downstream
             }
-            return downstream.value?.receive(input) ?? .none
+            return downstream?.receive(input) ?? .none
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             var finished = false
             if case .finished = completion { finished = true }
-            let action = state.withLock { s -> UncheckedSendable<Action> in
-                guard s.value.phase == .subscribed else { return UncheckedSendable(.none) }
-                s.value.upstream = nil
-                if s.value.receivedValue || !finished {
-                    s.value.phase = .terminal
-                    guard let downstream = s.value.downstream.take() else { return UncheckedSendable(.none) }
-                    return UncheckedSendable(.forward(downstream, completion))
+            let action = state.withLock { s -> Action in
+                guard s.phase == .subscribed else { return .none }
+                s.upstream = nil
+                if s.receivedValue || !finished {
+                    s.phase = .terminal
+                    guard let downstream = s.downstream.take() else { return .none }
+                    return .forward(downstream, completion)
                 }
-                if s.value.requested {
-                    s.value.phase = .terminal
-                    guard let downstream = s.value.downstream.take() else { return UncheckedSendable(.none) }
-                    return UncheckedSendable(.replace(downstream))
+                if s.requested {
+                    s.phase = .terminal
+                    guard let downstream = s.downstream.take() else { return .none }
+                    return .replace(downstream)
                 }
-                s.value.phase = .owesReplacement
-                return UncheckedSendable(.none)
+                s.phase = .owesReplacement
+                return .none
             }
-            perform(action.value)
+            perform(action)
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero()
-            let step = state.withLock { s -> UncheckedSendable<((any Subscription)?, Action)> in
-                switch s.value.phase {
+            let step = state.withLock { s -> ((any Subscription)?, Action) in
+                switch s.phase {
                 case .awaitingSubscription, .subscribed:
-                    s.value.requested = true
-                    return UncheckedSendable((s.value.upstream, .none))
+                    s.requested = true
+                    return (s.upstream, .none)
                 case .owesReplacement:
-                    s.value.phase = .terminal
-                    guard let downstream = s.value.downstream.take() else { return UncheckedSendable((nil, .none)) }
-                    return UncheckedSendable((nil, .replace(downstream)))
+                    s.phase = .terminal
+                    guard let downstream = s.downstream.take() else { return (nil, .none) }
+                    return (nil, .replace(downstream))
                 case .terminal:
-                    return UncheckedSendable((nil, .none))
+                    return (nil, .none)
                 }
             }
-            let (upstream, action) = step.value
+            let (upstream, action) = step
             upstream?.request(demand)
             perform(action)
         }
 
         @inlinable
         func cancel() {
-            let released = state.withLock { s -> UncheckedSendable<((any Subscription)?, Downstream?)> in
+            let released = state.withLock { s -> ((any Subscription)?, Downstream?) in
                 // Combine ignores a cancel that comes before the subscription.
-                guard s.value.phase != .awaitingSubscription else { return UncheckedSendable((nil, nil)) }
-                s.value.phase = .terminal
-                let upstream = s.value.upstream
-                s.value.upstream = nil
-                return UncheckedSendable((upstream, s.value.downstream.take()))
+                guard s.phase != .awaitingSubscription else { return (nil, nil) }
+                s.phase = .terminal
+                let upstream = s.upstream
+                s.upstream = nil
+                return (upstream, s.downstream.take())
             }
             // The downstream is released here, outside the lock.
-            released.value.0?.cancel()
+            released.0?.cancel()
         }
 
         @inlinable

@@ -97,20 +97,20 @@ extension Publishers.ReplaceError {
 
         @usableFromInline let downstream: Downstream
         @usableFromInline let output: Upstream.Output
-        @usableFromInline let state: Mutex<UncheckedSendable<State>>
+        @usableFromInline let state: Locked<State>
 
         @inlinable
         init(downstream: Downstream, output: Upstream.Output) {
             self.downstream = downstream
             self.output = output
-            state = Mutex(UncheckedSendable(State()))
+            state = Locked(State())
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
-                guard case .awaitingSubscription = s.value.status else { return false }
-                s.value.status = .subscribed(subscription)
+                guard case .awaitingSubscription = s.status else { return false }
+                s.status = .subscribed(subscription)
                 return true
             }
             if accepted {
@@ -124,17 +124,17 @@ extension Publishers.ReplaceError {
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             // 0: ignore (not subscribed, as Combine), 1: deliver, 2: beyond demand.
             let action = state.withLock { s -> Int in
-                guard s.value.status.isSubscribed else { return 0 }
-                if s.value.demand.isUnlimited { return 1 }
-                guard s.value.demand.rawValue > 0 else { return 2 }
-                s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue - 1)
+                guard s.status.isSubscribed else { return 0 }
+                if s.demand.isUnlimited { return 1 }
+                guard s.demand.rawValue > 0 else { return 2 }
+                s.demand = Subscribers.Demand(rawValue: s.demand.rawValue - 1)
                 return 1
             }
             if action == 2 { violation("ReplaceError received a value beyond the demand requested") }
             guard action == 1 else { return .none }
             let more = downstream.receive(input)
             if more.rawValue > 0 {
-                state.withLock { $0.value.demand += more }
+                state.withLock { $0.demand += more }
             }
             return more
         }
@@ -142,19 +142,19 @@ extension Publishers.ReplaceError {
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             let action = state.withLock { s -> Action in
-                guard s.value.status.isSubscribed else { return .none }
+                guard s.status.isSubscribed else { return .none }
                 if case .finished = completion {
-                    s.value.status = .terminal
+                    s.status = .terminal
                     return .finish
                 }
-                if s.value.demand.rawValue > 0 {
-                    s.value.status = .terminal
+                if s.demand.rawValue > 0 {
+                    s.status = .terminal
                     return .replace
                 }
                 // No demand: the replacement waits for the next request.
                 // Upstream is done, so the link to it is dropped now.
-                s.value.status = .terminal
-                s.value.owesReplacement = true
+                s.status = .terminal
+                s.owesReplacement = true
                 return .none
             }
             switch action {
@@ -172,13 +172,13 @@ extension Publishers.ReplaceError {
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero()
             let action = state.withLock { s -> Action in
-                if s.value.owesReplacement {
-                    s.value.owesReplacement = false
-                    s.value.status = .terminal
+                if s.owesReplacement {
+                    s.owesReplacement = false
+                    s.status = .terminal
                     return .replace
                 }
-                guard case .subscribed(let upstream) = s.value.status else { return .none }
-                s.value.demand += demand
+                guard case .subscribed(let upstream) = s.status else { return .none }
+                s.demand += demand
                 return .forward(upstream)
             }
             switch action {
@@ -194,15 +194,15 @@ extension Publishers.ReplaceError {
 
         @inlinable
         func cancel() {
-            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                s.value.owesReplacement = false
+            let upstream = state.withLock { s -> (any Subscription)? in
+                s.owesReplacement = false
                 // A cancel before the subscription is ignored, as in Combine:
                 // the subscription that arrives later is kept untouched.
-                guard case .subscribed(let upstream) = s.value.status else { return UncheckedSendable(nil) }
-                s.value.status = .terminal
-                return UncheckedSendable(upstream)
+                guard case .subscribed(let upstream) = s.status else { return nil }
+                s.status = .terminal
+                return upstream
             }
-            upstream.value?.cancel()
+            upstream?.cancel()
         }
 
         @usableFromInline var description: String { "ReplaceError" }

@@ -123,23 +123,23 @@ extension Publishers.Retry {
             case ignore, complete(Downstream), resubscribe(Upstream), deferToRunningLoop
         }
 
-        @usableFromInline let state: Mutex<UncheckedSendable<State>>
+        @usableFromInline let state: Locked<State>
 
         @inlinable
         init(upstream: Upstream, remaining: Int?, downstream: Downstream) {
-            state = Mutex(UncheckedSendable(State(upstream: upstream, downstream: downstream, remaining: remaining)))
+            state = Locked(State(upstream: upstream, downstream: downstream, remaining: remaining))
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let decision = state.withLock { s -> UncheckedSendable<(downstream: Downstream?, demand: Subscribers.Demand)?> in
-                guard let ready = s.value.ready, s.value.subscription == nil else { return UncheckedSendable(nil) }
-                s.value.subscription = subscription
-                let first = !s.value.downstreamHasSubscription
-                s.value.downstreamHasSubscription = true
-                return UncheckedSendable((first ? ready.downstream : nil, s.value.demand))
+            let decision = state.withLock { s -> (downstream: Downstream?, demand: Subscribers.Demand)? in
+                guard let ready = s.ready, s.subscription == nil else { return nil }
+                s.subscription = subscription
+                let first = !s.downstreamHasSubscription
+                s.downstreamHasSubscription = true
+                return (first ? ready.downstream : nil, s.demand)
             }
-            guard let decision = decision.value else {
+            guard let decision = decision else {
                 subscription.cancel()
                 return
             }
@@ -150,56 +150,56 @@ extension Publishers.Retry {
         @inlinable
         func receive(_ input: Output) -> Subscribers.Demand {
             // nil: ignore; .some(nil): beyond demand.
-            let target = state.withLock { s -> UncheckedSendable<Downstream??> in
-                guard let ready = s.value.ready else { return UncheckedSendable(nil) }
-                if !s.value.demand.isUnlimited {
-                    guard s.value.demand.rawValue > 0 else { return UncheckedSendable(.some(nil)) }
-                    s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue - 1)
+            let target = state.withLock { s -> Downstream?? in
+                guard let ready = s.ready else { return nil }
+                if !s.demand.isUnlimited {
+                    guard s.demand.rawValue > 0 else { return .some(nil) }
+                    s.demand = Subscribers.Demand(rawValue: s.demand.rawValue - 1)
                 }
-                return UncheckedSendable(.some(ready.downstream))
+                return .some(ready.downstream)
             }
-            guard let target = target.value else { return .none }
+            guard let target = target else { return .none }
             guard let downstream = target else { violation("Retry received a value beyond the demand requested") }
             let more = downstream.receive(input)
             guard more != .none else { return .none }
             // As in Combine: more demand is recorded (for a later attempt)
             // and requested from the current one.
-            let current = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                guard s.value.ready != nil else { return UncheckedSendable(nil) }
-                s.value.demand += more
-                return UncheckedSendable(s.value.subscription)
+            let current = state.withLock { s -> (any Subscription)? in
+                guard s.ready != nil else { return nil }
+                s.demand += more
+                return s.subscription
             }
-            current.value?.request(more)
+            current?.request(more)
             return .none
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
-            let step = state.withLock { s -> UncheckedSendable<CompletionStep> in
-                guard let ready = s.value.ready else { return UncheckedSendable(.ignore) }
-                s.value.subscription = nil
+            let step = state.withLock { s -> CompletionStep in
+                guard let ready = s.ready else { return .ignore }
+                s.subscription = nil
                 if case .failure = completion {
                     var retry = true
-                    if let remaining = s.value.remaining {
+                    if let remaining = s.remaining {
                         if remaining > 0 {
-                            s.value.remaining = remaining - 1
+                            s.remaining = remaining - 1
                         } else {
                             retry = false
                         }
                     }
                     if retry {
-                        if s.value.subscribing {
-                            s.value.resubscribeRequested = true
-                            return UncheckedSendable(.deferToRunningLoop)
+                        if s.subscribing {
+                            s.resubscribeRequested = true
+                            return .deferToRunningLoop
                         }
-                        s.value.subscribing = true
-                        return UncheckedSendable(.resubscribe(ready.upstream))
+                        s.subscribing = true
+                        return .resubscribe(ready.upstream)
                     }
                 }
-                s.value.ready = nil
-                return UncheckedSendable(.complete(ready.downstream))
+                s.ready = nil
+                return .complete(ready.downstream)
             }
-            switch step.value {
+            switch step {
             case .ignore, .deferToRunningLoop:
                 return
             case .complete(let downstream):
@@ -216,12 +216,12 @@ extension Publishers.Retry {
             while again {
                 upstream.receive(subscriber: self)
                 again = state.withLock { s -> Bool in
-                    if s.value.resubscribeRequested, s.value.ready != nil {
-                        s.value.resubscribeRequested = false
+                    if s.resubscribeRequested, s.ready != nil {
+                        s.resubscribeRequested = false
                         return true
                     }
-                    s.value.subscribing = false
-                    s.value.resubscribeRequested = false
+                    s.subscribing = false
+                    s.resubscribeRequested = false
                     return false
                 }
             }
@@ -231,24 +231,24 @@ extension Publishers.Retry {
         /// to the current attempt.
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
-            let current = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                guard s.value.ready != nil else { return UncheckedSendable(nil) }
-                s.value.demand += demand
-                return UncheckedSendable(s.value.subscription)
+            let current = state.withLock { s -> (any Subscription)? in
+                guard s.ready != nil else { return nil }
+                s.demand += demand
+                return s.subscription
             }
-            current.value?.request(demand)
+            current?.request(demand)
         }
 
         @usableFromInline
         func cancel() {
-            let current = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                guard s.value.ready != nil else { return UncheckedSendable(nil) }
-                let current = s.value.subscription
-                s.value.ready = nil
-                s.value.subscription = nil
-                return UncheckedSendable(current)
+            let current = state.withLock { s -> (any Subscription)? in
+                guard s.ready != nil else { return nil }
+                let current = s.subscription
+                s.ready = nil
+                s.subscription = nil
+                return current
             }
-            current.value?.cancel()
+            current?.cancel()
         }
 
         @usableFromInline var description: String { "Retry" }

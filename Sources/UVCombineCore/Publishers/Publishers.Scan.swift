@@ -79,14 +79,14 @@ extension Publishers.Scan {
         /// contract); the lock makes the hand-over between delivering threads
         /// explicit. The closure runs outside it, so a closure that feeds the
         /// upstream re-entrantly cannot deadlock.
-        @usableFromInline let result: Mutex<UncheckedSendable<Output>>
+        @usableFromInline let result: Locked<Output>
 
         @inlinable
         init(downstream: Downstream, initialResult: Output,
              nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
             self.downstream = downstream
             self.nextPartialResult = nextPartialResult
-            result = Mutex(UncheckedSendable(initialResult))
+            result = Locked(initialResult)
         }
 
         @inlinable
@@ -97,8 +97,8 @@ extension Publishers.Scan {
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             let previous = result.withLock { $0 }
-            let next = nextPartialResult(previous.value, input)
-            result.withLock { $0.value = next }
+            let next = nextPartialResult(previous, input)
+            result.withLock { $0 = next }
             return downstream.receive(next)
         }
 
@@ -109,7 +109,7 @@ extension Publishers.Scan {
 
         @usableFromInline var description: String { "Scan" }
         @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream, "result": result.withLock { $0 }.value])
+            Mirror(self, children: ["downstream": downstream, "result": result.snapshot])
         }
         @usableFromInline var playgroundDescription: Any { description }
     }

@@ -99,7 +99,7 @@ extension Publishers.Sequence {
             case stop
         }
 
-        @usableFromInline let state: Mutex<UncheckedSendable<State>>
+        @usableFromInline let state: Locked<State>
         /// The emit loop, formed where `receive(subscriber:)` is specialised.
         /// `request` arrives through `any Subscription`, where only the
         /// unspecialised body is reachable; that body allocates per element
@@ -109,8 +109,8 @@ extension Publishers.Sequence {
 
         @inlinable
         init(sequence: Elements, downstream: Downstream, iterator: Elements.Iterator, first: Elements.Element) {
-            state = Mutex(UncheckedSendable(State(sequence: sequence, iterator: iterator, next: first,
-                                                  downstream: downstream)))
+            state = Locked(State(sequence: sequence, iterator: iterator, next: first,
+                                                  downstream: downstream))
             emitter = { $0.emit(to: $1) }
         }
 
@@ -118,45 +118,45 @@ extension Publishers.Sequence {
         func request(_ demand: Subscribers.Demand) {
             // Combine's Sequence subscription accepts `.none`: nothing to add.
             guard demand.rawValue > 0 else { return }
-            let start = state.withLock { s -> UncheckedSendable<Downstream?> in
-                guard s.value.next != nil else { return UncheckedSendable(nil) }
-                s.value.demand += demand
-                if s.value.emitting { return UncheckedSendable(nil) }
-                s.value.emitting = true
-                return UncheckedSendable(s.value.downstream)
+            let start = state.withLock { s -> Downstream? in
+                guard s.next != nil else { return nil }
+                s.demand += demand
+                if s.emitting { return nil }
+                s.emitting = true
+                return s.downstream
             }
-            if let downstream = start.value { emitter(self, downstream) }
+            if let downstream = start { emitter(self, downstream) }
         }
 
         @inlinable
         func emit(to downstream: Downstream) {
             while true {
-                let step = state.withLock { s -> UncheckedSendable<Step> in
-                    guard let element = s.value.next, s.value.demand.rawValue > 0 else {
-                        s.value.emitting = false
-                        return UncheckedSendable(.stop)
+                let step = state.withLock { s -> Step in
+                    guard let element = s.next, s.demand.rawValue > 0 else {
+                        s.emitting = false
+                        return .stop
                     }
-                    if !s.value.demand.isUnlimited {
-                        s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue - 1)
+                    if !s.demand.isUnlimited {
+                        s.demand = Subscribers.Demand(rawValue: s.demand.rawValue - 1)
                     }
-                    s.value.next = s.value.iterator.next()
-                    return UncheckedSendable(.emit(element, last: s.value.next == nil))
+                    s.next = s.iterator.next()
+                    return .emit(element, last: s.next == nil)
                 }
-                guard case .emit(let element, let last) = step.value else { return }
+                guard case .emit(let element, let last) = step else { return }
                 let more = downstream.receive(element)
                 if last {
                     // Done: forget the subscriber (released when this loop
                     // returns) and the sequence; finish unless cancelled.
                     let finish = state.withLock { s -> Bool in
-                        s.value.downstream = nil
-                        s.value.sequence = nil
-                        return !s.value.cancelled
+                        s.downstream = nil
+                        s.sequence = nil
+                        return !s.cancelled
                     }
                     if finish { downstream.receive(completion: .finished) }
                     return
                 }
                 if more.rawValue > 0 {
-                    state.withLock { $0.value.demand += more }
+                    state.withLock { $0.demand += more }
                 }
             }
         }
@@ -165,25 +165,25 @@ extension Publishers.Sequence {
         func cancel() {
             // Released outside the lock (its deinit may run user code); a
             // running emit loop keeps its own reference until it stops.
-            let released = state.withLock { s -> UncheckedSendable<(Downstream?, Elements?)> in
-                s.value.next = nil
-                s.value.cancelled = true
+            let released = state.withLock { s -> (Downstream?, Elements?) in
+                s.next = nil
+                s.cancelled = true
                 defer {
-                    s.value.downstream = nil
-                    s.value.sequence = nil
+                    s.downstream = nil
+                    s.sequence = nil
                 }
-                return UncheckedSendable((s.value.downstream, s.value.sequence))
+                return (s.downstream, s.sequence)
             }
             _ = released
         }
 
         @usableFromInline var description: String {
-            guard let sequence = state.withLock({ UncheckedSendable($0.value.sequence) }).value else { return "Sequence" }
+            guard let sequence = state.withLock({ $0.sequence }) else { return "Sequence" }
             return String(describing: sequence)
         }
 
         @usableFromInline var customMirror: Mirror {
-            guard let sequence = state.withLock({ UncheckedSendable($0.value.sequence) }).value else {
+            guard let sequence = state.withLock({ $0.sequence }) else {
                 return Mirror(self, children: [:])
             }
             return Mirror(self, children: ["sequence": sequence])

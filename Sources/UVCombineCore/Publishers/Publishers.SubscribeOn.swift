@@ -76,7 +76,7 @@ internal final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler
     @usableFromInline let downstream: Downstream
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
-    @usableFromInline let state = Mutex(UncheckedSendable(SubscriptionStatus.awaitingSubscription))
+    @usableFromInline let state = Locked(SubscriptionStatus.awaitingSubscription)
 
     @inlinable
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
@@ -88,8 +88,8 @@ internal final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler
     @inlinable
     func receive(subscription: any Subscription) {
         let accepted = state.withLock { s -> Bool in
-            guard case .awaitingSubscription = s.value else { return false }
-            s.value = .subscribed(subscription)
+            guard case .awaitingSubscription = s else { return false }
+            s = .subscribed(subscription)
             return true
         }
         guard accepted else {
@@ -101,15 +101,15 @@ internal final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard state.withLock({ $0.value.isSubscribed }) else { return .none }
+        guard state.withLock({ $0.isSubscribed }) else { return .none }
         return downstream.receive(input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         let active = state.withLock { s -> Bool in
-            guard s.value.isSubscribed else { return false }
-            s.value = .terminal
+            guard s.isSubscribed else { return false }
+            s = .terminal
             return true
         }
         if active { downstream.receive(completion: completion) }
@@ -118,15 +118,15 @@ internal final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         // `.none` is forwarded too, as Combine does.
-        guard let subscription = state.withLock({ $0.value.subscription }) else { return }
+        guard let subscription = state.withLock({ $0.subscription }) else { return }
         scheduler.schedule(options: options) { subscription.request(demand) }
     }
 
     @inlinable
     func cancel() {
         let subscription = state.withLock { s -> (any Subscription)? in
-            guard case .subscribed(let subscription) = s.value else { return nil }
-            s.value = .terminal
+            guard case .subscribed(let subscription) = s else { return nil }
+            s = .terminal
             return subscription
         }
         guard let subscription else { return }

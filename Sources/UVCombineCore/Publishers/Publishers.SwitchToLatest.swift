@@ -177,7 +177,7 @@ extension Publishers.SwitchToLatest {
         @usableFromInline let actionsPending = Atomic<Bool>(false)
         /// `State.pendingCompletion` is set.
         @usableFromInline let completionPending = Atomic<Bool>(false)
-        @usableFromInline let state = Mutex(UncheckedSendable(State()))
+        @usableFromInline let state = Locked(State())
         @usableFromInline let requestImpl: (Inner, Subscribers.Demand) -> Void
         @usableFromInline let cancelImpl: (Inner) -> Void
 
@@ -193,9 +193,9 @@ extension Publishers.SwitchToLatest {
         @inlinable
         func receive(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
-                guard !s.value.terminal, s.value.slots[0].phase == .awaitingSubscription else { return false }
-                s.value.slots[0].phase = .active
-                s.value.slots[0].subscription = subscription
+                guard !s.terminal, s.slots[0].phase == .awaitingSubscription else { return false }
+                s.slots[0].phase = .active
+                s.slots[0].subscription = subscription
                 return true
             }
             if accepted {
@@ -209,14 +209,14 @@ extension Publishers.SwitchToLatest {
         func receive(_ input: P) -> Subscribers.Demand {
             let generation = state.withLock { s -> UInt64? in
                 // As Combine: a publisher is taken also before the subscription.
-                guard !s.value.terminal, s.value.slots[0].phase != .finished else { return nil }
-                if let previous = s.value.slots[1].subscription {
-                    s.value.retired.append(previous)
+                guard !s.terminal, s.slots[0].phase != .finished else { return nil }
+                if let previous = s.slots[1].subscription {
+                    s.retired.append(previous)
                     actionsPending.store(true, ordering: .releasing)
                 }
-                s.value.slots[1] = UpstreamSlot()
-                s.value.generation &+= 1
-                return s.value.generation
+                s.slots[1] = UpstreamSlot()
+                s.generation &+= 1
+                return s.generation
             }
             guard let generation else { return .none }
             if !gate.isHeldByCurrentThread { afterOutermost() }
@@ -228,18 +228,18 @@ extension Publishers.SwitchToLatest {
         func receive(completion: Subscribers.Completion<Failure>) {
             let outermost = gate.withGate { nested -> Bool in
                 let deliver = state.withLock { s -> Bool in
-                    guard !s.value.terminal, s.value.slots[0].finish() else { return false }
+                    guard !s.terminal, s.slots[0].finish() else { return false }
                     switch completion {
                     case .finished:
                         // Finish now only if no inner publisher is running or
                         // being subscribed.
-                        guard s.value.slots[1].phase == .finished else { return false }
-                        s.value.terminal = true
+                        guard s.slots[1].phase == .finished else { return false }
+                        s.terminal = true
                     case .failure:
                         // Delivered by the outermost frame, after the inner
                         // publisher is cancelled (as Combine orders it).
-                        lockedTerminate(&s.value)
-                        lockedFail(&s.value, completion)
+                        lockedTerminate(&s)
+                        lockedFail(&s, completion)
                         return false
                     }
                     return true
@@ -255,12 +255,12 @@ extension Publishers.SwitchToLatest {
         @inlinable
         func receiveInner(subscription: any Subscription, generation: UInt64) {
             let demand = state.withLock { s -> Subscribers.Demand? in
-                guard !s.value.terminal, s.value.generation == generation,
-                      s.value.slots[1].phase == .awaitingSubscription
+                guard !s.terminal, s.generation == generation,
+                      s.slots[1].phase == .awaitingSubscription
                 else { return nil }
-                s.value.slots[1].phase = .active
-                s.value.slots[1].subscription = subscription
-                return s.value.demand
+                s.slots[1].phase = .active
+                s.slots[1].subscription = subscription
+                return s.demand
             }
             // A fresh subscription that has been asked for nothing cannot be
             // sending to us, so requesting directly is safe even inside the gate.
@@ -275,14 +275,14 @@ extension Publishers.SwitchToLatest {
         func receiveInner(_ value: Output, generation: UInt64) -> Subscribers.Demand {
             let (answer, outermost) = gate.withGate { nested -> (Subscribers.Demand, Bool) in
                 let deliver = state.withLock { s -> Bool in
-                    guard !s.value.terminal, s.value.generation == generation else { return false }
+                    guard !s.terminal, s.generation == generation else { return false }
                     // The inner publisher is only ever asked for the
                     // downstream's outstanding demand; Combine traps too.
-                    if s.value.demand.rawValue == 0 {
+                    if s.demand.rawValue == 0 {
                         violation("SwitchToLatest received a value beyond the demand requested")
                     }
-                    if !s.value.demand.isUnlimited {
-                        s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue &- 1)
+                    if !s.demand.isUnlimited {
+                        s.demand = Subscribers.Demand(rawValue: s.demand.rawValue &- 1)
                     }
                     return true
                 }
@@ -290,13 +290,13 @@ extension Publishers.SwitchToLatest {
                 let more = downstream.receive(value)
                 guard more.rawValue > 0 else { return (.none, !nested) }
                 let answer = state.withLock { s -> Subscribers.Demand in
-                    guard !s.value.terminal else { return .none }
-                    s.value.demand += more
-                    if s.value.generation == generation { return more }
+                    guard !s.terminal else { return .none }
+                    s.demand += more
+                    if s.generation == generation { return more }
                     // Replaced while the value was delivered: the new demand
                     // belongs to the new inner publisher.
-                    if s.value.slots[1].phase == .active {
-                        s.value.slots[1].owed += more
+                    if s.slots[1].phase == .active {
+                        s.slots[1].owed += more
                         actionsPending.store(true, ordering: .releasing)
                     }
                     return .none
@@ -311,18 +311,18 @@ extension Publishers.SwitchToLatest {
         func receiveInner(completion: Subscribers.Completion<Failure>, generation: UInt64) {
             let outermost = gate.withGate { nested -> Bool in
                 let deliver = state.withLock { s -> Bool in
-                    guard !s.value.terminal, s.value.generation == generation,
-                          s.value.slots[1].finish()
+                    guard !s.terminal, s.generation == generation,
+                          s.slots[1].finish()
                     else { return false }
                     switch completion {
                     case .finished:
-                        guard s.value.slots[0].phase == .finished else { return false }
-                        s.value.terminal = true
+                        guard s.slots[0].phase == .finished else { return false }
+                        s.terminal = true
                     case .failure:
                         // The failed inner publisher is not cancelled (its
                         // slot has finished); the upstream is, first.
-                        lockedTerminate(&s.value)
-                        lockedFail(&s.value, completion)
+                        lockedTerminate(&s)
+                        lockedFail(&s, completion)
                         return false
                     }
                     return true
@@ -348,11 +348,11 @@ extension Publishers.SwitchToLatest {
         @inlinable
         func runUpstreamActions() {
             while actionsPending.exchange(false, ordering: .acquiringAndReleasing) {
-                let retired = state.withLock { s -> UncheckedSendable<ContiguousArray<any Subscription>> in
-                    defer { s.value.retired = [] }
-                    return UncheckedSendable(s.value.retired)
+                let retired = state.withLock { s -> ContiguousArray<any Subscription> in
+                    defer { s.retired = [] }
+                    return s.retired
                 }
-                for subscription in retired.value { subscription.cancel() }
+                for subscription in retired { subscription.cancel() }
                 // The inner publisher before the upstream, as Combine.
                 runSlotActionsOuterLast(state)
             }
@@ -378,11 +378,11 @@ extension Publishers.SwitchToLatest {
         @inlinable
         func deliverPendingCompletion() {
             guard completionPending.exchange(false, ordering: .acquiringAndReleasing) else { return }
-            let completion = state.withLock { s -> UncheckedSendable<Subscribers.Completion<Failure>?> in
-                defer { s.value.pendingCompletion = nil }
-                return UncheckedSendable(s.value.pendingCompletion)
+            let completion = state.withLock { s -> Subscribers.Completion<Failure>? in
+                defer { s.pendingCompletion = nil }
+                return s.pendingCompletion
             }
-            if let completion = completion.value { downstream.receive(completion: completion) }
+            if let completion = completion { downstream.receive(completion: completion) }
         }
 
         // MARK: Subscription
@@ -398,10 +398,10 @@ extension Publishers.SwitchToLatest {
         func performRequest(_ demand: Subscribers.Demand) {
             let nested = gate.isHeldByCurrentThread
             state.withLock { s in
-                guard !s.value.terminal else { return }
-                s.value.demand += demand
-                if s.value.slots[1].phase == .active {
-                    s.value.slots[1].owed += demand
+                guard !s.terminal else { return }
+                s.demand += demand
+                if s.slots[1].phase == .active {
+                    s.slots[1].owed += demand
                     actionsPending.store(true, ordering: .releasing)
                 }
             }
@@ -417,8 +417,8 @@ extension Publishers.SwitchToLatest {
         func performCancel() {
             let outermost = gate.withGate { nested -> Bool in
                 state.withLock { s in
-                    guard !s.value.terminal else { return }
-                    lockedTerminate(&s.value)
+                    guard !s.terminal else { return }
+                    lockedTerminate(&s)
                 }
                 return !nested
             }

@@ -111,7 +111,7 @@ internal final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>:
     @usableFromInline let interval: Context.SchedulerTimeType.Stride
     @usableFromInline let scheduler: Context
     @usableFromInline let latest: Bool
-    @usableFromInline let state: Mutex<UncheckedSendable<State>>
+    @usableFromInline let state: Locked<State>
     /// Formed once in `init`; captures `self` weakly, as Combine's
     /// scheduled emission does. Written only there.
     @usableFromInline internal private(set) var emitAction: () -> Void = {}
@@ -119,7 +119,7 @@ internal final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>:
     @inlinable
     init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
          latest: Bool) {
-        state = Mutex(UncheckedSendable(State(downstream: downstream)))
+        state = Locked(State(downstream: downstream))
         self.interval = interval
         self.scheduler = scheduler
         self.latest = latest
@@ -130,14 +130,14 @@ internal final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let downstream = state.withLock { s -> UncheckedSendable<Downstream?> in
-            guard case .awaitingSubscription = s.value.status, let downstream = s.value.downstream else {
-                return UncheckedSendable(nil)
+        let downstream = state.withLock { s -> Downstream? in
+            guard case .awaitingSubscription = s.status, let downstream = s.downstream else {
+                return nil
             }
-            s.value.status = .subscribed(subscription)
-            return UncheckedSendable(downstream)
+            s.status = .subscribed(subscription)
+            return downstream
         }
-        guard let downstream = downstream.value else {
+        guard let downstream = downstream else {
             subscription.cancel()
             return
         }
@@ -148,20 +148,20 @@ internal final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard state.withLock({ $0.value.status.isSubscribed }) else { return .none }
+        guard state.withLock({ $0.status.isSubscribed }) else { return .none }
         let now = scheduler.now
-        let emission = state.withLock { s -> UncheckedSendable<Time?> in
-            guard s.value.status.isSubscribed, s.value.demand.rawValue > 0 else { return UncheckedSendable(nil) }
-            if s.value.hasScheduledOutput {
-                if latest { s.value.pendingValue = input }
-                return UncheckedSendable(nil)
+        let emission = state.withLock { s -> Time? in
+            guard s.status.isSubscribed, s.demand.rawValue > 0 else { return nil }
+            if s.hasScheduledOutput {
+                if latest { s.pendingValue = input }
+                return nil
             }
-            let earliest = s.value.lastEmission.map { Swift.max(now, $0.advanced(by: interval)) } ?? now
-            if !s.value.demand.isUnlimited { s.value.demand -= 1 }
-            s.value.pendingValue = input
-            return UncheckedSendable(earliest)
+            let earliest = s.lastEmission.map { Swift.max(now, $0.advanced(by: interval)) } ?? now
+            if !s.demand.isUnlimited { s.demand -= 1 }
+            s.pendingValue = input
+            return earliest
         }
-        if let at = emission.value {
+        if let at = emission {
             if at == now {
                 scheduler.schedule(emitAction)
             } else {
@@ -173,16 +173,16 @@ internal final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard state.withLock({ $0.value.status.isSubscribed }) else { return }
+        guard state.withLock({ $0.status.isSubscribed }) else { return }
         _ = scheduler.now // as Combine, which records the time here
         let scheduleNow = state.withLock { s -> Bool in
-            guard case .subscribed(let subscription) = s.value.status else { return false }
-            s.value.status = .pendingTerminal(subscription)
-            if s.value.hasScheduledOutput {
-                if s.value.pendingCompletion == nil { s.value.pendingCompletion = completion }
+            guard case .subscribed(let subscription) = s.status else { return false }
+            s.status = .pendingTerminal(subscription)
+            if s.hasScheduledOutput {
+                if s.pendingCompletion == nil { s.pendingCompletion = completion }
                 return false // follows the scheduled value
             }
-            s.value.pendingCompletion = completion
+            s.pendingCompletion = completion
             return true
         }
         if scheduleNow { scheduler.schedule(emitAction) }
@@ -193,29 +193,29 @@ internal final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>:
         // Combine reads the clock only when it emits a value without a
         // completion (the time of the last emission).
         let readsClock = state.withLock { s -> Bool in
-            s.value.pendingValue != nil && s.value.pendingCompletion == nil
+            s.pendingValue != nil && s.pendingCompletion == nil
         }
         let now: Time? = readsClock ? scheduler.now : nil
-        let taken = state.withLock { s -> UncheckedSendable<(Downstream, Input?, Subscribers.Completion<Failure>?)?> in
-            guard s.value.status.subscription != nil, let downstream = s.value.downstream else {
-                return UncheckedSendable(nil)
+        let taken = state.withLock { s -> (Downstream, Input?, Subscribers.Completion<Failure>?)? in
+            guard s.status.subscription != nil, let downstream = s.downstream else {
+                return nil
             }
-            let value = s.value.pendingValue
-            let completion = s.value.pendingCompletion
-            s.value.pendingValue = nil
-            s.value.pendingCompletion = nil
-            if value != nil, completion == nil, let now { s.value.lastEmission = now }
+            let value = s.pendingValue
+            let completion = s.pendingCompletion
+            s.pendingValue = nil
+            s.pendingCompletion = nil
+            if value != nil, completion == nil, let now { s.lastEmission = now }
             if completion != nil {
-                s.value.status = .terminal
-                s.value.downstream = nil
+                s.status = .terminal
+                s.downstream = nil
             }
-            return UncheckedSendable((downstream, value, completion))
+            return (downstream, value, completion)
         }
-        guard let (downstream, value, completion) = taken.value else { return }
+        guard let (downstream, value, completion) = taken else { return }
         let more = value.map { downstream.receive($0) } ?? .none
         if let completion { downstream.receive(completion: completion) }
         if more.rawValue > 0 {
-            state.withLock { $0.value.demand += more }
+            state.withLock { $0.demand += more }
         }
     }
 
@@ -223,23 +223,23 @@ internal final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>:
     func request(_ demand: Subscribers.Demand) {
         guard demand.rawValue > 0 else { return } // `.none` is accepted and ignored, as in Combine
         state.withLock { s in
-            if s.value.status.isSubscribed { s.value.demand += demand }
+            if s.status.isSubscribed { s.demand += demand }
         }
     }
 
     @inlinable
     func cancel() {
-        let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, Downstream?)> in
-            let upstream = s.value.status.subscription
-            let downstream = s.value.downstream
-            s.value.status = .terminal
-            s.value.downstream = nil
-            s.value.pendingValue = nil
-            s.value.pendingCompletion = nil
-            return UncheckedSendable((upstream, downstream))
+        let taken = state.withLock { s -> ((any Subscription)?, Downstream?) in
+            let upstream = s.status.subscription
+            let downstream = s.downstream
+            s.status = .terminal
+            s.downstream = nil
+            s.pendingValue = nil
+            s.pendingCompletion = nil
+            return (upstream, downstream)
         }
-        taken.value.0?.cancel()
-        // taken.value.1 (the subscriber) is released here, outside the lock.
+        taken.0?.cancel()
+        // taken.1 (the subscriber) is released here, outside the lock.
     }
 
     @usableFromInline var description: String { "Throttle" }

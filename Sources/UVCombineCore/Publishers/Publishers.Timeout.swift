@@ -136,7 +136,7 @@ internal final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>:
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
     @usableFromInline let customError: (() -> Failure)?
-    @usableFromInline let state = Mutex(UncheckedSendable(State()))
+    @usableFromInline let state = Locked(State())
     /// The action scheduled for every event, formed once in `init`;
     /// captures `self` weakly (``ScheduledEvents`` holds `self` while
     /// actions are pending). Written only there.
@@ -156,8 +156,8 @@ internal final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>:
     @inlinable
     func receive(subscription: any Subscription) {
         let accepted = state.withLock { s -> Bool in
-            guard case .awaitingSubscription = s.value.status else { return false }
-            s.value.status = .subscribed(subscription)
+            guard case .awaitingSubscription = s.status else { return false }
+            s.status = .subscribed(subscription)
             return true
         }
         guard accepted else {
@@ -178,21 +178,21 @@ internal final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>:
     /// `self` strongly, as Combine's does, until it is cancelled.
     @inlinable
     func restartClock(_ update: (inout State) -> Bool) {
-        let restart = state.withLock { s -> UncheckedSendable<(UInt64, (any Cancellable)?)>? in
-            guard s.value.status.isSubscribed, !s.value.didTimeout, update(&s.value) else { return nil }
-            return UncheckedSendable(s.value.restart())
+        let restart = state.withLock { s -> (UInt64, (any Cancellable)?)? in
+            guard s.status.isSubscribed, !s.didTimeout, update(&s) else { return nil }
+            return s.restart()
         }
-        guard let (generation, old) = restart?.value else { return }
+        guard let (generation, old) = restart else { return }
         old?.cancel()
         let clock = scheduler.schedule(after: scheduler.now.advanced(by: interval), interval: interval,
                                        tolerance: scheduler.minimumTolerance, options: options) {
             self.timedOut(generation)
         }
         let stale = state.withLock { s -> Bool in
-            guard s.value.generation == generation, s.value.status.isSubscribed, !s.value.didTimeout else {
+            guard s.generation == generation, s.status.isSubscribed, !s.didTimeout else {
                 return true
             }
-            s.value.clock = clock
+            s.clock = clock
             return false
         }
         if stale { clock.cancel() }
@@ -202,8 +202,8 @@ internal final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>:
     func receive(_ input: Input) -> Subscribers.Demand {
         restartClock { _ in true }
         let schedule = state.withLock { s -> Bool in
-            guard s.value.status.isSubscribed, !s.value.didTimeout else { return false }
-            s.value.pending.push(.value(input), owner: self)
+            guard s.status.isSubscribed, !s.didTimeout else { return false }
+            s.pending.push(.value(input), owner: self)
             return true
         }
         if schedule { scheduler.schedule(options: options, deliverAction) }
@@ -212,28 +212,28 @@ internal final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let clock = state.withLock { s -> UncheckedSendable<(any Cancellable)?>? in
-            guard case .subscribed(let subscription) = s.value.status else { return nil }
-            s.value.status = .pendingTerminal(subscription)
-            s.value.pending.push(.completion(completion), owner: self)
-            return UncheckedSendable(s.value.restart().1)
+        let clock = state.withLock { s -> (any Cancellable)?? in
+            guard case .subscribed(let subscription) = s.status else { return nil }
+            s.status = .pendingTerminal(subscription)
+            s.pending.push(.completion(completion), owner: self)
+            return s.restart().1
         }
         guard let clock else { return }
-        clock.value?.cancel()
+        clock?.cancel()
         scheduler.schedule(options: options, deliverAction)
     }
 
     @inlinable
     func timedOut(_ generation: UInt64) {
-        let taken = state.withLock { s -> UncheckedSendable<(any Subscription, (any Cancellable)?)>? in
-            guard !s.value.didTimeout, s.value.generation == generation,
-                  case .subscribed(let subscription) = s.value.status else { return nil }
-            s.value.didTimeout = true
-            s.value.status = .terminal
-            s.value.pending.dropPending()
-            return UncheckedSendable((subscription, s.value.restart().1))
+        let taken = state.withLock { s -> (any Subscription, (any Cancellable)?)? in
+            guard !s.didTimeout, s.generation == generation,
+                  case .subscribed(let subscription) = s.status else { return nil }
+            s.didTimeout = true
+            s.status = .terminal
+            s.pending.dropPending()
+            return (subscription, s.restart().1)
         }
-        guard let (subscription, clock) = taken?.value else { return }
+        guard let (subscription, clock) = taken else { return }
         clock?.cancel()
         subscription.cancel()
         downstream.receive(completion: customError.map { .failure($0()) } ?? .finished)
@@ -246,30 +246,30 @@ internal final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>:
         // The first step also counts this action in, under the same lock.
         var starting = true
         while true {
-            let step = state.withLock { s -> UncheckedSendable<Step> in
-                if starting && !s.value.pending.actionRan() { return UncheckedSendable(.done(release: nil)) }
-                switch s.value.pending.next() {
+            let step = state.withLock { s -> Step in
+                if starting && !s.pending.actionRan() { return .done(release: nil) }
+                switch s.pending.next() {
                 case .done(let owner):
-                    return UncheckedSendable(.done(release: owner))
+                    return .done(release: owner)
                 case .event(.some(.value(let value))):
-                    guard !s.value.didTimeout, s.value.status.subscription != nil else {
-                        return UncheckedSendable(.skip)
+                    guard !s.didTimeout, s.status.subscription != nil else {
+                        return .skip
                     }
-                    return UncheckedSendable(.deliver(.value(value)))
+                    return .deliver(.value(value))
                 case .event(.some(.completion(let completion))):
-                    guard case .pendingTerminal = s.value.status else { return UncheckedSendable(.skip) }
-                    s.value.status = .terminal
-                    return UncheckedSendable(.deliver(.completion(completion)))
+                    guard case .pendingTerminal = s.status else { return .skip }
+                    s.status = .terminal
+                    return .deliver(.completion(completion))
                 case .event(.none):
-                    return UncheckedSendable(.skip)
+                    return .skip
                 }
             }
             starting = false
-            switch step.value {
+            switch step {
             case .deliver(.value(let value)):
                 let more = downstream.receive(value)
                 if more.rawValue > 0 {
-                    state.withLock { $0.value.status.subscription }?.request(more)
+                    state.withLock { $0.status.subscription }?.request(more)
                 }
             case .deliver(.completion(let completion)):
                 downstream.receive(completion: completion)
@@ -290,21 +290,21 @@ internal final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>:
             state.requestedOnce = true
             return true
         }
-        state.withLock { $0.value.status.subscription }?.request(demand)
+        state.withLock { $0.status.subscription }?.request(demand)
     }
 
     @inlinable
     func cancel() {
-        let taken = state.withLock { s -> UncheckedSendable<((any Subscription)?, (any Cancellable)?)> in
+        let taken = state.withLock { s -> ((any Subscription)?, (any Cancellable)?) in
             // A completion waiting for delivery is dropped too: Combine's
             // operator counts as subscribed until it delivers it.
-            guard let subscription = s.value.status.subscription else { return UncheckedSendable((nil, nil)) }
-            s.value.status = .terminal
-            s.value.pending.dropPending()
-            return UncheckedSendable((subscription, s.value.restart().1))
+            guard let subscription = s.status.subscription else { return (nil, nil) }
+            s.status = .terminal
+            s.pending.dropPending()
+            return (subscription, s.restart().1)
         }
-        taken.value.1?.cancel()
-        taken.value.0?.cancel()
+        taken.1?.cancel()
+        taken.0?.cancel()
     }
 
     @usableFromInline var description: String { "Timeout" }

@@ -107,7 +107,7 @@ extension Publishers.TryCatch {
 
         @usableFromInline let downstream: Downstream
         @usableFromInline let handler: (Upstream.Failure) throws -> NewPublisher
-        @usableFromInline let state = Mutex(UncheckedSendable(State()))
+        @usableFromInline let state = Locked(State())
 
         @inlinable
         init(downstream: Downstream, handler: @escaping (Upstream.Failure) throws -> NewPublisher) {
@@ -130,9 +130,9 @@ extension Publishers.TryCatch {
         @inlinable
         func receiveUpstream(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
-                guard s.value.phase == .awaitingUpstream else { return false }
-                s.value.phase = .upstream
-                s.value.subscription = subscription
+                guard s.phase == .awaitingUpstream else { return false }
+                s.phase = .upstream
+                s.subscription = subscription
                 return true
             }
             if accepted {
@@ -145,15 +145,15 @@ extension Publishers.TryCatch {
         @inlinable
         func receiveUpstream(_ input: Output) -> Subscribers.Demand {
             let withinDemand = state.withLock { s -> Bool in
-                if s.value.demand.isUnlimited { return true }
-                guard s.value.demand.rawValue > 0 else { return false }
-                s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue - 1)
+                if s.demand.isUnlimited { return true }
+                guard s.demand.rawValue > 0 else { return false }
+                s.demand = Subscribers.Demand(rawValue: s.demand.rawValue - 1)
                 return true
             }
             if !withinDemand { violation("TryCatch received a value beyond the demand requested") }
             let more = downstream.receive(input)
             if more != .none {
-                state.withLock { $0.value.demand += more }
+                state.withLock { $0.demand += more }
             }
             return more
         }
@@ -162,17 +162,17 @@ extension Publishers.TryCatch {
         func receiveUpstream(completion: Subscribers.Completion<Upstream.Failure>) {
             // 0: ignore, 1: deliver or recover, 2: contract violation.
             let action = state.withLock { s -> Int in
-                switch (s.value.phase, completion) {
+                switch (s.phase, completion) {
                 case (.upstream, .finished):
-                    s.value.phase = .terminal
+                    s.phase = .terminal
                 case (.upstream, .failure):
-                    s.value.phase = .awaitingReplacement
+                    s.phase = .awaitingReplacement
                 case (.terminal, _), (_, .finished):
                     return 0
                 case (.awaitingUpstream, .failure), (.awaitingReplacement, .failure), (.replacement, .failure):
                     return 2
                 }
-                s.value.subscription = nil
+                s.subscription = nil
                 return 1
             }
             if action == 2 { violation("TryCatch's upstream failed twice, or before sending its subscription") }
@@ -186,8 +186,8 @@ extension Publishers.TryCatch {
                     replacement = try handler(error)
                 } catch {
                     let wasWaiting = state.withLock { s -> Bool in
-                        guard s.value.phase == .awaitingReplacement else { return false }
-                        s.value.phase = .terminal
+                        guard s.phase == .awaitingReplacement else { return false }
+                        s.phase = .terminal
                         return true
                     }
                     if wasWaiting { downstream.receive(completion: .failure(error)) }
@@ -202,10 +202,10 @@ extension Publishers.TryCatch {
         @inlinable
         func receiveReplacement(subscription: any Subscription) {
             let demand = state.withLock { s -> Subscribers.Demand? in
-                guard s.value.phase == .awaitingReplacement else { return nil }
-                s.value.phase = .replacement
-                s.value.subscription = subscription
-                return s.value.demand
+                guard s.phase == .awaitingReplacement else { return nil }
+                s.phase = .replacement
+                s.subscription = subscription
+                return s.demand
             }
             guard let demand else {
                 subscription.cancel()
@@ -223,9 +223,9 @@ extension Publishers.TryCatch {
         @inlinable
         func receiveReplacement(completion: Subscribers.Completion<NewPublisher.Failure>) {
             let wasActive = state.withLock { s -> Bool in
-                guard s.value.phase == .replacement else { return false }
-                s.value.phase = .terminal
-                s.value.subscription = nil
+                guard s.phase == .replacement else { return false }
+                s.phase = .terminal
+                s.subscription = nil
                 return true
             }
             guard wasActive else { return }
@@ -240,46 +240,46 @@ extension Publishers.TryCatch {
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero()
-            let target = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                switch s.value.phase {
+            let target = state.withLock { s -> (any Subscription)? in
+                switch s.phase {
                 case .awaitingUpstream:
                     // Unreachable: the downstream gets this subscription
                     // only once the upstream's has arrived.
-                    return UncheckedSendable(nil)
+                    return nil
                 case .upstream:
-                    s.value.demand += demand
-                    return UncheckedSendable(s.value.subscription)
+                    s.demand += demand
+                    return s.subscription
                 case .awaitingReplacement:
-                    s.value.demand += demand
-                    return UncheckedSendable(nil)
+                    s.demand += demand
+                    return nil
                 case .replacement:
-                    return UncheckedSendable(s.value.subscription)
+                    return s.subscription
                 case .terminal:
-                    return UncheckedSendable(nil)
+                    return nil
                 }
             }
-            target.value?.request(demand)
+            target?.request(demand)
         }
 
         @usableFromInline
         func cancel() {
-            let target = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                switch s.value.phase {
+            let target = state.withLock { s -> (any Subscription)? in
+                switch s.phase {
                 case .upstream, .replacement:
-                    let target = s.value.subscription
-                    s.value.phase = .terminal
-                    s.value.subscription = nil
-                    return UncheckedSendable(target)
+                    let target = s.subscription
+                    s.phase = .terminal
+                    s.subscription = nil
+                    return target
                 case .awaitingUpstream, .awaitingReplacement, .terminal:
-                    return UncheckedSendable(nil)
+                    return nil
                 }
             }
-            target.value?.cancel()
+            target?.cancel()
         }
 
         @usableFromInline var description: String { "TryCatch" }
         @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream, "demand": state.withLock { $0.value.demand }])
+            Mirror(self, children: ["downstream": downstream, "demand": state.withLock { $0.demand }])
         }
         @usableFromInline var playgroundDescription: Any { description }
 

@@ -88,21 +88,21 @@ extension Publishers.TryScan {
 
         @usableFromInline let downstream: Downstream
         @usableFromInline let nextPartialResult: (Output, Upstream.Output) throws -> Output
-        @usableFromInline let state: Mutex<UncheckedSendable<State>>
+        @usableFromInline let state: Locked<State>
 
         @inlinable
         init(downstream: Downstream, initialResult: Output,
              nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output) {
             self.downstream = downstream
             self.nextPartialResult = nextPartialResult
-            state = Mutex(UncheckedSendable(State(result: initialResult)))
+            state = Locked(State(result: initialResult))
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
-                guard case .awaitingSubscription = s.value.status else { return false }
-                s.value.status = .subscribed(subscription)
+                guard case .awaitingSubscription = s.status else { return false }
+                s.status = .subscribed(subscription)
                 return true
             }
             if accepted {
@@ -117,15 +117,15 @@ extension Publishers.TryScan {
         /// completion (a misbehaving upstream is not gated).
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let previous = state.withLock { UncheckedSendable($0.value.result) }
+            let previous = state.withLock { $0.result }
             let next: Output
             do {
-                next = try nextPartialResult(previous.value, input)
+                next = try nextPartialResult(previous, input)
             } catch {
                 fail(error)
                 return .none
             }
-            state.withLock { $0.value.result = next }
+            state.withLock { $0.result = next }
             return downstream.receive(next)
         }
 
@@ -133,12 +133,12 @@ extension Publishers.TryScan {
         /// Only while subscribed, as in Combine.
         @inlinable
         func fail(_ error: any Error) {
-            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                guard case .subscribed(let upstream) = s.value.status else { return UncheckedSendable(nil) }
-                s.value.status = .terminal
-                return UncheckedSendable(upstream)
+            let upstream = state.withLock { s -> (any Subscription)? in
+                guard case .subscribed(let upstream) = s.status else { return nil }
+                s.status = .terminal
+                return upstream
             }
-            guard let upstream = upstream.value else { return }
+            guard let upstream = upstream else { return }
             upstream.cancel()
             downstream.receive(completion: .failure(error))
         }
@@ -148,8 +148,8 @@ extension Publishers.TryScan {
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             let wasSubscribed = state.withLock { s -> Bool in
-                guard s.value.status.isSubscribed else { return false }
-                s.value.status = .terminal
+                guard s.status.isSubscribed else { return false }
+                s.status = .terminal
                 return true
             }
             if wasSubscribed { downstream.receive(completion: completion.eraseError) }
@@ -159,8 +159,8 @@ extension Publishers.TryScan {
         /// ignored otherwise.
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            let upstream = state.withLock { UncheckedSendable($0.value.status.subscription) }
-            upstream.value?.request(demand)
+            let upstream = state.withLock { $0.status.subscription }
+            upstream?.request(demand)
         }
 
         /// Cancels the upstream while subscribed. A cancel before the
@@ -168,17 +168,17 @@ extension Publishers.TryScan {
         /// kept, neither requested from nor cancelled (Combine's rule).
         @inlinable
         func cancel() {
-            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                guard case .subscribed(let upstream) = s.value.status else { return UncheckedSendable(nil) }
-                s.value.status = .terminal
-                return UncheckedSendable(upstream)
+            let upstream = state.withLock { s -> (any Subscription)? in
+                guard case .subscribed(let upstream) = s.status else { return nil }
+                s.status = .terminal
+                return upstream
             }
-            upstream.value?.cancel()
+            upstream?.cancel()
         }
 
         @usableFromInline var description: String { "TryScan" }
         @usableFromInline var customMirror: Mirror {
-            let state = self.state.withLock { UncheckedSendable(($0.value.status, $0.value.result)) }.value
+            let state = self.state.withLock { ($0.status, $0.result) }
             let children: [Mirror.Child] = [("downstream", downstream), ("status", state.0), ("result", state.1)]
             return Mirror(self, children: children)
         }

@@ -207,7 +207,7 @@ extension Record {
         }
 
         @usableFromInline let completion: Subscribers.Completion<Failure>
-        @usableFromInline let state: Mutex<UncheckedSendable<State>>
+        @usableFromInline let state: Locked<State>
         /// The emit loop, formed where `receive(subscriber:)` is specialised
         /// (see `Publishers.Sequence.Inner.emitter`): `request` arrives
         /// through `any Subscription`, whose unspecialised body would
@@ -217,17 +217,17 @@ extension Record {
         @inlinable
         init(downstream: Downstream, output: [Output], completion: Subscribers.Completion<Failure>) {
             self.completion = completion
-            state = Mutex(UncheckedSendable(State(downstream: downstream, output: output)))
+            state = Locked(State(downstream: downstream, output: output))
             emitter = { $0.emit() }
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             let start = state.withLock { s -> Bool in
-                guard s.value.downstream != nil, demand.rawValue > 0 else { return false }
-                s.value.demand += demand
-                if s.value.emitting { return false }
-                s.value.emitting = true
+                guard s.downstream != nil, demand.rawValue > 0 else { return false }
+                s.demand += demand
+                if s.emitting { return false }
+                s.emitting = true
                 return true
             }
             if start { emitter(self) }
@@ -236,30 +236,30 @@ extension Record {
         @inlinable
         func emit() {
             while true {
-                let step = state.withLock { s -> UncheckedSendable<Step> in
-                    guard let downstream = s.value.downstream, let output = s.value.output else {
-                        s.value.emitting = false
-                        return UncheckedSendable(.stop)
+                let step = state.withLock { s -> Step in
+                    guard let downstream = s.downstream, let output = s.output else {
+                        s.emitting = false
+                        return .stop
                     }
-                    if s.value.next == output.count {
+                    if s.next == output.count {
                         // The completion needs no demand.
-                        s.value.downstream = nil
-                        s.value.output = nil
-                        s.value.emitting = false
-                        return UncheckedSendable(.finish(downstream))
+                        s.downstream = nil
+                        s.output = nil
+                        s.emitting = false
+                        return .finish(downstream)
                     }
-                    guard s.value.demand.rawValue > 0 else {
-                        s.value.emitting = false
-                        return UncheckedSendable(.stop)
+                    guard s.demand.rawValue > 0 else {
+                        s.emitting = false
+                        return .stop
                     }
-                    if !s.value.demand.isUnlimited {
-                        s.value.demand = Subscribers.Demand(rawValue: s.value.demand.rawValue - 1)
+                    if !s.demand.isUnlimited {
+                        s.demand = Subscribers.Demand(rawValue: s.demand.rawValue - 1)
                     }
-                    let value = output[s.value.next]
-                    s.value.next += 1
-                    return UncheckedSendable(.emit(downstream, value))
+                    let value = output[s.next]
+                    s.next += 1
+                    return .emit(downstream, value)
                 }
-                switch step.value {
+                switch step {
                 case .stop:
                     return
                 case .finish(let downstream):
@@ -268,7 +268,7 @@ extension Record {
                 case .emit(let downstream, let value):
                     let more = downstream.receive(value)
                     if more.rawValue > 0 {
-                        state.withLock { $0.value.demand += more }
+                        state.withLock { $0.demand += more }
                     }
                 }
             }
@@ -276,12 +276,12 @@ extension Record {
 
         @inlinable
         func cancel() {
-            let released = state.withLock { s -> UncheckedSendable<(Downstream?, [Output]?)> in
+            let released = state.withLock { s -> (Downstream?, [Output]?) in
                 defer {
-                    s.value.downstream = nil
-                    s.value.output = nil
+                    s.downstream = nil
+                    s.output = nil
                 }
-                return UncheckedSendable((s.value.downstream, s.value.output))
+                return (s.downstream, s.output)
             }
             _ = released // released outside the lock
         }
@@ -289,12 +289,12 @@ extension Record {
         /// The recorded values, or `"Cancelled Events"` once finished or
         /// cancelled, as Combine describes it.
         @usableFromInline var description: String {
-            state.withLock { UncheckedSendable($0.value.output) }.value.map { $0.description } ?? "Cancelled Events"
+            state.withLock { $0.output }.map { $0.description } ?? "Cancelled Events"
         }
         /// `sequence` (the recorded values, empty once released) and
         /// `completion`, as in Combine.
         @usableFromInline var customMirror: Mirror {
-            let output = state.withLock { UncheckedSendable($0.value.output) }.value
+            let output = state.withLock { $0.output }
             let children: [Mirror.Child] = [("sequence", output ?? [Output]()), ("completion", completion)]
             return Mirror(self, children: children)
         }

@@ -57,7 +57,7 @@ public final class UVSchedulerTimer<Context: Scheduler>: Publisher, ConduitParen
     public let options: Context.SchedulerOptions?
 
     /// The running connections (usually one) and their actions.
-    @usableFromInline internal let state = Mutex(UncheckedSendable(TimerConnections()))
+    @usableFromInline internal let state = Locked(TimerConnections())
     /// The subscribers and their demand: the subjects' engine, so a tick
     /// is delivered exactly as `PassthroughSubject.send` delivers (one
     /// lock per tick, none per subscriber, drop without demand).
@@ -100,7 +100,7 @@ public final class UVSchedulerTimer<Context: Scheduler>: Publisher, ConduitParen
     deinit {
         // Normally empty: a running connection's action holds the
         // timer. This covers schedulers that drop their actions.
-        for running in state.withLock({ UncheckedSendable($0.value.running) }).value { running.repeating?.cancel() }
+        for running in state.withLock({ $0.running }) { running.repeating?.cancel() }
     }
 
     /// Attaches `subscriber`; it receives ticks while it has demand.
@@ -120,17 +120,17 @@ public final class UVSchedulerTimer<Context: Scheduler>: Publisher, ConduitParen
     /// connection.cancel() // stops the ticks, detaches the subscribers
     /// ```
     public func connect() -> any Cancellable {
-        let id = state.withLock { $0.value.add() }
+        let id = state.withLock { $0.add() }
         let connection = Connection(timer: self, id: id)
         let start = scheduler.now.advanced(by: interval)
         let repeating = scheduler.schedule(after: start, interval: interval,
                                            tolerance: tolerance ?? scheduler.minimumTolerance,
                                            options: options) { self.fire(id) }
         // Cancelled meanwhile (from another thread): stop the action here.
-        let stale = state.withLock { s -> UncheckedSendable<(any Cancellable)?> in
-            s.value.setRepeating(repeating, for: id) ? UncheckedSendable(nil) : UncheckedSendable(repeating)
+        let stale = state.withLock { s -> (any Cancellable)? in
+            s.setRepeating(repeating, for: id) ? nil : repeating
         }
-        stale.value?.cancel()
+        stale?.cancel()
         return connection
     }
 
@@ -138,13 +138,13 @@ public final class UVSchedulerTimer<Context: Scheduler>: Publisher, ConduitParen
     internal func fire(_ id: UInt64) {
         let now = scheduler.now
         // A scheduler may run an action once more after its cancel.
-        guard state.withLock({ $0.value.contains(id) }) else { return }
+        guard state.withLock({ $0.contains(id) }) else { return }
         engine.send(now, replaysLatest: false)
     }
 
     @usableFromInline
     internal func disconnect(_ id: UInt64) {
-        let removed = state.withLock { UncheckedSendable($0.value.remove(id)) }.value
+        let removed = state.withLock { $0.remove(id) }
         guard let repeating = removed else { return } // cancelled before
         repeating?.cancel()
         engine.detachAll()

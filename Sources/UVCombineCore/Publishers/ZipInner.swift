@@ -71,7 +71,7 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
     @usableFromInline let gate = DownstreamGate()
     /// Upstream requests or cancels are recorded in `state`.
     @usableFromInline let actionsPending = Atomic<Bool>(false)
-    @usableFromInline let state: Mutex<UncheckedSendable<State>>
+    @usableFromInline let state: Locked<State>
     /// `request` and `cancel` arrive through `any Subscription`, where only
     /// the unspecialised bodies are reachable; these non-capturing closures,
     /// formed where the types are known, run the specialised ones.
@@ -84,7 +84,7 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
         self.downstream = downstream
         self.take = take
         self.isEmpty = isEmpty
-        state = Mutex(UncheckedSendable(State(count: count, queues: queues)))
+        state = Locked(State(count: count, queues: queues))
         requestImpl = { $0.performRequest($1) }
         cancelImpl = { $0.performCancel() }
     }
@@ -101,10 +101,10 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
     @inlinable
     func receive(subscription: any Subscription, input i: Int) {
         let demand = state.withLock { s -> Subscribers.Demand? in
-            guard !s.value.terminal, s.value.slots[i].phase == .awaitingSubscription else { return nil }
-            s.value.slots[i].phase = .active
-            s.value.slots[i].subscription = subscription
-            return s.value.demand
+            guard !s.terminal, s.slots[i].phase == .awaitingSubscription else { return nil }
+            s.slots[i].phase = .active
+            s.slots[i].subscription = subscription
+            return s.demand
         }
         // A fresh subscription that has been asked for nothing cannot be
         // sending to us, so requesting directly is safe even inside the gate.
@@ -118,14 +118,14 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
     @inlinable
     func receive<Input>(_ value: Input, input i: Int, store: (inout Queues, Input) -> Void) -> Subscribers.Demand {
         let outermost = gate.withGate { nested -> Bool in
-            let step = state.withLock { s -> UncheckedSendable<Step> in
-                guard !s.value.terminal else { return UncheckedSendable(.stop) }
-                store(&s.value.queues, value)
+            let step = state.withLock { s -> Step in
+                guard !s.terminal else { return .stop }
+                store(&s.queues, value)
                 // A nested value waits for the delivery loop already running
                 // on this thread, which looks again after each tuple.
-                return UncheckedSendable(nested ? .stop : lockedNextStep(&s.value))
+                return nested ? .stop : lockedNextStep(&s)
             }
-            if !nested { deliver(from: step.value) }
+            if !nested { deliver(from: step) }
             return !nested
         }
         if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
@@ -138,20 +138,20 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
         let outermost = gate.withGate { nested -> Bool in
             switch completion {
             case .finished:
-                let step = state.withLock { s -> UncheckedSendable<Step> in
-                    guard !s.value.terminal, s.value.slots[i].finish() else { return UncheckedSendable(.stop) }
-                    s.value.finishedCount &+= 1
+                let step = state.withLock { s -> Step in
+                    guard !s.terminal, s.slots[i].finish() else { return .stop }
+                    s.finishedCount &+= 1
                     // Nested: the delivery loop running on this thread checks
                     // for the end after its current tuple.
-                    return UncheckedSendable(nested ? .stop : lockedNextStep(&s.value))
+                    return nested ? .stop : lockedNextStep(&s)
                 }
-                if !nested { deliver(from: step.value) }
+                if !nested { deliver(from: step) }
             case .failure:
                 let fails = state.withLock { s -> Bool in
-                    guard !s.value.terminal else { return false }
-                    s.value.terminal = true
-                    _ = s.value.slots[i].finish()
-                    if s.value.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
+                    guard !s.terminal else { return false }
+                    s.terminal = true
+                    _ = s.slots[i].finish()
+                    if s.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
                     return true
                 }
                 if fails { downstream.receive(completion: completion) }
@@ -172,13 +172,13 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
             switch step {
             case .deliver(let output):
                 let more = downstream.receive(output)
-                step = state.withLock { s -> UncheckedSendable<Step> in
-                    if more.rawValue > 0 && !s.value.terminal {
-                        s.value.demand += more
-                        if s.value.owe(more) { actionsPending.store(true, ordering: .releasing) }
+                step = state.withLock { s -> Step in
+                    if more.rawValue > 0 && !s.terminal {
+                        s.demand += more
+                        if s.owe(more) { actionsPending.store(true, ordering: .releasing) }
                     }
-                    return UncheckedSendable(lockedNextStep(&s.value))
-                }.value
+                    return lockedNextStep(&s)
+                }
             case .finish:
                 downstream.receive(completion: .finished)
                 return
@@ -224,15 +224,15 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
     @inlinable
     func performRequest(_ demand: Subscribers.Demand) {
         let outermost = gate.withGate { nested -> Bool in
-            let step = state.withLock { s -> UncheckedSendable<Step> in
-                guard !s.value.terminal else { return UncheckedSendable(.stop) }
-                s.value.demand += demand
-                if s.value.owe(demand) { actionsPending.store(true, ordering: .releasing) }
+            let step = state.withLock { s -> Step in
+                guard !s.terminal else { return .stop }
+                s.demand += demand
+                if s.owe(demand) { actionsPending.store(true, ordering: .releasing) }
                 // Nested: the delivery loop running on this thread goes on
                 // with the new demand.
-                return UncheckedSendable(nested ? .stop : lockedNextStep(&s.value))
+                return nested ? .stop : lockedNextStep(&s)
             }
-            if !nested { deliver(from: step.value) }
+            if !nested { deliver(from: step) }
             return !nested
         }
         if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
@@ -247,9 +247,9 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
     func performCancel() {
         let outermost = gate.withGate { nested -> Bool in
             state.withLock { s in
-                guard !s.value.terminal else { return }
-                s.value.terminal = true
-                if s.value.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
+                guard !s.terminal else { return }
+                s.terminal = true
+                if s.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
             }
             return !nested
         }

@@ -28,13 +28,13 @@ extension Subscribers {
             @usableFromInline var object: Root?
         }
 
-        @usableFromInline internal let state: Mutex<UncheckedSendable<State>>
+        @usableFromInline internal let state: Locked<State>
 
         /// The key path this subscriber assigns to.
         public let keyPath: ReferenceWritableKeyPath<Root, Input>
 
         /// The object assigned to, or `nil` after completion or cancellation.
-        public var object: Root? { state.withLock { $0.value.object } }
+        public var object: Root? { state.withLock { $0.object } }
 
         /// Creates a subscriber that assigns each value to `object[keyPath:]`.
         ///
@@ -43,14 +43,14 @@ extension Subscribers {
         /// ```
         public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
             self.keyPath = keyPath
-            state = Mutex(UncheckedSendable(State(object: object)))
+            state = Locked(State(object: object))
         }
 
         /// Stores the subscription and requests `.unlimited`.
         public func receive(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
-                guard case .awaitingSubscription = s.value.status else { return false }
-                s.value.status = .subscribed(subscription)
+                guard case .awaitingSubscription = s.status else { return false }
+                s.status = .subscribed(subscription)
                 return true
             }
             if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
@@ -60,9 +60,9 @@ extension Subscribers {
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             let target = state.withLock { s in
-                UncheckedSendable(s.value.status.isSubscribed ? s.value.object : nil)
+                s.status.isSubscribed ? s.object : nil
             }
-            if let object = target.value {
+            if let object = target {
                 object[keyPath: keyPath] = value
             }
             return .none
@@ -83,12 +83,12 @@ extension Subscribers {
         /// Ends the subscription if there is one, returning what was held
         /// (released by the caller, outside the lock).
         private func takeAll() -> State? {
-            state.withLock { s -> UncheckedSendable<State?> in
-                guard s.value.status.isSubscribed else { return UncheckedSendable(nil) }
-                let old = s.value
-                s.value = State(status: .terminal, object: nil)
-                return UncheckedSendable(old)
-            }.value
+            state.withLock { s -> State? in
+                guard s.status.isSubscribed else { return nil }
+                let old = s
+                s = State(status: .terminal, object: nil)
+                return old
+            }
         }
 
         /// `Assign`, as Combine describes it.
@@ -96,8 +96,8 @@ extension Subscribers {
         /// The object, key path and status, as in Combine.
         public var customMirror: Mirror {
             let (object, status) = state.withLock { s in
-                UncheckedSendable((s.value.object, s.value.status))
-            }.value
+                (s.object, s.status)
+            }
             let children: [Mirror.Child] = [("object", object as Any), ("keyPath", keyPath), ("status", status as Any)]
             return Mirror(self, children: children)
         }
