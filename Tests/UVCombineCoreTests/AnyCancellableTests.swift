@@ -4,6 +4,68 @@ import UVCombineCore
 
 @Suite("AnyCancellable")
 struct AnyCancellableTests {
+    /// A class cancellable is kept as itself with its type's `cancel`; a
+    /// struct one as an existential. Both forward exactly once, by
+    /// `cancel()` or by the token's death, and the token keeps a class
+    /// cancellable alive until then.
+    final class Counter: Sendable {
+        let value = Mutex(0)
+        var current: Int { value.withLock { $0 } }
+    }
+
+    final class CountingCancellable: Cancellable {
+        let counter: Counter
+        init(_ counter: Counter) { self.counter = counter }
+        func cancel() { counter.value.withLock { $0 += 1 } }
+    }
+
+    struct StructCancellable: Cancellable {
+        let target: CountingCancellable
+        let padding = (1, 2, 3) // larger than an existential's inline buffer
+        func cancel() { target.cancel() }
+    }
+
+    @Test func classCancellableIsKeptAliveForwardedOnceThenReleased() {
+        let counter = Counter()
+        weak var weakTarget: CountingCancellable?
+        let token: AnyCancellable
+        do {
+            let target = CountingCancellable(counter)
+            weakTarget = target
+            token = AnyCancellable(target)
+        }
+        #expect(weakTarget != nil)
+        token.cancel()
+        token.cancel()
+        #expect(counter.current == 1)
+        #expect(weakTarget == nil)
+    }
+
+    @Test func classCancellableIsForwardedOnDeinit() {
+        let counter = Counter()
+        do {
+            _ = AnyCancellable(CountingCancellable(counter))
+        }
+        #expect(counter.current == 1)
+    }
+
+    @Test func structCancellableIsForwardedOnceOnDeinit() {
+        let counter = Counter()
+        do {
+            let token = AnyCancellable(StructCancellable(target: CountingCancellable(counter)))
+            token.cancel()
+        }
+        #expect(counter.current == 1)
+    }
+
+    @Test func classCancellableSeenThroughAnExistentialIsForwarded() {
+        let counter = Counter()
+        let erased: any Cancellable = CountingCancellable(counter)
+        let token = AnyCancellable(erased)
+        token.cancel()
+        #expect(counter.current == 1)
+    }
+
     @Test func cancelRunsOnceAndIsIdempotent() {
         let count = Mutex(0)
         let token = AnyCancellable { count.withLock { $0 += 1 } }

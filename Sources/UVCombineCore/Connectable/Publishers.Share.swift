@@ -126,7 +126,7 @@ extension Publishers {
 
         /// A subscriber left: the last one out disconnects.
         // Inlinable, as are the connection's cancel and the engine's
-        // removeUpstream: the last subscriber's cancel then runs
+        // remove(connection:): the last subscriber's cancel then runs
         // specialised throughout.
         @inlinable
         internal func leave() {
@@ -159,7 +159,11 @@ extension Publishers {
 
         @inlinable
         internal func conduitRequested(_ conduit: ConduitBase<Output, Failure>, _ demand: Subscribers.Demand) {
-            engine.request(demand, for: conduit)
+            // The first demand of any subscriber: the connection asks the
+            // upstream for `.unlimited`, as Combine's subject does.
+            if let connection = engine.request(demand, for: conduit) {
+                unsafeDowncast(connection, to: Connection.self).request(.unlimited)
+            }
         }
 
         @inlinable
@@ -226,9 +230,13 @@ extension Publishers.Share {
                 subscription.cancel()
                 return
             }
-            // The engine requests `.unlimited` once any subscriber asked
-            // for a value, as Combine's PassthroughSubject does.
-            share.engine.receive(upstream: self, eager: false)
+            // `.unlimited` once any subscriber asked for a value, as
+            // Combine's PassthroughSubject does: now, or on that request.
+            switch share.engine.receive(connection: self) {
+            case true?: request(.unlimited)
+            case false?: break
+            case nil: cancel()
+            }
         }
 
         @inlinable
@@ -251,7 +259,7 @@ extension Publishers.Share {
             share.engine.send(completion: completion)
         }
 
-        @usableFromInline
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero()
             state.withLock { UncheckedSendable($0.value.subscription) }.value?.request(demand)
@@ -260,12 +268,10 @@ extension Publishers.Share {
         @inlinable
         func cancel() {
             let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                let upstream = s.value.subscription
-                s.value = .terminal
                 delivering.store(false, ordering: .releasing)
-                return UncheckedSendable(upstream)
+                return UncheckedSendable(s.value.terminate())
             }
-            share.engine.removeUpstream(combineIdentifier)
+            share.engine.remove(connection: self)
             upstream.value?.cancel()
         }
 

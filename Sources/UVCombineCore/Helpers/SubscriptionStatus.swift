@@ -23,6 +23,21 @@ internal enum SubscriptionStatus {
     }
 
     /// Whether values may flow.
+    /// Becomes `.terminal` and hands over the subscription it held, moved
+    /// rather than copied: an `any Subscription` copy and destroy are two
+    /// value-witness calls.
+    @inlinable
+    internal mutating func terminate() -> (any Subscription)? {
+        switch consume self {
+        case .subscribed(let s), .pendingTerminal(let s):
+            self = .terminal
+            return s
+        case .awaitingSubscription, .terminal:
+            self = .terminal
+            return nil
+        }
+    }
+
     @inlinable
     internal var isSubscribed: Bool {
         if case .subscribed = self { return true }

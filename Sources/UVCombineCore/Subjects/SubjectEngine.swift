@@ -47,12 +47,18 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     @usableFromInline
     internal struct Storage {
         @usableFromInline var completion: Subscribers.Completion<Failure>?
-        @usableFromInline var entries: ContiguousArray<Entry> = []
+        @usableFromInline var entries = EntryList<Entry>()
         /// Nesting of deliveries on the gate's thread; entries are removed
         /// only at depth 0 so indices stay valid during a delivery loop.
         @usableFromInline var depth = 0
         @usableFromInline var needsCompaction = false
         @usableFromInline var upstreams = UpstreamList()
+        /// `share()`'s current connection to its upstream, kept apart from
+        /// `upstreams` as an object: registering, demanding from and
+        /// removing it then copies no `any Subscription` existential (each
+        /// copy or destroy is a value-witness call of some 100
+        /// instructions, and a share's life made a dozen).
+        @usableFromInline var connection: AnyObject?
         /// The value replayed to new or starved subscribers, if any.
         @usableFromInline var latest: Output?
         /// Whether upstream subscriptions (`publisher.subscribe(subject)`)
@@ -70,17 +76,20 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     /// The package's one re-entrant delivery gate (Helpers/DownstreamGate).
     @usableFromInline let gate = DownstreamGate()
     @usableFromInline let storage: UnsafeMutablePointer<Storage>
+    /// Frees `storage` when the engine dies (see ``SubjectEngineLifetime``).
+    @usableFromInline let lifetime: SubjectEngineLifetime
 
     @inlinable
     init(latest: Output?) {
-        storage = .allocate(capacity: 1)
+        let storage = UnsafeMutablePointer<Storage>.allocate(capacity: 1)
         storage.initialize(to: Storage(latest: latest))
-    }
-
-    deinit {
-        for entry in storage.pointee.entries { Self.retire(entry) }
-        storage.deinitialize(count: 1)
-        storage.deallocate()
+        self.storage = storage
+        lifetime = SubjectEngineLifetime(storage: UnsafeMutableRawPointer(storage)) { raw in
+            let storage = raw.assumingMemoryBound(to: Storage.self)
+            storage.pointee.entries.forEach { Self.retire($0) }
+            storage.deinitialize(count: 1)
+            storage.deallocate()
+        }
     }
 
     /// Runs `body` holding the gate; re-entrant for the thread holding it.
@@ -108,21 +117,40 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
             // Subscribers added during this loop (re-entrantly) are past
             // `count`: a late subscriber sees only later values.
             let count = s.pointee.entries.count
-            var i = 0
-            while i < count {
-                let entry = s.pointee.entries[i]
+            if count > 0 {
+                // The inline first entry, then the array: written out
+                // rather than through the list's subscript, which tests
+                // the index on every read and write (about 10
+                // instructions per subscriber per value).
+                let entry = s.pointee.entries.head.unsafelyUnwrapped
                 if entry.active {
                     if entry.demand.rawValue == 0 {
-                        if replaysLatest { s.pointee.entries[i].owesLatest = true }
+                        if replaysLatest { s.pointee.entries.head!.owesLatest = true }
+                    } else {
+                        if !entry.demand.isUnlimited {
+                            s.pointee.entries.head!.demand = Subscribers.Demand(rawValue: entry.demand.rawValue - 1)
+                        }
+                        if entry.owesLatest { s.pointee.entries.head!.owesLatest = false }
+                        let more = entry.conduit._withUnsafeGuaranteedRef { $0.deliver($0, value) }
+                        if more.rawValue > 0 { s.pointee.entries.head!.demand += more }
+                    }
+                }
+            }
+            var i = 0
+            while i < count &- 1 {
+                let entry = s.pointee.entries.tail[i]
+                if entry.active {
+                    if entry.demand.rawValue == 0 {
+                        if replaysLatest { s.pointee.entries.tail[i].owesLatest = true }
                     } else {
                         // Only write what changes: each write to the array
                         // costs a uniqueness check.
                         if !entry.demand.isUnlimited {
-                            s.pointee.entries[i].demand = Subscribers.Demand(rawValue: entry.demand.rawValue - 1)
+                            s.pointee.entries.tail[i].demand = Subscribers.Demand(rawValue: entry.demand.rawValue - 1)
                         }
-                        if entry.owesLatest { s.pointee.entries[i].owesLatest = false }
+                        if entry.owesLatest { s.pointee.entries.tail[i].owesLatest = false }
                         let more = entry.conduit._withUnsafeGuaranteedRef { $0.deliver($0, value) }
-                        if more.rawValue > 0 { s.pointee.entries[i].demand += more }
+                        if more.rawValue > 0 { s.pointee.entries.tail[i].demand += more }
                     }
                 }
                 i &+= 1
@@ -165,17 +193,20 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     /// list; later sends are ignored.
     @inlinable
     internal func send(completion: Subscribers.Completion<Failure>) {
-        var finished = ContiguousArray<Entry>()
+        var finished = EntryList<Entry>()
         var upstreams = UpstreamList()
+        var connection: AnyObject?
         withGate { s in
             guard s.pointee.completion == nil else { return }
             s.pointee.completion = completion
             // Released (not cancelled) outside the gate, as in Combine.
             swap(&upstreams, &s.pointee.upstreams)
+            swap(&connection, &s.pointee.connection)
             finished = Self.deactivateAll(s, finishing: completion)
         }
-        for entry in finished { Self.retire(entry) }
+        finished.forEach { Self.retire($0) }
         _ = upstreams
+        _ = connection
     }
 
     /// Detaches every subscriber without a completion (a timer's
@@ -185,7 +216,7 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     @inlinable
     internal func detachAll() {
         let detached = withGate { s in Self.deactivateAll(s, finishing: nil) }
-        for entry in detached { Self.retire(entry) }
+        detached.forEach { Self.retire($0) }
     }
 
     /// Deactivates every entry, finishing each active one with `completion`
@@ -195,7 +226,7 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     @inlinable
     internal static func deactivateAll(
         _ s: UnsafeMutablePointer<Storage>, finishing completion: Subscribers.Completion<Failure>?
-    ) -> ContiguousArray<Entry> {
+    ) -> EntryList<Entry> {
         s.pointee.depth += 1
         var i = 0
         while i < s.pointee.entries.count {
@@ -209,10 +240,10 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
         s.pointee.depth -= 1
         guard s.pointee.depth == 0 else {
             s.pointee.needsCompaction = true
-            return []
+            return EntryList()
         }
         let all = s.pointee.entries
-        s.pointee.entries = []
+        s.pointee.entries = EntryList()
         s.pointee.needsCompaction = false
         return all
     }
@@ -264,6 +295,38 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
         }
     }
 
+    /// Registers `share()`'s new connection as the engine's upstream.
+    /// Returns whether the connection must request `.unlimited` now (a
+    /// subscriber has already asked for something), or nil when the
+    /// engine has completed and the connection must be cancelled.
+    @inlinable
+    internal func receive(connection: AnyObject) -> Bool? {
+        let (verdict, replaced) = withGate { s -> (Bool?, AnyObject?) in
+            guard s.pointee.completion == nil else { return (nil, nil) }
+            var replaced: AnyObject? = connection
+            swap(&replaced, &s.pointee.connection)
+            return (s.pointee.upstreamDemanded, replaced)
+        }
+        // Released outside the gate (a replaced connection was cancelled
+        // by the share already).
+        _ = replaced
+        return verdict
+    }
+
+    /// Forgets `connection` if it is the registered one (not cancelled
+    /// here).
+    @inlinable
+    internal func remove(connection: AnyObject) {
+        let removed = withGate { s -> AnyObject? in
+            guard s.pointee.connection === connection else { return nil }
+            var taken: AnyObject?
+            swap(&taken, &s.pointee.connection)
+            return taken
+        }
+        // Released outside the gate: a deinitialiser may run.
+        _ = removed
+    }
+
     /// The upstream subscriptions, for cancelling them when the subject dies.
     @usableFromInline
     internal func takeUpstreams() -> UpstreamList {
@@ -306,10 +369,13 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
         return nil
     }
 
-    @inlinable
-    internal func request(_ demand: Subscribers.Demand, for conduit: ConduitBase<Output, Failure>) {
-        guard demand.rawValue > 0 else { return }
+    /// Returns the share's connection when this was the first demand and
+    /// one is registered: the caller requests `.unlimited` from it.
+    @inlinable @discardableResult
+    internal func request(_ demand: Subscribers.Demand, for conduit: ConduitBase<Output, Failure>) -> AnyObject? {
+        guard demand.rawValue > 0 else { return nil }
         var upstreams = UpstreamList()
+        var connection: AnyObject?
         var released: ContiguousArray<Entry>?
         withGate { s in
             guard let i = Self.index(of: conduit, in: s),
@@ -317,7 +383,10 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
             else { return }
             if !s.pointee.upstreamDemanded {
                 s.pointee.upstreamDemanded = true
-                upstreams = s.pointee.upstreams
+                // Copied only when there is something to copy: even an
+                // empty list's copy is a value-witness call.
+                if s.pointee.upstreams.count > 0 { upstreams = s.pointee.upstreams }
+                connection = s.pointee.connection
             }
             s.pointee.entries[i].demand += demand
             guard s.pointee.entries[i].owesLatest, let latest = s.pointee.latest else { return }
@@ -338,6 +407,7 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
             for entry in released { Self.retire(entry) }
         }
         upstreams.forEach { $0.request(.unlimited) }
+        return connection
     }
 
     /// The demand `conduit` has now, or nil when it is not attached.
@@ -373,17 +443,6 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
         return removed
     }
 
-    /// Forgets the upstream subscription whose identifier is `identifier`
-    /// (not cancelled here): `share()` drops a connection it ended, which
-    /// would otherwise stay in the list, as Combine's subject keeps its
-    /// old upstreams, and keep the share alive through the connection.
-    @inlinable
-    internal func removeUpstream(_ identifier: CombineIdentifier) {
-        let removed = withGate { s in s.pointee.upstreams.remove(identifier) }
-        // Released outside the gate: a deinitialiser may run.
-        _ = removed
-    }
-
     /// The latest value, for `CurrentValueSubject.value`.
     @usableFromInline
     internal var latest: Output? {
@@ -393,7 +452,38 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     /// How many subscribers are attached (for tests and descriptions).
     @usableFromInline
     internal var subscriberCount: Int {
-        withGate { s in s.pointee.entries.reduce(0) { $0 + ($1.active ? 1 : 0) } }
+        withGate { s in
+            var count = 0
+            s.pointee.entries.forEach { if $0.active { count += 1 } }
+            return count
+        }
+    }
+}
+
+/// Owns a subject engine's storage and frees it when the engine dies.
+///
+/// Why a separate, non-generic type with the deinitialiser, and the work
+/// in a closure: deinitialisers run unspecialised. A generic engine with
+/// its own `deinit` made every owner's deinitialiser look up the engine's
+/// type metadata at run time, and the engine's deinitialiser the
+/// storage's (some 340 instructions each, on every subject's or share's
+/// death). This type names no generic parameter, so destroying the engine
+/// (whose other fields have a fixed layout) needs no metadata; the closure
+/// is formed in the engine's initialiser, specialised where the owner is
+/// created, and captures nothing.
+@usableFromInline
+internal struct SubjectEngineLifetime: ~Copyable {
+    @usableFromInline let storage: UnsafeMutableRawPointer
+    @usableFromInline let teardown: (UnsafeMutableRawPointer) -> Void
+
+    @inlinable
+    init(storage: UnsafeMutableRawPointer, teardown: @escaping (UnsafeMutableRawPointer) -> Void) {
+        self.storage = storage
+        self.teardown = teardown
+    }
+
+    deinit {
+        teardown(storage)
     }
 }
 
@@ -588,33 +678,22 @@ internal struct UpstreamList {
     @usableFromInline var first: (any Subscription)?
     /// Non-empty only while `first` is set.
     @usableFromInline var rest: ContiguousArray<any Subscription> = []
+    /// How many there are: testing `first` for nil is a value-witness
+    /// call, this is a load.
+    @usableFromInline var count = 0
 
     @inlinable
     init() {}
 
     @inlinable
     mutating func append(_ upstream: any Subscription) {
-        if first == nil { first = upstream } else { rest.append(upstream) }
-    }
-
-    /// Removes and returns the subscription with `identifier`, if present.
-    @inlinable
-    mutating func remove(_ identifier: CombineIdentifier) -> (any Subscription)? {
-        if let head = first, head.combineIdentifier == identifier {
-            first = rest.isEmpty ? nil : rest.removeFirst()
-            return head
-        }
-        var i = 0
-        while i < rest.count {
-            if rest[i].combineIdentifier == identifier { return rest.remove(at: i) }
-            i += 1
-        }
-        return nil
+        if count == 0 { first = upstream } else { rest.append(upstream) }
+        count += 1
     }
 
     @inlinable
     func forEach(_ body: (any Subscription) -> Void) {
-        guard let first else { return }
+        guard count > 0, let first else { return }
         body(first)
         for upstream in rest { body(upstream) }
     }

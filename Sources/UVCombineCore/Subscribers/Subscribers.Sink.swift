@@ -158,8 +158,9 @@ extension Subscribers {
                 // dying meanwhile, because its deinit cancels us and waits
                 // for this lock.
                 let action = s.value.token?._withUnsafeGuaranteedRef { $0.detach() } ?? .done
-                defer { s.value = State() }
-                return UncheckedSendable((s.value.subscription, action))
+                s.value.token = nil
+                // Moved out, not copied (see SubscriptionStatus.terminate).
+                return UncheckedSendable((s.value.subscription.take(), action))
             }
             guard released != nil else { return }
             if let releasable {
@@ -176,22 +177,26 @@ extension Subscribers {
         /// before the subscription has arrived does nothing.
         @inlinable
         public func cancel() {
-            let subscription = state.withLock { s -> UncheckedSendable<(any Subscription)?>? in
+            // One optional, not an optional of an optional: every copy of
+            // an `any Subscription` is a value-witness call. The
+            // subscription is set exactly while subscribed, so nil means
+            // there was nothing to cancel.
+            let taken = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
                 let now = phase.load(ordering: .relaxed)
                 if now == Self.awaiting {
                     // Ignored, as in Combine; but the token calling us is
                     // letting go of us (or dying): forget it.
                     s.value.token = nil
-                    return nil
+                    return UncheckedSendable(nil)
                 }
-                guard now == Self.subscribed else { return nil }
+                guard now == Self.subscribed else { return UncheckedSendable(nil) }
                 phase.store(Self.terminal, ordering: .releasing)
-                defer { s.value = State() }
-                return UncheckedSendable(s.value.subscription)
+                s.value.token = nil
+                return UncheckedSendable(s.value.subscription.take())
             }
-            guard let subscription else { return }
+            guard let subscription = taken.value else { return }
             releasable?.release()
-            subscription.value?.cancel()
+            subscription.cancel()
         }
 
         /// `Sink`, as Combine describes it.
