@@ -93,7 +93,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     @exclusivity(unchecked) internal var isShutDown = false
     /// Sees the bytes on the wire (`uvcombine fetch -v`); nil costs one
     /// check per read and per request. Loop thread.
-    package var wireObserver: (any SessionWireObserver)?
+    @exclusivity(unchecked) package var wireObserver: (any SessionWireObserver)?
     /// Where decoded response bytes land before they are appended to a
     /// data task's body or copied into a streaming part: one buffer for
     /// all tasks (the loop thread runs one decode at a time), allocated

@@ -111,7 +111,8 @@ internal final class BytesSubscription<Downstream: Subscriber>: SessionTask, Sub
     where Downstream.Input == UVURLSession.ResponsePart, Downstream.Failure == UVURLError
 {
     /// Guarded by the gate; released when the task ends.
-    @usableFromInline internal var downstream: Downstream?
+    // Unchecked exclusivity: as DataTaskSubscription's, under the gate.
+    @exclusivity(unchecked) @usableFromInline internal var downstream: Downstream?
 
     @inlinable
     internal init(session: UVURLSession, task: HTTPTaskRequest, downstream: Downstream) {

@@ -85,7 +85,8 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
     // MARK: Loop thread only
 
     internal var state: State = .open
-    internal var storedHandler: (any UVTCPConnectionHandler)?
+    // Unchecked exclusivity: read on every read callback (see `writes`).
+    @exclusivity(unchecked) internal var storedHandler: (any UVTCPConnectionHandler)?
     @exclusivity(unchecked) internal var demand: Subscribers.Demand = .none
     /// `uv_read_start` is in effect.
     internal var isReadStarted = false
@@ -98,7 +99,7 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
     /// target is cleared or the connection closes. Loop thread.
     @exclusivity(unchecked) package var readTarget: UnsafeMutableRawBufferPointer?
     /// Where the read in progress goes (``readBuffer`` or ``readTarget``).
-    private var currentReadBase: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) private var currentReadBase: UnsafeMutableRawPointer?
     // Unchecked exclusivity (here and on `demand`, `readTarget` and
     // `writeHighWaterMark`): loop-thread state that no method changes while
     // it calls out (completions run after `finish` returns, handlers after
@@ -111,7 +112,7 @@ public final class UVTCPConnection: @unchecked Sendable, CustomStringConvertible
     /// read, 1 after (the buffer is reused). For tests.
     package private(set) var readBufferCount = 0
     /// Reads delivered (`nread > 0`). For tests.
-    package private(set) var readCount = 0
+    @exclusivity(unchecked) package private(set) var readCount = 0
     /// Whether the socket is being read (`uv_read_start` in effect). For tests.
     package var isReadingSocket: Bool { isReadStarted }
     /// The socket's file descriptor while open. For tests.
