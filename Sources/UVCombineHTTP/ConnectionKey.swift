@@ -25,9 +25,9 @@
     /// The Unix domain socket connected to instead of `host:port`
     /// (`http+unix://` URLs, ``UVURLSession/Configuration/unixSocketPath``),
     /// or nil for TCP.
-    public var socketPath: String? { didSet { hash = Self.hash(of: self) } }
+    public var socketPath: String? { didSet { hash = Self.hash(of: self); hasOptionals = socketPath != nil || proxy != nil } }
     /// The proxy the connection goes through, or nil for a direct one.
-    public var proxy: UVURLSession.Proxy? { didSet { hash = Self.hash(of: self) } }
+    public var proxy: UVURLSession.Proxy? { didSet { hash = Self.hash(of: self); hasOptionals = socketPath != nil || proxy != nil } }
 
     /// The fields' hash, computed when the key is made or changed. Why: the
     /// pool and the session look keys up in dictionaries several times per
@@ -37,6 +37,11 @@
     /// which would also make copies cheaper but costs an allocation per key
     /// made, i.e. per request.
     private var hash = 0
+    /// Whether ``socketPath`` or ``proxy`` is set. Why: `==` (run by every
+    /// pool lookup) then compares them only when one is; even testing a
+    /// nil `Proxy?` copies it through generic value witnesses, about 150
+    /// instructions each time (callgrind, issue 17).
+    private var hasOptionals = false
 
     /// Creates a key.
     ///
@@ -52,6 +57,7 @@
         self.socketPath = socketPath
         self.proxy = proxy
         hash = Self.hash(of: self)
+        hasOptionals = socketPath != nil || proxy != nil
     }
 
     private static func hash(of key: ConnectionKey) -> Int {
@@ -72,8 +78,11 @@
     /// print(a == ConnectionKey(scheme: .http, host: "a", port: 80)) // Prints: "true"
     /// ```
     public static func == (lhs: ConnectionKey, rhs: ConnectionKey) -> Bool {
-        lhs.hash == rhs.hash && lhs.scheme == rhs.scheme && lhs.port == rhs.port && lhs.host == rhs.host
-            && lhs.socketPath == rhs.socketPath && lhs.proxy == rhs.proxy
+        guard lhs.hash == rhs.hash, lhs.scheme == rhs.scheme, lhs.port == rhs.port, lhs.host == rhs.host else {
+            return false
+        }
+        if !lhs.hasOptionals && !rhs.hasOptionals { return true }
+        return lhs.socketPath == rhs.socketPath && lhs.proxy == rhs.proxy
     }
 
     /// Feeds the hash computed when the key was made.
