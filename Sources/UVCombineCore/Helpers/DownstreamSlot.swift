@@ -34,6 +34,35 @@ internal struct DownstreamSlot {
         object = Unmanaged.passRetained(DownstreamHolder(downstream) as AnyObject)
     }
 
+    /// Keeps a class subscriber as itself, without a holder: read back
+    /// only through ``withObject(as:_:)`` or
+    /// ``withDownstream(as:isObject:_:)``.
+    @inlinable
+    internal init(object: AnyObject) {
+        self.object = Unmanaged.passRetained(object)
+    }
+
+    /// Calls `body` with the class subscriber kept by ``init(object:)``,
+    /// borrowed: a cast to a type the compiler knows to be a class keeps
+    /// the borrow, so a delivery costs no reference counting.
+    @inlinable @inline(__always)
+    internal func withObject<Downstream: AnyObject, R>(as type: Downstream.Type,
+                                                       _ body: (Downstream) -> R) -> R? {
+        guard let object else { return nil }
+        return object._withUnsafeGuaranteedRef { body(unsafeDowncast($0, to: Downstream.self)) }
+    }
+
+    /// Calls `body` with the downstream however it is kept, for the paths
+    /// off the per-value one (completion, mirrors): an object is cast
+    /// without a static class type there, which costs a retain.
+    @inlinable
+    internal func withDownstream<Downstream: Subscriber, R>(as type: Downstream.Type, isObject: Bool,
+                                                            _ body: (Downstream) -> R) -> R? {
+        guard isObject else { return withDownstream(as: type, body) }
+        guard let object else { return nil }
+        return body(unsafeBitCast(object.takeUnretainedValue(), to: Downstream.self))
+    }
+
     /// Calls `body` with the downstream, borrowed in place; `nil` once
     /// released. `type` must be the type the slot was made with.
     @inlinable @inline(__always)

@@ -256,7 +256,19 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
         _ subscriber: S, parent: Parent, name: StaticString, replaysLatest: Bool,
         namesSubscriptionAfterCompletion: Bool = false
     ) where S.Input == Output, S.Failure == Failure, Parent.Output == Output, Parent.Failure == Failure {
-        let conduit = SubjectConduit(parent: parent, downstream: subscriber, name: name)
+        let conduit: ConduitBase<Output, Failure>
+        // Our own sink, the subscriber almost every subject and share
+        // has, is kept as itself: no holder allocation, and still no
+        // reference counting per value, since its class type is named
+        // here (see DownstreamSlot for why other class subscribers keep
+        // the holder). The test folds away in specialised code.
+        if S.self == Subscribers.Sink<Output, Failure>.self {
+            conduit = SubjectConduit(parent: parent,
+                                     object: unsafeBitCast(subscriber, to: Subscribers.Sink<Output, Failure>.self),
+                                     name: name)
+        } else {
+            conduit = SubjectConduit(parent: parent, downstream: subscriber, name: name)
+        }
         if let completion = attach(conduit, replaysLatest: replaysLatest) {
             if namesSubscriptionAfterCompletion {
                 // `share()`: Combine's late subscriber still sees its
@@ -592,9 +604,31 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
     @exclusivity(unchecked) @usableFromInline var slot: DownstreamSlot
     @usableFromInline let links: Mutex<UncheckedSendable<ConduitLinks>>
     @usableFromInline let name: StaticString
+    /// The subscriber is a class kept as itself (``DownstreamSlot/init(object:)``).
+    @usableFromInline let holdsObject: Bool
+
+    /// A class subscriber, kept without a holder.
+    @inlinable
+    init(parent: Parent, object downstream: Downstream, name: StaticString) where Downstream: AnyObject {
+        slot = DownstreamSlot(object: downstream)
+        links = Mutex(UncheckedSendable(ConduitLinks(parent: parent)))
+        self.name = name
+        holdsObject = true
+        super.init(
+            deliver: { base, value in
+                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).slot.withObject(as: Downstream.self) { $0.receive(value) } ?? .none
+            },
+            request: { base, demand in
+                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).currentParent?.conduitRequested(base, demand)
+            },
+            cancel: { base in
+                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).currentParent?.conduitCancelled(base)
+            })
+    }
 
     @inlinable
     init(parent: Parent, downstream: Downstream, name: StaticString) {
+        holdsObject = false
         slot = DownstreamSlot(downstream)
         links = Mutex(UncheckedSendable(ConduitLinks(parent: parent)))
         self.name = name
@@ -618,7 +652,7 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
     /// dropped. Only while the conduit is in its subject's list.
     @inlinable @inline(__always)
     func withDownstream<R>(_ body: (Downstream) -> R) -> R? {
-        slot.withDownstream(as: Downstream.self, body)
+        slot.withDownstream(as: Downstream.self, isObject: holdsObject, body)
     }
 
     /// The subject, until the conduit finishes or is cancelled.

@@ -58,6 +58,35 @@ struct SubjectRulesTests {
         #expect(weakSubject == nil)
     }
 
+    /// `Subscribers.Sink` is kept by a subject's conduit as itself (no
+    /// holder): it still gets every value, the replayed current value and
+    /// the completion, and is let go on completion and on cancel.
+    @Test(arguments: Termination.allCases)
+    func sinkIsKeptAsItselfAndReleasedOnTermination(_ reason: Termination) {
+        let subject = CurrentValueSubject<Int, Oops>(5)
+        weak var weakSink: Subscribers.Sink<Int, Oops>?
+        var received: [Int] = []
+        var completions = 0
+        do {
+            let sink = Subscribers.Sink<Int, Oops>(
+                receiveCompletion: { _ in completions += 1 },
+                receiveValue: { received.append($0) })
+            weakSink = sink
+            subject.subscribe(sink)
+            subject.send(6)
+            switch reason {
+            case .cancelled: sink.cancel()
+            case .finished: subject.send(completion: .finished)
+            case .failed: subject.send(completion: .failure(Oops()))
+            }
+        }
+        #expect(received == [5, 6])
+        #expect(completions == (reason == .cancelled ? 0 : 1))
+        #expect(weakSink == nil)
+        subject.send(7)
+        #expect(received == [5, 6])
+    }
+
     @Test func completedPipelineThroughMapIsReleased() {
         weak var weakSubject: PassthroughSubject<Int, Never>?
         var received: [Int] = []
