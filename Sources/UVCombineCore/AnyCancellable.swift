@@ -15,6 +15,11 @@ import Synchronization
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     // @unchecked Sendable: the only mutable state is the action inside the
     // mutex, taken out exactly once under the lock.
+    // The one Mutex of the package's state not behind `Locked`: cancelling
+    // swaps the action out of the box in one move, which through
+    // `Locked.withLock` became a copy and a destroy of the action (value-
+    // witness calls when it holds an existential): 7,800 against 7,986
+    // instructions per `subject.share().sink { }` + cancel (callgrind).
     @usableFromInline internal let action: Mutex<UncheckedSendable<Action>>
 
     /// What cancelling does. A cancellable is never kept as a closure over

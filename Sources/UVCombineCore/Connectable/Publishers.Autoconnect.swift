@@ -69,7 +69,7 @@ extension Publishers {
         /// ```
         public final let upstream: Upstream
 
-        @usableFromInline internal final let state = Mutex(UncheckedSendable(State.disconnected))
+        @usableFromInline internal final let state = Locked(State.disconnected)
 
         /// Creates a publisher that connects `upstream` on its first
         /// subscriber.
@@ -85,7 +85,7 @@ extension Publishers {
         deinit {
             // Nobody can subscribe any more; a connection that is not an
             // AnyCancellable would otherwise stay up.
-            if case .connected(_, let connection) = state.withLock({ $0.value }) {
+            if case .connected(_, let connection) = state.withLock({ $0 }) {
                 connection.cancel()
             }
         }
@@ -95,25 +95,25 @@ extension Publishers {
         @inlinable
         public final func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let me = currentThreadIdentity()
-            let role = state.withLock { $0.value.join(thread: me) }
+            let role = state.withLock { $0.join(thread: me) }
             // receive(subscriber:), not subscribe(_:), so the chain stays
             // specialised: see docs/engineering-notes.md.
             upstream.receive(subscriber: Inner(parent: self, downstream: subscriber))
             guard role != .join else { return }
             let connection = upstream.connect()
             let outcome = state.withLock {
-                UncheckedSendable($0.value.didConnect(connection, reentrant: role == .reconnect))
+                $0.didConnect(connection, reentrant: role == .reconnect)
             }
             // Outside the lock: an abandoned connection is cancelled; a
             // replaced one is dropped (an AnyCancellable cancels itself).
-            if case .abandoned(let abandoned) = outcome.value { abandoned.cancel() }
+            if case .abandoned(let abandoned) = outcome { abandoned.cancel() }
         }
 
         /// A subscriber cancelled: the last one out cancels the connection.
         @usableFromInline
         internal final func subscriberCancelled() {
-            let connection = state.withLock { UncheckedSendable($0.value.leave()) }
-            connection.value?.cancel()
+            let connection = state.withLock { $0.leave() }
+            connection?.cancel()
         }
     }
 }

@@ -85,7 +85,7 @@ extension Publishers {
         public let createSubject: () -> SubjectType
 
         /// The subject, once created.
-        @usableFromInline internal let subject: Mutex<UncheckedSendable<SubjectType?>>
+        @usableFromInline internal let subject: Locked<SubjectType?>
 
         /// Creates a multicast publisher whose subject `createSubject` makes.
         ///
@@ -96,18 +96,18 @@ extension Publishers {
         public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
             self.upstream = upstream
             self.createSubject = createSubject
-            subject = Mutex(UncheckedSendable(nil))
+            subject = Locked(nil)
         }
 
         /// The subject, created on first use.
         @inlinable
         internal var lazySubject: SubjectType {
-            subject.withLock { s -> UncheckedSendable<SubjectType> in
-                if let existing = s.value { return UncheckedSendable(existing) }
+            subject.withLock { s -> SubjectType in
+                if let existing = s { return existing }
                 let created = createSubject()
-                s.value = created
-                return UncheckedSendable(created)
-            }.value
+                s = created
+                return created
+            }
         }
 
         /// Attaches `subscriber` to the subject; nothing flows before
@@ -158,7 +158,7 @@ extension Publishers.Multicast {
         /// reading it needs no lock.
         @usableFromInline weak let subject: SubjectType?
         /// The upstream subscription.
-        @usableFromInline let state = Mutex(UncheckedSendable(SubscriptionStatus.awaitingSubscription))
+        @usableFromInline let state = Locked(SubscriptionStatus.awaitingSubscription)
         /// Mirrors `state == .subscribed`, written under the lock, read
         /// without it on the per-value path.
         @usableFromInline let delivering = Atomic<Bool>(false)
@@ -171,8 +171,8 @@ extension Publishers.Multicast {
         @inlinable
         func receive(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
-                guard case .awaitingSubscription = s.value else { return false }
-                s.value = .subscribed(subscription)
+                guard case .awaitingSubscription = s else { return false }
+                s = .subscribed(subscription)
                 delivering.store(true, ordering: .releasing)
                 return true
             }
@@ -193,8 +193,8 @@ extension Publishers.Multicast {
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
             let wasSubscribed = state.withLock { s -> Bool in
-                guard s.value.isSubscribed else { return false }
-                s.value = .terminal
+                guard s.isSubscribed else { return false }
+                s = .terminal
                 delivering.store(false, ordering: .releasing)
                 return true
             }
@@ -204,18 +204,17 @@ extension Publishers.Multicast {
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero()
-            state.withLock { UncheckedSendable($0.value.subscription) }.value?.request(demand)
+            state.withLock { $0.subscription }?.request(demand)
         }
 
         @usableFromInline
         func cancel() {
-            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                let upstream = s.value.subscription
-                s.value = .terminal
+            let upstream = state.withLock { s -> (any Subscription)? in
+                let upstream = s.terminate()
                 delivering.store(false, ordering: .releasing)
-                return UncheckedSendable(upstream)
+                return upstream
             }
-            upstream.value?.cancel()
+            upstream?.cancel()
         }
 
         @usableFromInline var description: String { "Subject" }
@@ -259,7 +258,7 @@ extension Publishers.Multicast {
         /// `notYetOpen`.
         @usableFromInline let gate = Atomic<Int>(1 << 60)
         /// The subject's subscription; `.pendingTerminal` is not used.
-        @usableFromInline let state = Mutex(UncheckedSendable(SubscriptionStatus.awaitingSubscription))
+        @usableFromInline let state = Locked(SubscriptionStatus.awaitingSubscription)
 
         @inlinable
         init(downstream: Downstream) {
@@ -316,8 +315,8 @@ extension Publishers.Multicast {
         @inlinable
         func receive(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
-                guard case .awaitingSubscription = s.value else { return false }
-                s.value = .subscribed(subscription)
+                guard case .awaitingSubscription = s else { return false }
+                s = .subscribed(subscription)
                 return true
             }
             guard accepted else {
@@ -337,7 +336,7 @@ extension Publishers.Multicast {
             leave()
             if more.rawValue > 0 {
                 // As in Combine: more demand goes to the subject as a request.
-                state.withLock { UncheckedSendable($0.value.subscription) }.value?.request(more)
+                state.withLock { $0.subscription }?.request(more)
             }
             return .none
         }
@@ -345,8 +344,8 @@ extension Publishers.Multicast {
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
             let wasSubscribed = state.withLock { s -> Bool in
-                guard s.value.isSubscribed else { return false }
-                s.value = .terminal
+                guard s.isSubscribed else { return false }
+                s = .terminal
                 return true
             }
             guard wasSubscribed, enter(closing: true) else { return }
@@ -356,18 +355,16 @@ extension Publishers.Multicast {
 
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
-            state.withLock { UncheckedSendable($0.value.subscription) }.value?.request(demand)
+            state.withLock { $0.subscription }?.request(demand)
         }
 
         @usableFromInline
         func cancel() {
-            let subscription = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
-                guard s.value.isSubscribed else { return UncheckedSendable(nil) }
-                let subscription = s.value.subscription
-                s.value = .terminal
-                return UncheckedSendable(subscription)
+            let subscription = state.withLock { s -> (any Subscription)? in
+                guard s.isSubscribed else { return nil }
+                return s.terminate()
             }
-            guard let subscription = subscription.value else { return }
+            guard let subscription else { return }
             if enter(closing: true) { leave() }
             subscription.cancel()
         }

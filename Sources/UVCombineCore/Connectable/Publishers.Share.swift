@@ -70,7 +70,7 @@ extension Publishers {
 
         /// The subscribers and what the upstream sent them.
         @usableFromInline internal let engine = SubjectEngine<Output, Failure>(latest: nil)
-        @usableFromInline internal let state = Mutex(UncheckedSendable(State.disconnected))
+        @usableFromInline internal let state = Locked(State.disconnected)
 
         /// Creates a publisher that shares `upstream`.
         ///
@@ -98,7 +98,7 @@ extension Publishers {
         @usableFromInline
         internal func join() -> State.Role {
             let me = currentThreadIdentity()
-            return state.withLock { $0.value.join(thread: me) }
+            return state.withLock { $0.join(thread: me) }
         }
 
         /// Subscribes a new connection to the upstream and records it.
@@ -113,11 +113,11 @@ extension Publishers {
             // receive(subscriber:), not subscribe(_:), so the chain stays
             // specialised: see docs/engineering-notes.md.
             upstream.receive(subscriber: connection)
-            let outcome = state.withLock { UncheckedSendable($0.value.didConnect(connection, reentrant: reentrant)) }
+            let outcome = state.withLock { $0.didConnect(connection, reentrant: reentrant) }
             // Cancelled outside the lock: the upstream's cancel may call back.
             // A replaced connection is cancelled too (Combine's is an
             // AnyCancellable, which cancels when dropped).
-            switch outcome.value {
+            switch outcome {
             case .kept: break
             case .abandoned(let dropped), .replaced(let dropped):
                 unsafeDowncast(dropped, to: Connection.self).cancel()
@@ -130,8 +130,8 @@ extension Publishers {
         // specialised throughout.
         @inlinable
         internal func leave() {
-            let last = state.withLock { UncheckedSendable($0.value.leave()) }
-            guard let connection = last.value else { return }
+            let last = state.withLock { $0.leave() }
+            guard let connection = last else { return }
             unsafeDowncast(connection, to: Connection.self).cancel()
         }
 
@@ -139,18 +139,18 @@ extension Publishers {
         /// again, and the share no longer keeps the connection.
         @usableFromInline
         internal func upstreamFinished(_ connection: Connection) {
-            let ended = state.withLock { s -> UncheckedSendable<Connection?> in
-                switch s.value {
+            let ended = state.withLock { s -> Connection? in
+                switch s {
                 case .connected(_, let current) where current === connection:
-                    s.value = .finished
-                    return UncheckedSendable(connection)
+                    s = .finished
+                    return connection
                 case .connecting:
                     // Completed synchronously, inside connect().
-                    s.value = .finished
-                    return UncheckedSendable(nil)
+                    s = .finished
+                    return nil
                 default:
                     // A connection already replaced or dropped.
-                    return UncheckedSendable(nil)
+                    return nil
                 }
             }
             // Released outside the lock.
@@ -208,7 +208,7 @@ extension Publishers.Share {
 
         @usableFromInline let share: Publishers.Share<Upstream>
         /// The upstream subscription.
-        @usableFromInline let state = Mutex(UncheckedSendable(SubscriptionStatus.awaitingSubscription))
+        @usableFromInline let state = Locked(SubscriptionStatus.awaitingSubscription)
         /// Mirrors `state == .subscribed`, written under the lock, read
         /// without it on the per-value path.
         @usableFromInline let delivering = Atomic<Bool>(false)
@@ -221,8 +221,8 @@ extension Publishers.Share {
         @inlinable
         func receive(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
-                guard case .awaitingSubscription = s.value else { return false }
-                s.value = .subscribed(subscription)
+                guard case .awaitingSubscription = s else { return false }
+                s = .subscribed(subscription)
                 delivering.store(true, ordering: .releasing)
                 return true
             }
@@ -249,8 +249,8 @@ extension Publishers.Share {
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
             let wasSubscribed = state.withLock { s -> Bool in
-                guard s.value.isSubscribed else { return false }
-                s.value = .terminal
+                guard s.isSubscribed else { return false }
+                s = .terminal
                 delivering.store(false, ordering: .releasing)
                 return true
             }
@@ -262,17 +262,17 @@ extension Publishers.Share {
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero()
-            state.withLock { UncheckedSendable($0.value.subscription) }.value?.request(demand)
+            state.withLock { $0.subscription }?.request(demand)
         }
 
         @inlinable
         func cancel() {
-            let upstream = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+            let upstream = state.withLock { s -> (any Subscription)? in
                 delivering.store(false, ordering: .releasing)
-                return UncheckedSendable(s.value.terminate())
+                return s.terminate()
             }
             share.engine.remove(connection: self)
-            upstream.value?.cancel()
+            upstream?.cancel()
         }
 
         @usableFromInline var description: String { "Subject" }

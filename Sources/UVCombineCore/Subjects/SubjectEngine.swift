@@ -602,7 +602,7 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
     /// ~7 ns per value, and the value path only reads while no writer can
     /// run (see above).
     @exclusivity(unchecked) @usableFromInline var slot: DownstreamSlot
-    @usableFromInline let links: Mutex<UncheckedSendable<ConduitLinks>>
+    @usableFromInline let links: Locked<ConduitLinks>
     @usableFromInline let name: StaticString
     /// The subscriber is a class kept as itself (``DownstreamSlot/init(object:)``).
     @usableFromInline let holdsObject: Bool
@@ -611,7 +611,7 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
     @inlinable
     init(parent: Parent, object downstream: Downstream, name: StaticString) where Downstream: AnyObject {
         slot = DownstreamSlot(object: downstream)
-        links = Mutex(UncheckedSendable(ConduitLinks(parent: parent)))
+        links = Locked(ConduitLinks(parent: parent))
         self.name = name
         holdsObject = true
         super.init(
@@ -630,7 +630,7 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
     init(parent: Parent, downstream: Downstream, name: StaticString) {
         holdsObject = false
         slot = DownstreamSlot(downstream)
-        links = Mutex(UncheckedSendable(ConduitLinks(parent: parent)))
+        links = Locked(ConduitLinks(parent: parent))
         self.name = name
         super.init(
             deliver: { base, value in
@@ -658,7 +658,7 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
     /// The subject, until the conduit finishes or is cancelled.
     @inlinable
     var currentParent: Parent? {
-        guard let parent = links.withLock({ UncheckedSendable($0.value.parent) }).value else { return nil }
+        guard let parent = links.withLock({ $0.parent }) else { return nil }
         return unsafeDowncast(parent, to: Parent.self)
     }
 
@@ -669,14 +669,14 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
 
     @usableFromInline
     override func dropLinks(lastDemand: Subscribers.Demand) {
-        let (parent, object) = links.withLock { l -> UncheckedSendable<(AnyObject?, Unmanaged<AnyObject>?)> in
-            guard !l.value.dropped else { return UncheckedSendable((nil, nil)) }
-            l.value.dropped = true
-            l.value.lastDemand = lastDemand
-            let taken = UncheckedSendable((l.value.parent, slot.take()))
-            l.value.parent = nil
+        let (parent, object) = links.withLock { l -> (AnyObject?, Unmanaged<AnyObject>?) in
+            guard !l.dropped else { return (nil, nil) }
+            l.dropped = true
+            l.lastDemand = lastDemand
+            let taken = (l.parent, slot.take())
+            l.parent = nil
             return taken
-        }.value
+        }
         // Released here, outside the lock: deinitialisers may run.
         object?.release()
         _ = parent
@@ -687,10 +687,9 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
     /// `parent`, `downstream`, `demand` and `subject`, as Combine's subject
     /// subscriptions report them (`nil` once finished or cancelled).
     @usableFromInline var customMirror: Mirror {
-        let snapshot = links.withLock { l -> UncheckedSendable<(Parent?, Any?, Subscribers.Demand, Bool)> in
-            UncheckedSendable((l.value.parent.map { unsafeDowncast($0, to: Parent.self) }, withDownstream { $0 as Any },
-                               l.value.lastDemand, l.value.dropped))
-        }.value
+        let snapshot = links.withLock { l -> (Parent?, Any?, Subscribers.Demand, Bool) in
+            (l.parent.map { unsafeDowncast($0, to: Parent.self) }, withDownstream { $0 as Any }, l.lastDemand, l.dropped)
+        }
         let demand = snapshot.3 ? snapshot.2 : (snapshot.0?.conduitDemand(self) ?? .none)
         let children: [Mirror.Child] = [
             ("parent", snapshot.0 as Any),

@@ -58,7 +58,7 @@ extension Subscribers {
         @usableFromInline
         internal typealias State = SinkState
 
-        @usableFromInline internal let state = Mutex(UncheckedSendable(State()))
+        @usableFromInline internal let state = Locked(State())
 
         /// The closure that runs for each value; a no-op once the sink has
         /// completed or been cancelled.
@@ -109,7 +109,7 @@ extension Subscribers {
         internal func attach(token: AnyCancellable) {
             state.withLock { s in
                 if phase.load(ordering: .relaxed) != Self.terminal {
-                    s.value.token = Unmanaged.passUnretained(token)
+                    s.token = Unmanaged.passUnretained(token)
                 }
             }
         }
@@ -124,7 +124,7 @@ extension Subscribers {
         public func receive(subscription: any Subscription) {
             let accepted = state.withLock { s -> Bool in
                 guard phase.load(ordering: .relaxed) == Self.awaiting else { return false }
-                s.value.subscription = subscription
+                s.subscription = subscription
                 phase.store(Self.subscribed, ordering: .releasing)
                 return true
             }
@@ -151,16 +151,16 @@ extension Subscribers {
         /// without cancelling it.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let released = state.withLock { s -> UncheckedSendable<(subscription: (any Subscription)?, token: AnyCancellable.Action)>? in
+            let released = state.withLock { s -> (subscription: (any Subscription)?, token: AnyCancellable.Action)? in
                 guard phase.load(ordering: .relaxed) != Self.terminal else { return nil }
                 phase.store(Self.terminal, ordering: .releasing)
                 // Detached while we hold the lock: the token cannot finish
                 // dying meanwhile, because its deinit cancels us and waits
                 // for this lock.
-                let action = s.value.token?._withUnsafeGuaranteedRef { $0.detach() } ?? .done
-                s.value.token = nil
+                let action = s.token?._withUnsafeGuaranteedRef { $0.detach() } ?? .done
+                s.token = nil
                 // Moved out, not copied (see SubscriptionStatus.terminate).
-                return UncheckedSendable((s.value.subscription.take(), action))
+                return (s.subscription.take(), action)
             }
             guard released != nil else { return }
             if let releasable {
@@ -181,20 +181,20 @@ extension Subscribers {
             // an `any Subscription` is a value-witness call. The
             // subscription is set exactly while subscribed, so nil means
             // there was nothing to cancel.
-            let taken = state.withLock { s -> UncheckedSendable<(any Subscription)?> in
+            let taken = state.withLock { s -> (any Subscription)? in
                 let now = phase.load(ordering: .relaxed)
                 if now == Self.awaiting {
                     // Ignored, as in Combine; but the token calling us is
                     // letting go of us (or dying): forget it.
-                    s.value.token = nil
-                    return UncheckedSendable(nil)
+                    s.token = nil
+                    return nil
                 }
-                guard now == Self.subscribed else { return UncheckedSendable(nil) }
+                guard now == Self.subscribed else { return nil }
                 phase.store(Self.terminal, ordering: .releasing)
-                s.value.token = nil
-                return UncheckedSendable(s.value.subscription.take())
+                s.token = nil
+                return s.subscription.take()
             }
-            guard let subscription = taken.value else { return }
+            guard let subscription = taken else { return }
             releasable?.release()
             subscription.cancel()
         }
@@ -221,23 +221,23 @@ internal final class SinkClosures<Input, Failure: Error>: @unchecked Sendable {
         @usableFromInline var completion: (Subscribers.Completion<Failure>) -> Void
     }
 
-    @usableFromInline internal let lock: Mutex<UncheckedSendable<Closures>>
+    @usableFromInline internal let lock: Locked<Closures>
 
     @usableFromInline
     internal init(value: @escaping (Input) -> Void, completion: @escaping (Subscribers.Completion<Failure>) -> Void) {
-        lock = Mutex(UncheckedSendable(Closures(value: value, completion: completion)))
+        lock = Locked(Closures(value: value, completion: completion))
     }
 
     /// The closures now (no-ops once released).
     @usableFromInline
     internal var current: Closures {
-        lock.withLock { $0 }.value
+        lock.snapshot
     }
 
     @usableFromInline
     internal func deliver(_ value: Input) {
-        let body = lock.withLock { UncheckedSendable($0.value.value) }
-        body.value(value)
+        let body = lock.withLock { $0.value }
+        body(value)
     }
 
     /// Runs the completion closure after dropping both.
@@ -254,11 +254,11 @@ internal final class SinkClosures<Input, Failure: Error>: @unchecked Sendable {
     }
 
     private func take() -> Closures {
-        lock.withLock { box -> UncheckedSendable<Closures> in
+        lock.withLock { box -> Closures in
             let old = box
-            box = UncheckedSendable(Closures(value: { _ in }, completion: { _ in }))
+            box = Closures(value: { _ in }, completion: { _ in })
             return old
-        }.value
+        }
     }
 }
 
