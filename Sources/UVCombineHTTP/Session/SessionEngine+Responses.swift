@@ -49,7 +49,8 @@ extension SessionEngine {
                         if let length = connection.parser.announcedBodyLength { task.data.reserve(length) }
                     }
                 case .follow(let step):
-                    task.redirectStep = step
+                    // redirectDecision made `redirects` before it said so.
+                    task.redirects!.step = step
                     task.isFollowingRedirect = true
                 case .fail(let error):
                     requestFailed(task, error)
@@ -142,7 +143,7 @@ extension SessionEngine {
         tasks.removeValue(forKey: id)
         detach(task)
         let action = pool.requestFinished(id, keepAlive: reusable, now: now)
-        if task.isFollowingRedirect, let step = task.redirectStep {
+        if task.isFollowingRedirect, let step = task.redirects?.step {
             task.timeouts?.exchangeEnded()
             run(action)
             follow(step, for: task)

@@ -33,11 +33,15 @@ extension SessionEngine {
         default:
             if task.redirects == nil { return .deliver }
         }
-        if task.redirects == nil {
-            task.redirects = RedirectStateMachine(policy: configuration.redirectPolicy, target: task.target!,
-                                                  method: task.request.method)
+        let redirects: Redirects
+        if let existing = task.redirects {
+            redirects = existing
+        } else {
+            redirects = Redirects(machine: RedirectStateMachine(policy: configuration.redirectPolicy,
+                                                                target: task.target!, method: task.request.method))
+            task.redirects = redirects
         }
-        return task.redirects!.decide(response: response, request: task.request)
+        return redirects.machine.decide(response: response, request: task.request)
     }
 
     /// Issues the request a redirect asks for, after the redirect

@@ -118,7 +118,7 @@ extension SessionEngine {
             task.stash = []
         }
         if task.isFollowingRedirect {
-            task.redirectStep = nil
+            task.redirects?.step = nil
             task.isFollowingRedirect = false
         }
         if let decoder = task.decoder {

@@ -415,7 +415,8 @@ internal class SessionTask: DeadlineEntry {
     /// Whether the current request says `Connection: close`.
     @exclusivity(unchecked) internal final var closesConnection = false
     @exclusivity(unchecked) internal final var timeouts: RequestTimeoutStateMachine?
-    @exclusivity(unchecked) internal final var redirects: RedirectStateMachine?
+    /// The task's redirects, from its first redirect response on.
+    @exclusivity(unchecked) internal final var redirects: Redirects?
     /// The connection carrying the current exchange.
     @exclusivity(unchecked) internal final var connection: SessionConnection?
     /// The connection's unacknowledged output when last looked at (after
@@ -423,12 +424,9 @@ internal class SessionTask: DeadlineEntry {
     @exclusivity(unchecked) internal final var lastUnacknowledgedOutput = 0
     /// Whether the pool was told that response bytes arrived.
     @exclusivity(unchecked) internal final var reportedResponseBytes = false
-    /// A redirect being followed: the current response's body is dropped.
-    @exclusivity(unchecked) internal final var redirectStep: RedirectStateMachine.Step?
-    /// Whether ``redirectStep`` is set: the per-request paths test this
-    /// instead of the optional, whose copy and destroy go through generic
-    /// value witnesses (about 250 instructions per request; callgrind,
-    /// issue 17).
+    /// Whether a redirect is being followed (`redirects.step` is set):
+    /// the current response's body is dropped. The per-request paths test
+    /// this flag.
     @exclusivity(unchecked) internal final var isFollowingRedirect = false
     /// A data task's response head and body so far.
     @exclusivity(unchecked) internal final var response: HTTPResponse?
@@ -450,7 +448,7 @@ internal class SessionTask: DeadlineEntry {
     /// Forgets one exchange's response (before a retry or a redirect).
     internal final func resetExchange() {
         reportedResponseBytes = false
-        redirectStep = nil
+        redirects?.step = nil
         isFollowingRedirect = false
         response = nil
         data.reset()
@@ -460,6 +458,25 @@ internal class SessionTask: DeadlineEntry {
 
     deinit {
         data.reset()
+    }
+}
+
+/// A task's redirect machine and the step being followed, made at its
+/// first redirect response. One optional reference in the task rather
+/// than two optional values: the task's `deinit` destroyed each of those
+/// through generic value witnesses, about 230 instructions per request
+/// that never redirects (callgrind, issue 17); an allocation per
+/// redirected task is the price.
+///
+/// Threading: the task's loop thread.
+internal final class Redirects {
+    /// The policy's state across the task's redirects.
+    internal var machine: RedirectStateMachine
+    /// The redirect being followed, until its response ended.
+    internal var step: RedirectStateMachine.Step?
+
+    internal init(machine: RedirectStateMachine) {
+        self.machine = machine
     }
 }
 
