@@ -125,7 +125,7 @@ extension SessionEngine {
         var bytes = prepared?.bytes ?? connection.writeBuffer
         if connection.isForwardProxied {
             if let prepared { connection.writeBuffer = prepared.bytes }
-            ProxyRequestHead.rewrite(&connection.writeBuffer, for: task.request, target: task.target, on: connection.key)
+            ProxyRequestHead.rewrite(&connection.writeBuffer, for: task.request, target: task.currentTarget, on: connection.key)
             bytes = connection.writeBuffer
         }
         if let wireObserver { bytes.withUnsafeBytes { wireObserver.sessionWillWrite($0) } }

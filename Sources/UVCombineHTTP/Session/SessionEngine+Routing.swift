@@ -7,15 +7,18 @@ import HTTPTypes
 extension SessionEngine {
     // MARK: Routing: proxies and redirects
 
-    /// The pool's key for a request to `target`: its origin, through the
-    /// session's Unix socket or a configured proxy. Routed for every target,
-    /// so a redirect to another origin is routed afresh (its own scheme, its
-    /// own no-proxy match).
-    internal func connectionKey(for target: HTTPRequestTarget) throws(UVURLError) -> ConnectionKey {
-        var key = target.key
+    /// The pool's key for the task's current target: its origin, through
+    /// the session's Unix socket or a configured proxy. Routed for every
+    /// target, so a redirect to another origin is routed afresh (its own
+    /// scheme, its own no-proxy match).
+    internal func connectionKey(for task: SessionTask) throws(UVURLError) -> ConnectionKey {
+        var key = task.currentKey
         if let path = configuration.unixSocketPath { key.socketPath = path }
-        if routesThroughProxies && key.socketPath == nil, let proxy = try configuration.proxy.proxy(for: target) {
-            key = ConnectionKey(target: target, proxy: proxy)
+        if routesThroughProxies && key.socketPath == nil {
+            let target = task.currentTarget
+            if let proxy = try configuration.proxy.proxy(for: target) {
+                key = ConnectionKey(target: target, proxy: proxy)
+            }
         }
         return key
     }
@@ -38,7 +41,7 @@ extension SessionEngine {
             redirects = existing
         } else {
             redirects = Redirects(machine: RedirectStateMachine(policy: configuration.redirectPolicy,
-                                                                target: task.target!, method: task.request.method))
+                                                                target: task.currentTarget, method: task.request.method))
             task.redirects = redirects
         }
         return redirects.machine.decide(response: response, request: task.request)
@@ -54,6 +57,6 @@ extension SessionEngine {
             task.body = nil
             task.streamsBody = false
         }
-        issue(task, to: step.target)
+        issue(task, redirectedTo: step.target)
     }
 }

@@ -10,10 +10,7 @@ extension SessionEngine {
     internal func start(_ task: SessionTask) {
         guard case .notStarted = task.progress else { return }
         task.progress = .running
-        let target: HTTPRequestTarget
-        switch task.spec.target {
-        case .success(let checked): target = checked
-        case .failure(let error):
+        if case .failure(let error) = task.spec.target {
             finish(task, .failure(error))
             return
         }
@@ -27,12 +24,13 @@ extension SessionEngine {
         task.timeouts = machine
         // The redirect machine is made at the first redirect response
         // (`redirectDecision`): most requests never need one.
-        issue(task, to: target)
+        issue(task, redirectedTo: nil)
     }
 
-    /// Checks the current request for `target` and hands it to the pool.
-    internal func issue(_ task: SessionTask, to target: HTTPRequestTarget) {
-        task.target = target
+    /// Checks the current request and hands it to the pool: to
+    /// `target` after a redirect, to the spec's target when it is nil.
+    internal func issue(_ task: SessionTask, redirectedTo target: HTTPRequestTarget?) {
+        if let target { task.target = target }
         if task.usesPreparedHead, let prepared = task.spec.preparedHead {
             // Checked when the publisher was made.
             task.closesConnection = prepared.closesConnection
@@ -52,7 +50,7 @@ extension SessionEngine {
         }
         let key: ConnectionKey
         do throws(UVURLError) {
-            key = try connectionKey(for: target)
+            key = try connectionKey(for: task)
         } catch {
             fail(task, error)
             return
