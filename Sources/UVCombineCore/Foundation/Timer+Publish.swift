@@ -125,7 +125,7 @@ extension Timer {
 }
 
 // The properties are immutable; the subscribers live in the fan-out,
-// behind its mutex.
+// behind its gate.
 extension Timer.TimerPublisher: @unchecked Sendable {}
 
 /// One `connect()` of a `Timer.TimerPublisher`: cancelling it invalidates

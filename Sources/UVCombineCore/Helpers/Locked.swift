@@ -51,10 +51,10 @@ package struct Locked<State>: ~Copyable, Sendable {
     ///     return s.count
     /// }
     /// ```
-    /// The non-throwing form, preferred by the compiler for closures that
-    /// do not throw: without the typed-throws generic parameter the
-    /// closure and the box inline completely (measured: the typed form
-    /// left value-witness copies of the result in `share().sink` + cancel).
+    // The non-throwing form, preferred by the compiler for closures that
+    // do not throw: without the typed-throws generic parameter the
+    // closure and the box inline completely (measured: the typed form
+    // left value-witness copies of the result in `share().sink` + cancel).
     @inlinable @inline(__always)
     package func withLock<Result>(_ body: (inout State) -> Result) -> Result {
         mutex.withLock { box -> UncheckedSendable<Result> in
@@ -62,6 +62,12 @@ package struct Locked<State>: ~Copyable, Sendable {
         }.value
     }
 
+    /// The same for a body that throws: the error is rethrown after the
+    /// lock is released.
+    ///
+    /// ```swift
+    /// let item = try state.withLock { s throws(QueueError) in try s.queue.pop() }
+    /// ```
     @inlinable @inline(__always)
     package func withLock<Result, E: Error>(_ body: (inout State) throws(E) -> Result) throws(E) -> Result {
         // Why the box: Mutex returns `sending`; the result leaves the lock

@@ -48,7 +48,7 @@ extension UVTimer {
     /// ```
     public final class TimerPublisher: ConnectablePublisher, CustomStringConvertible, @unchecked Sendable {
         // @unchecked Sendable: the properties are immutable; the subscribers
-        // live in the fan-out, behind its mutex.
+        // live in the fan-out, behind its gate.
 
         /// Dates of firings.
         public typealias Output = Date
