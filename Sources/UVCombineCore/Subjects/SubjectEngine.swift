@@ -1,7 +1,9 @@
 import Synchronization
 
-/// The machinery both subjects share: the subscriber list, per-subscriber
-/// demand, and the serialisation of deliveries.
+/// The package's one fan-out engine: the subscriber list, per-subscriber
+/// demand, and the serialisation of deliveries, for both subjects,
+/// `share()`, `ObservableObjectPublisher`, the scheduler timer and (through
+/// `TimerFanOut`) both timer publishers.
 ///
 /// ## Why a delivery gate held across downstream calls
 ///

@@ -24,12 +24,21 @@ struct TLSAllocationTests {
             }
             // Connect, then warm up metadata and capacities.
             for _ in 0..<50 { once() }
-            let rounds = 200
-            let mallocs = AllocationCounter.count {
-                for _ in 0..<rounds { once() }
+            // The fewest of three rounds: how the records arrive over
+            // loopback depends on timing (on a loaded machine a record now
+            // and then comes in two reads), which can add a few mallocs to
+            // one round (a full parallel test run once measured 10.27
+            // against 10.24); the steady path is what is pinned.
+            let rounds = 100
+            var fewest = Int.max
+            for _ in 0..<3 {
+                let mallocs = AllocationCounter.count {
+                    for _ in 0..<rounds { once() }
+                }
+                fewest = min(fewest, mallocs)
             }
-            perRequest = Double(mallocs) / Double(rounds)
-            #expect(bytes == 1024 * (rounds + 50))
+            perRequest = Double(fewest) / Double(rounds)
+            #expect(bytes == 1024 * (3 * rounds + 50))
             #expect(session.engine.connectionCount == 1)
         }
         return perRequest
