@@ -110,7 +110,7 @@ internal class BodyStream: @unchecked Sendable {
         var isCancelled = false
     }
 
-    private let state = Mutex(UncheckedSendable(State()))
+    private let state = Locked(State())
 
     /// The task sending the body; nil once the stream ended. Loop thread.
     @exclusivity(unchecked) internal final var task: SessionTask?
@@ -127,27 +127,27 @@ internal class BodyStream: @unchecked Sendable {
     /// Asks the body publisher for one chunk (`request(.max(1))`), now or
     /// when its subscription arrives. Loop thread.
     internal final func requestChunk() {
-        let subscription = state.withLock { state -> UncheckedSendable<(any Subscription)?> in
-            guard !state.value.isCancelled else { return UncheckedSendable(nil) }
-            guard let subscription = state.value.subscription else {
-                state.value.wantsChunk = true
-                return UncheckedSendable(nil)
+        let subscription = state.withLock { state -> (any Subscription)? in
+            guard !state.isCancelled else { return nil }
+            guard let subscription = state.subscription else {
+                state.wantsChunk = true
+                return nil
             }
-            return UncheckedSendable(subscription)
+            return subscription
         }
-        subscription.value?.request(.max(1))
+        subscription?.request(.max(1))
     }
 
     /// Cancels the body publisher's subscription (the request ended or
     /// failed). Idempotent. Loop thread.
     internal final func cancelUpstream() {
-        let subscription = state.withLock { state -> UncheckedSendable<(any Subscription)?> in
-            state.value.isCancelled = true
-            let subscription = state.value.subscription
-            state.value.subscription = nil
-            return UncheckedSendable(subscription)
+        let subscription = state.withLock { state -> (any Subscription)? in
+            state.isCancelled = true
+            let subscription = state.subscription
+            state.subscription = nil
+            return subscription
         }
-        subscription.value?.cancel()
+        subscription?.cancel()
     }
 
     // MARK: For the subscriber (any thread)
@@ -157,10 +157,10 @@ internal class BodyStream: @unchecked Sendable {
         let next = state.withLock { state -> Next in
             // A second subscription, or one after cancel: refused, as a
             // sink refuses it.
-            if state.value.isCancelled || state.value.subscription != nil { return .cancel }
-            state.value.subscription = subscription
-            if state.value.wantsChunk {
-                state.value.wantsChunk = false
+            if state.isCancelled || state.subscription != nil { return .cancel }
+            state.subscription = subscription
+            if state.wantsChunk {
+                state.wantsChunk = false
                 return .request
             }
             return .nothing
@@ -178,8 +178,8 @@ internal class BodyStream: @unchecked Sendable {
 
     internal final func complete(_ error: UVURLError?) {
         state.withLock { state in
-            state.value.subscription = nil
-            state.value.isCancelled = true
+            state.subscription = nil
+            state.isCancelled = true
         }
         engine.submit(.bodyEnded(self, error))
     }

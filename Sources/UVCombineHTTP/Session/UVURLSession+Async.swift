@@ -183,7 +183,7 @@ internal final class AsyncDataReceiver: Subscriber, @unchecked Sendable {
         var isCancelled = false
     }
 
-    private let state = Mutex(UncheckedSendable(State()))
+    private let state = Locked(State())
     private let loop: UVLoop
 
     internal init(loop: UVLoop) {
@@ -194,8 +194,8 @@ internal final class AsyncDataReceiver: Subscriber, @unchecked Sendable {
     /// the request on its demand), unless already cancelled.
     internal func start(_ continuation: Continuation, publisher: UVURLSession.DataTaskPublisher) {
         let cancelled = state.withLock { state -> Bool in
-            if state.value.isCancelled { return true }
-            state.value.continuation = continuation
+            if state.isCancelled { return true }
+            state.continuation = continuation
             return false
         }
         if cancelled {
@@ -207,8 +207,8 @@ internal final class AsyncDataReceiver: Subscriber, @unchecked Sendable {
 
     internal func receive(subscription: any Subscription) {
         let accepted = state.withLock { state -> Bool in
-            guard !state.value.isCancelled, state.value.continuation != nil else { return false }
-            state.value.subscription = subscription
+            guard !state.isCancelled, state.continuation != nil else { return false }
+            state.subscription = subscription
             return true
         }
         if accepted {
@@ -239,22 +239,22 @@ internal final class AsyncDataReceiver: Subscriber, @unchecked Sendable {
     /// at once and cancels the data task on the loop. Any thread, never
     /// blocks; idempotent.
     internal func cancel() {
-        let taken = state.withLock { state -> UncheckedSendable<((any Subscription)?, Continuation?)> in
-            state.value.isCancelled = true
-            let taken = (state.value.subscription, state.value.continuation)
-            state.value.subscription = nil
-            state.value.continuation = nil
-            return UncheckedSendable(taken)
+        let taken = state.withLock { state -> ((any Subscription)?, Continuation?) in
+            state.isCancelled = true
+            let taken = (state.subscription, state.continuation)
+            state.subscription = nil
+            state.continuation = nil
+            return taken
         }
-        if let subscription = taken.value.0 { cancelSubscription(subscription, on: loop) }
-        taken.value.1?.resume(throwing: CancellationError())
+        if let subscription = taken.0 { cancelSubscription(subscription, on: loop) }
+        taken.1?.resume(throwing: CancellationError())
     }
 
     private func resume(with result: Result<(Data, HTTPResponse), any Error>) {
         let continuation = state.withLock { state -> Continuation? in
-            let continuation = state.value.continuation
-            state.value.continuation = nil
-            state.value.subscription = nil
+            let continuation = state.continuation
+            state.continuation = nil
+            state.subscription = nil
             return continuation
         }
         continuation?.resume(with: result)

@@ -204,7 +204,7 @@ internal final class AsyncBytesReceiver: Subscriber, @unchecked Sendable {
         case wait
     }
 
-    private let state = Mutex(UncheckedSendable(State()))
+    private let state = Locked(State())
     private let loop: UVLoop
 
     internal init(loop: UVLoop) {
@@ -237,26 +237,26 @@ internal final class AsyncBytesReceiver: Subscriber, @unchecked Sendable {
     }
 
     private func park(_ waiter: Waiter) {
-        let step = state.withLock { state -> UncheckedSendable<Step> in
-            if state.value.waiter != nil {
+        let step = state.withLock { state -> Step in
+            if state.waiter != nil {
                 violation("UVURLSession.AsyncBytes: next() called while another next() is waiting")
             }
-            if let part = state.value.pending {
-                state.value.pending = nil
-                return UncheckedSendable(.resume(.success(part)))
+            if let part = state.pending {
+                state.pending = nil
+                return .resume(.success(part))
             }
-            if let ending = state.value.ending {
-                state.value.ending = .success(nil)
-                return UncheckedSendable(.resume(ending))
+            if let ending = state.ending {
+                state.ending = .success(nil)
+                return .resume(ending)
             }
-            state.value.waiter = waiter
-            guard let subscription = state.value.subscription else {
-                state.value.requestOnSubscription = true
-                return UncheckedSendable(.wait)
+            state.waiter = waiter
+            guard let subscription = state.subscription else {
+                state.requestOnSubscription = true
+                return .wait
             }
-            return UncheckedSendable(.request(subscription))
+            return .request(subscription)
         }
-        switch step.value {
+        switch step {
         case .resume(let outcome): waiter.resume(returning: outcome)
         case .request(let subscription): subscription.request(.max(1))
         case .wait: break
@@ -265,10 +265,10 @@ internal final class AsyncBytesReceiver: Subscriber, @unchecked Sendable {
 
     internal func receive(subscription: any Subscription) {
         let request = state.withLock { state -> Bool? in
-            guard state.value.ending == nil, state.value.subscription == nil else { return nil }
-            state.value.subscription = subscription
-            defer { state.value.requestOnSubscription = false }
-            return state.value.requestOnSubscription
+            guard state.ending == nil, state.subscription == nil else { return nil }
+            state.subscription = subscription
+            defer { state.requestOnSubscription = false }
+            return state.requestOnSubscription
         }
         switch request {
         case nil: subscription.cancel()
@@ -279,11 +279,11 @@ internal final class AsyncBytesReceiver: Subscriber, @unchecked Sendable {
 
     internal func receive(_ input: UVURLSession.ResponsePart) -> Subscribers.Demand {
         let waiter = state.withLock { state -> Waiter? in
-            guard let waiter = state.value.waiter else {
-                state.value.pending = input
+            guard let waiter = state.waiter else {
+                state.pending = input
                 return nil
             }
-            state.value.waiter = nil
+            state.waiter = nil
             return waiter
         }
         waiter?.resume(returning: .success(input))
@@ -307,22 +307,22 @@ internal final class AsyncBytesReceiver: Subscriber, @unchecked Sendable {
     }
 
     private func end(with outcome: Outcome, cancelling: Bool) {
-        let taken = state.withLock { state -> UncheckedSendable<((any Subscription)?, Waiter?)> in
-            guard state.value.ending == nil else { return UncheckedSendable((nil, nil)) }
-            let subscription = state.value.subscription
-            state.value.subscription = nil
-            if cancelling { state.value.pending = nil }
-            if let waiter = state.value.waiter {
-                state.value.waiter = nil
-                state.value.ending = .success(nil)
-                return UncheckedSendable((subscription, waiter))
+        let taken = state.withLock { state -> ((any Subscription)?, Waiter?) in
+            guard state.ending == nil else { return (nil, nil) }
+            let subscription = state.subscription
+            state.subscription = nil
+            if cancelling { state.pending = nil }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                state.ending = .success(nil)
+                return (subscription, waiter)
             }
-            state.value.ending = outcome
-            return UncheckedSendable((subscription, nil))
+            state.ending = outcome
+            return (subscription, nil)
         }
-        if cancelling, let subscription = taken.value.0 {
+        if cancelling, let subscription = taken.0 {
             cancelSubscription(subscription, on: loop)
         }
-        taken.value.1?.resume(returning: outcome)
+        taken.1?.resume(returning: outcome)
     }
 }
