@@ -280,9 +280,12 @@ internal final class MergeInner<Downstream: Subscriber>: Subscription, CustomStr
 
     // MARK: Subscription
 
+    /// `.none` is accepted and changes nothing, as Combine's merge does
+    /// (its `request` returns early for zero demand; zip and combineLatest
+    /// trap instead, as Combine's do).
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        guard demand.rawValue > 0 else { return }
         requestImpl(self, demand)
     }
 

@@ -47,6 +47,44 @@ struct MergeZipCombineLatestCompatTests {
         }
     }
 
+    /// Combine's merge ignores `request(.none)`; its zip and combineLatest
+    /// trap on it (the demand-must-not-be-zero assertion).
+    @Test func mergeAcceptsRequestingNone() {
+        for index in 0..<2 {
+            let a = CmbManualPublisher<Int, TestError>(subscription: CmbProbeSubscription())
+            let b = CmbManualPublisher<Int, TestError>(subscription: CmbProbeSubscription())
+            let (name, publisher) = Self.operators(a, b)[index]
+            let tracker = TrackingSubscriber<Int, TestError>(initialDemand: .none)
+            publisher.subscribe(tracker)
+            tracker.request(.none)
+            a.send(1)
+            #expect(tracker.values.isEmpty, "\(name)")
+            tracker.request(.max(1))
+            a.send(2)
+            #expect(tracker.values == [1] || tracker.values == [2], "\(name)")
+        }
+    }
+
+    @Test func zipTrapsOnRequestingNone() async {
+        await #expect(processExitsWith: .failure) {
+            let a = CmbManualPublisher<Int, TestError>(subscription: CmbProbeSubscription())
+            let b = CmbManualPublisher<Int, TestError>(subscription: CmbProbeSubscription())
+            let tracker = TrackingSubscriber<(Int, Int), TestError>(initialDemand: .none)
+            a.zip(b).subscribe(tracker)
+            tracker.request(.none)
+        }
+    }
+
+    @Test func combineLatestTrapsOnRequestingNone() async {
+        await #expect(processExitsWith: .failure) {
+            let a = CmbManualPublisher<Int, TestError>(subscription: CmbProbeSubscription())
+            let b = CmbManualPublisher<Int, TestError>(subscription: CmbProbeSubscription())
+            let tracker = TrackingSubscriber<(Int, Int), TestError>(initialDemand: .none)
+            a.combineLatest(b).subscribe(tracker)
+            tracker.request(.none)
+        }
+    }
+
     @Test func cancelCancelsEveryInputOnceAndIsFinal() {
         for index in 0..<4 {
             let a = CmbManualPublisher<Int, TestError>(subscription: CmbProbeSubscription())
