@@ -17,19 +17,21 @@
 /// ```
 @usableFromInline
 internal struct EntryList<Element> {
-    /// The first element; set exactly when `count > 0`.
+    /// The first element; nil exactly when the list is empty.
     @usableFromInline internal var head: Element?
-    /// Elements 1..<count.
+    /// Elements 1..<count; empty while `head` is nil.
     @usableFromInline internal var tail: ContiguousArray<Element> = []
-    /// How many elements there are (a stored count: reading it is a load).
-    @usableFromInline internal private(set) var count = 0
 
     /// An empty list. No allocation.
     @inlinable
     internal init() {}
 
     @inlinable
-    internal var isEmpty: Bool { count == 0 }
+    internal var isEmpty: Bool { head == nil }
+
+    /// How many elements there are.
+    @inlinable
+    internal var count: Int { head == nil ? 0 : 1 &+ tail.count }
 
     /// The element at `index` (0..<count).
     ///
@@ -54,12 +56,11 @@ internal struct EntryList<Element> {
     /// Adds `element` at the end.
     @inlinable
     internal mutating func append(_ element: Element) {
-        if count == 0 {
+        if head == nil {
             head = element
         } else {
             tail.append(element)
         }
-        count &+= 1
     }
 
     /// Removes and returns the element at `index`; later elements move up
@@ -67,7 +68,6 @@ internal struct EntryList<Element> {
     @inlinable
     internal mutating func remove(at index: Int) -> Element {
         precondition(index >= 0 && index < count, "EntryList index out of range")
-        count &-= 1
         if index > 0 { return tail.remove(at: index &- 1) }
         let first = head.unsafelyUnwrapped
         head = tail.isEmpty ? nil : tail.removeFirst()
@@ -78,11 +78,10 @@ internal struct EntryList<Element> {
     /// order of the others.
     @inlinable
     internal mutating func removeAll(where shouldRemove: (Element) -> Bool) {
-        guard count > 0 else { return }
+        guard head != nil else { return }
         let headGoes = shouldRemove(head.unsafelyUnwrapped)
         tail.removeAll(where: shouldRemove)
         if headGoes { head = tail.isEmpty ? nil : tail.removeFirst() }
-        count = head == nil ? 0 : 1 &+ tail.count
     }
 
     /// Calls `body` with each element, in order.

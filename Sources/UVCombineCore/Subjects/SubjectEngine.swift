@@ -620,12 +620,8 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
             deliver: { base, value in
                 unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).slot.withObject(as: Downstream.self) { $0.receive(value) } ?? .none
             },
-            request: { base, demand in
-                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).currentParent?.conduitRequested(base, demand)
-            },
-            cancel: { base in
-                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).currentParent?.conduitCancelled(base)
-            })
+            request: SubjectConduit.forwardRequest,
+            cancel: SubjectConduit.forwardCancel)
     }
 
     @inlinable
@@ -638,12 +634,21 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
             deliver: { base, value in
                 unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).slot.withDownstream(as: Downstream.self) { $0.receive(value) } ?? .none
             },
-            request: { base, demand in
-                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).currentParent?.conduitRequested(base, demand)
-            },
-            cancel: { base in
-                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).currentParent?.conduitCancelled(base)
-            })
+            request: SubjectConduit.forwardRequest,
+            cancel: SubjectConduit.forwardCancel)
+    }
+
+    /// The request entry point both initialisers install: to the subject,
+    /// until the conduit has left it.
+    @inlinable
+    static func forwardRequest(_ base: ConduitBase<Downstream.Input, Downstream.Failure>, _ demand: Subscribers.Demand) {
+        unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).currentParent?.conduitRequested(base, demand)
+    }
+
+    /// The cancel entry point both initialisers install.
+    @inlinable
+    static func forwardCancel(_ base: ConduitBase<Downstream.Input, Downstream.Failure>) {
+        unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).currentParent?.conduitCancelled(base)
     }
 
     deinit {
