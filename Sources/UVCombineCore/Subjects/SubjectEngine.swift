@@ -119,42 +119,14 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
             // Subscribers added during this loop (re-entrantly) are past
             // `count`: a late subscriber sees only later values.
             let count = s.pointee.entries.count
-            if count > 0 {
-                // The inline first entry, then the array: written out
-                // rather than through the list's subscript, which tests
-                // the index on every read and write (about 10
-                // instructions per subscriber per value).
-                let entry = s.pointee.entries.head.unsafelyUnwrapped
-                if entry.active {
-                    if entry.demand.rawValue == 0 {
-                        if replaysLatest { s.pointee.entries.head!.owesLatest = true }
-                    } else {
-                        if !entry.demand.isUnlimited {
-                            s.pointee.entries.head!.demand = Subscribers.Demand(rawValue: entry.demand.rawValue - 1)
-                        }
-                        if entry.owesLatest { s.pointee.entries.head!.owesLatest = false }
-                        let more = entry.conduit._withUnsafeGuaranteedRef { $0.deliver($0, value) }
-                        if more.rawValue > 0 { s.pointee.entries.head!.demand += more }
-                    }
-                }
-            }
+            // The inline first entry, then the array, each reached
+            // directly rather than through the list's subscript, which
+            // tests the index on every read and write (about 10
+            // instructions per subscriber per value).
+            if count > 0 { Self.offer(value, at: 0, inline: true, in: s, replaysLatest: replaysLatest) }
             var i = 0
             while i < count &- 1 {
-                let entry = s.pointee.entries.tail[i]
-                if entry.active {
-                    if entry.demand.rawValue == 0 {
-                        if replaysLatest { s.pointee.entries.tail[i].owesLatest = true }
-                    } else {
-                        // Only write what changes: each write to the array
-                        // costs a uniqueness check.
-                        if !entry.demand.isUnlimited {
-                            s.pointee.entries.tail[i].demand = Subscribers.Demand(rawValue: entry.demand.rawValue - 1)
-                        }
-                        if entry.owesLatest { s.pointee.entries.tail[i].owesLatest = false }
-                        let more = entry.conduit._withUnsafeGuaranteedRef { $0.deliver($0, value) }
-                        if more.rawValue > 0 { s.pointee.entries.tail[i].demand += more }
-                    }
-                }
+                Self.offer(value, at: i, inline: false, in: s, replaysLatest: replaysLatest)
                 i &+= 1
             }
             s.pointee.depth -= 1
@@ -162,6 +134,42 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
         }
         if let released {
             for entry in released { Self.retire(entry) }
+        }
+    }
+
+    /// Offers `value` to one entry: the inline one when `inline`, else
+    /// the array's element `i`. `inline` is a constant at each call site,
+    /// so its tests fold away. Under the gate.
+    @inlinable @inline(__always)
+    internal static func offer(_ value: Output, at i: Int, inline: Bool,
+                               in s: UnsafeMutablePointer<Storage>, replaysLatest: Bool) {
+        let entry = inline ? s.pointee.entries.head.unsafelyUnwrapped : s.pointee.entries.tail[i]
+        guard entry.active else { return }
+        if entry.demand.rawValue == 0 {
+            if replaysLatest { update(i, inline: inline, in: s) { $0.owesLatest = true } }
+            return
+        }
+        // Only write what changes: each write to the array costs a
+        // uniqueness check. Demand is taken before the delivery, which may
+        // re-enter and request more.
+        if !entry.demand.isUnlimited || entry.owesLatest {
+            update(i, inline: inline, in: s) {
+                if !entry.demand.isUnlimited { $0.demand = Subscribers.Demand(rawValue: entry.demand.rawValue - 1) }
+                $0.owesLatest = false
+            }
+        }
+        let more = entry.conduit._withUnsafeGuaranteedRef { $0.deliver($0, value) }
+        if more.rawValue > 0 { update(i, inline: inline, in: s) { $0.demand += more } }
+    }
+
+    /// Changes one entry in place (see ``offer(_:at:inline:in:replaysLatest:)``).
+    @inlinable @inline(__always)
+    internal static func update(_ i: Int, inline: Bool, in s: UnsafeMutablePointer<Storage>,
+                                _ body: (inout Entry) -> Void) {
+        if inline {
+            body(&s.pointee.entries.head!)
+        } else {
+            body(&s.pointee.entries.tail[i])
         }
     }
 

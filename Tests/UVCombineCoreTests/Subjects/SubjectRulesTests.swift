@@ -1,5 +1,6 @@
 import Testing
 import UVCombineCore
+import UVCombineTesting
 
 /// Combine's rules for `PassthroughSubject` and `CurrentValueSubject`:
 /// lifecycle, demand forwarding, misuse and debugging output.
@@ -85,6 +86,30 @@ struct SubjectRulesTests {
         #expect(weakSink == nil)
         subject.send(7)
         #expect(received == [5, 6])
+    }
+
+    /// Finite demand and the owed current value for the first subscriber
+    /// (kept inline by the engine) and later ones (kept in its array) alike:
+    /// a subscriber without demand when a value is sent gets the current
+    /// value on its next request, as Combine's `CurrentValueSubject` does.
+    @Test func finiteDemandAndOwedValueForEverySubscriber() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let a = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        let b = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        let c = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+        subject.subscribe(a)
+        subject.subscribe(b)
+        subject.subscribe(c)
+        subject.send(1)
+        subject.send(2)
+        b.request(.max(1))
+        a.request(.max(1))
+        subject.send(3)
+        #expect(a.values == [0, 2])
+        #expect(b.values == [2])
+        #expect(c.values == [0, 1])
+        c.request(.max(1))
+        #expect(c.values == [0, 1, 3])
     }
 
     @Test func completedPipelineThroughMapIsReleased() {
