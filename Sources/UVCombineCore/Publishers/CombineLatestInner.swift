@@ -9,6 +9,14 @@ import Synchronization
 /// closures are formed where the concrete types are known, so the value
 /// path runs specialised code and boxes nothing.
 ///
+/// ## Subscription order (Combine's)
+///
+/// Every input is subscribed first; the downstream gets this subscription
+/// after that (``handOverSubscription()``), so values an input sends while
+/// being subscribed, before or after its own subscription, only become its
+/// latest value: nothing has been requested yet. A completion that comes
+/// before the downstream has its subscription is delivered right after it.
+///
 /// ## Demand (Combine's scheme)
 ///
 /// Every request from the downstream is passed to every input, and so is
@@ -43,11 +51,20 @@ internal final class CombineLatestInner<Values, Downstream: Subscriber>: Subscri
         @usableFromInline var demand: Subscribers.Demand = .none
         @usableFromInline var finishedCount = 0
         @usableFromInline var terminal = false
+        @usableFromInline var held = HeldCompletion<Failure>()
 
         @inlinable
         init(count: Int, values: Values) {
             slots = ContiguousArray(repeating: UpstreamSlot(), count: count)
             self.values = values
+        }
+
+        /// Ends with `completion`: returned to deliver now, or kept until
+        /// the downstream has its subscription.
+        @inlinable
+        mutating func end(with completion: Subscribers.Completion<Failure>) -> Subscribers.Completion<Failure>? {
+            terminal = true
+            return held.deliverable(completion)
         }
     }
 
@@ -79,6 +96,15 @@ internal final class CombineLatestInner<Values, Downstream: Subscriber>: Subscri
         -> CombineLatestSide<Values, Input, Downstream>
     {
         CombineLatestSide(inner: self, index: index, store: store)
+    }
+
+    /// Hands the downstream this subscription once every input has been
+    /// subscribed, then a completion that came in the meantime.
+    @inlinable
+    func handOverSubscription() {
+        let outermost = deliverSubscription(
+            self, to: downstream, gate: gate, delivered: { state.withLock { $0.held.subscriptionDelivered() } })
+        if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
     }
 
     // MARK: Inputs
@@ -136,23 +162,21 @@ internal final class CombineLatestInner<Values, Downstream: Subscriber>: Subscri
         let outermost = gate.withGate { nested -> Bool in
             switch completion {
             case .finished:
-                let done = state.withLock { s -> Bool in
-                    guard !s.terminal, s.slots[i].finish() else { return false }
+                let done = state.withLock { s -> Subscribers.Completion<Failure>? in
+                    guard !s.terminal, s.slots[i].finish() else { return nil }
                     s.finishedCount &+= 1
-                    guard s.finishedCount == s.slots.count else { return false }
-                    s.terminal = true
-                    return true
+                    guard s.finishedCount == s.slots.count else { return nil }
+                    return s.end(with: .finished)
                 }
-                if done { downstream.receive(completion: .finished) }
+                if let done { downstream.receive(completion: done) }
             case .failure:
-                let fails = state.withLock { s -> Bool in
-                    guard !s.terminal else { return false }
-                    s.terminal = true
+                let failure = state.withLock { s -> Subscribers.Completion<Failure>? in
+                    guard !s.terminal else { return nil }
                     _ = s.slots[i].finish()
                     if s.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
-                    return true
+                    return s.end(with: completion)
                 }
-                if fails { downstream.receive(completion: completion) }
+                if let failure { downstream.receive(completion: failure) }
             }
             return !nested
         }
@@ -197,6 +221,7 @@ internal final class CombineLatestInner<Values, Downstream: Subscriber>: Subscri
             state.withLock { s in
                 guard !s.terminal else { return }
                 s.terminal = true
+                s.held.pending = nil
                 if s.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
             }
             return !nested

@@ -200,7 +200,8 @@ extension Publishers {
             self.b = b
         }
 
-        /// Subscribes `subscriber`, then each upstream in order.
+        /// Subscribes each upstream in order, then hands `subscriber` its
+        /// subscription (Combine's order) and a completion that came before.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Values = (A.Output?, B.Output?)
@@ -210,9 +211,9 @@ extension Publishers {
                     guard let a = values.0, let b = values.1 else { return nil }
                     return (a, b)
                 })
-            subscriber.receive(subscription: inner)
             a.receive(subscriber: inner.side(0, store: { (values: inout Values, value: A.Output) in values.0 = value }))
             b.receive(subscriber: inner.side(1, store: { (values: inout Values, value: B.Output) in values.1 = value }))
+            inner.handOverSubscription()
         }
     }
 
@@ -266,7 +267,8 @@ extension Publishers {
             self.c = c
         }
 
-        /// Subscribes `subscriber`, then each upstream in order.
+        /// Subscribes each upstream in order, then hands `subscriber` its
+        /// subscription (Combine's order) and a completion that came before.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Values = (A.Output?, B.Output?, C.Output?)
@@ -276,10 +278,10 @@ extension Publishers {
                     guard let a = values.0, let b = values.1, let c = values.2 else { return nil }
                     return (a, b, c)
                 })
-            subscriber.receive(subscription: inner)
             a.receive(subscriber: inner.side(0, store: { (values: inout Values, value: A.Output) in values.0 = value }))
             b.receive(subscriber: inner.side(1, store: { (values: inout Values, value: B.Output) in values.1 = value }))
             c.receive(subscriber: inner.side(2, store: { (values: inout Values, value: C.Output) in values.2 = value }))
+            inner.handOverSubscription()
         }
     }
 
@@ -337,7 +339,8 @@ extension Publishers {
             self.d = d
         }
 
-        /// Subscribes `subscriber`, then each upstream in order.
+        /// Subscribes each upstream in order, then hands `subscriber` its
+        /// subscription (Combine's order) and a completion that came before.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Values = (A.Output?, B.Output?, C.Output?, D.Output?)
@@ -347,11 +350,11 @@ extension Publishers {
                     guard let a = values.0, let b = values.1, let c = values.2, let d = values.3 else { return nil }
                     return (a, b, c, d)
                 })
-            subscriber.receive(subscription: inner)
             a.receive(subscriber: inner.side(0, store: { (values: inout Values, value: A.Output) in values.0 = value }))
             b.receive(subscriber: inner.side(1, store: { (values: inout Values, value: B.Output) in values.1 = value }))
             c.receive(subscriber: inner.side(2, store: { (values: inout Values, value: C.Output) in values.2 = value }))
             d.receive(subscriber: inner.side(3, store: { (values: inout Values, value: D.Output) in values.3 = value }))
+            inner.handOverSubscription()
         }
     }
 }

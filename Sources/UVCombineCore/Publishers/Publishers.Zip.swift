@@ -170,6 +170,9 @@ extension Publishers {
     /// and each upstream's queue holds at most the downstream's outstanding
     /// demand. With `.unlimited` demand a faster upstream's values wait for
     /// their partners (the queue holds how far it is ahead), as in Combine.
+    /// Like Combine's zip it counts no demand itself: a tuple goes out as
+    /// soon as every upstream has a value waiting, so values an upstream
+    /// sends before its subscription are zipped and forwarded too.
     ///
     /// Threading: upstreams may publish on any threads; tuples go downstream
     /// one at a time, and `cancel()` waits for a tuple being delivered on
@@ -204,7 +207,8 @@ extension Publishers {
             self.b = b
         }
 
-        /// Subscribes `subscriber`, then each upstream in order.
+        /// Subscribes each upstream in order. `subscriber` gets its
+        /// subscription once every upstream has sent its own, as in Combine.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Queues = (RingBuffer<A.Output>, RingBuffer<B.Output>)
@@ -220,7 +224,6 @@ extension Publishers {
                     default: return queues.1.isEmpty
                     }
                 })
-            subscriber.receive(subscription: inner)
             a.receive(subscriber: inner.side(0, store: { (queues: inout Queues, value: A.Output) in queues.0.append(value) }))
             b.receive(subscriber: inner.side(1, store: { (queues: inout Queues, value: B.Output) in queues.1.append(value) }))
         }
@@ -239,6 +242,9 @@ extension Publishers {
     /// and each upstream's queue holds at most the downstream's outstanding
     /// demand. With `.unlimited` demand a faster upstream's values wait for
     /// their partners (the queue holds how far it is ahead), as in Combine.
+    /// Like Combine's zip it counts no demand itself: a tuple goes out as
+    /// soon as every upstream has a value waiting, so values an upstream
+    /// sends before its subscription are zipped and forwarded too.
     ///
     /// Threading: upstreams may publish on any threads; tuples go downstream
     /// one at a time, and `cancel()` waits for a tuple being delivered on
@@ -277,7 +283,8 @@ extension Publishers {
             self.c = c
         }
 
-        /// Subscribes `subscriber`, then each upstream in order.
+        /// Subscribes each upstream in order. `subscriber` gets its
+        /// subscription once every upstream has sent its own, as in Combine.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Queues = (RingBuffer<A.Output>, RingBuffer<B.Output>, RingBuffer<C.Output>)
@@ -294,7 +301,6 @@ extension Publishers {
                     default: return queues.2.isEmpty
                     }
                 })
-            subscriber.receive(subscription: inner)
             a.receive(subscriber: inner.side(0, store: { (queues: inout Queues, value: A.Output) in queues.0.append(value) }))
             b.receive(subscriber: inner.side(1, store: { (queues: inout Queues, value: B.Output) in queues.1.append(value) }))
             c.receive(subscriber: inner.side(2, store: { (queues: inout Queues, value: C.Output) in queues.2.append(value) }))
@@ -314,6 +320,9 @@ extension Publishers {
     /// and each upstream's queue holds at most the downstream's outstanding
     /// demand. With `.unlimited` demand a faster upstream's values wait for
     /// their partners (the queue holds how far it is ahead), as in Combine.
+    /// Like Combine's zip it counts no demand itself: a tuple goes out as
+    /// soon as every upstream has a value waiting, so values an upstream
+    /// sends before its subscription are zipped and forwarded too.
     ///
     /// Threading: upstreams may publish on any threads; tuples go downstream
     /// one at a time, and `cancel()` waits for a tuple being delivered on
@@ -356,7 +365,8 @@ extension Publishers {
             self.d = d
         }
 
-        /// Subscribes `subscriber`, then each upstream in order.
+        /// Subscribes each upstream in order. `subscriber` gets its
+        /// subscription once every upstream has sent its own, as in Combine.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Queues = (RingBuffer<A.Output>, RingBuffer<B.Output>, RingBuffer<C.Output>, RingBuffer<D.Output>)
@@ -374,7 +384,6 @@ extension Publishers {
                     default: return queues.3.isEmpty
                     }
                 })
-            subscriber.receive(subscription: inner)
             a.receive(subscriber: inner.side(0, store: { (queues: inout Queues, value: A.Output) in queues.0.append(value) }))
             b.receive(subscriber: inner.side(1, store: { (queues: inout Queues, value: B.Output) in queues.1.append(value) }))
             c.receive(subscriber: inner.side(2, store: { (queues: inout Queues, value: C.Output) in queues.2.append(value) }))

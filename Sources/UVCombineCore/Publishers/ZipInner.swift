@@ -8,6 +8,13 @@ import Synchronization
 /// formed where the concrete types are known, so the value path runs
 /// specialised code, and the ring buffers allocate nothing once grown.
 ///
+/// ## Subscription order (Combine's)
+///
+/// The downstream receives this subscription only once every input has
+/// sent its subscription, from inside the last input's
+/// `receive(subscription:)`; demand it requests there reaches every input.
+/// An input's subscription asks it for nothing by itself.
+///
 /// ## Demand and the bound on the queues (Combine's scheme)
 ///
 /// Every request from the downstream is passed to every input, and so is
@@ -16,15 +23,22 @@ import Synchronization
 /// its queue never holds more than the downstream's outstanding demand
 /// (requested and not yet delivered). With `.unlimited` demand a faster
 /// input's values wait in its queue for their partners, as in Combine; the
-/// queue then holds the difference between the inputs' progress. Tuples go
-/// out only against demand.
+/// queue then holds the difference between the inputs' progress.
+///
+/// Like Combine's zip, it keeps no count of the downstream's demand: a tuple
+/// goes out as soon as every queue has a value. With inputs that honour
+/// their demand this never exceeds what was requested; values an input
+/// sends before its subscription or beyond its demand are zipped and
+/// forwarded as they come, also before the downstream has its subscription.
 ///
 /// ## Completion
 ///
 /// Finishes as soon as an input has finished and its queue is empty (no
 /// further tuple is possible), cancelling the other inputs. The first
-/// failure cancels the other inputs and fails the downstream. `cancel()`
-/// cancels every input.
+/// failure cancels the other inputs and fails the downstream. A completion
+/// that comes before the downstream has its subscription waits for it: once
+/// the last input has sent its subscription, the downstream gets the
+/// subscription, then the completion. `cancel()` cancels every input.
 ///
 /// ## Threading
 ///
@@ -42,16 +56,28 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
     internal struct State: UpstreamSlotOwner {
         @usableFromInline var slots: ContiguousArray<UpstreamSlot>
         @usableFromInline var queues: Queues
-        /// Requested by the downstream and not yet delivered.
-        @usableFromInline var demand: Subscribers.Demand = .none
         /// Inputs that have finished; the finish check is skipped while 0.
         @usableFromInline var finishedCount = 0
         @usableFromInline var terminal = false
+        /// Bit `i` is set once input `i` has sent a subscription (zip has at
+        /// most four inputs).
+        @usableFromInline var subscribedInputs: UInt8 = 0
+        /// Every input has sent a subscription; the downstream's is on its way.
+        @usableFromInline var handingOver = false
+        @usableFromInline var held = HeldCompletion<Failure>()
 
         @inlinable
         init(count: Int, queues: Queues) {
             slots = ContiguousArray(repeating: UpstreamSlot(), count: count)
             self.queues = queues
+        }
+
+        /// Ends the zip with `completion`: returned to deliver now, or kept
+        /// until the downstream has its subscription.
+        @inlinable
+        mutating func end(with completion: Subscribers.Completion<Failure>) -> Subscribers.Completion<Failure>? {
+            terminal = true
+            return held.deliverable(completion)
         }
     }
 
@@ -81,6 +107,7 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
     @inlinable
     init(downstream: Downstream, count: Int, queues: Queues,
          take: @escaping (inout Queues) -> Output?, isEmpty: @escaping (Queues, Int) -> Bool) {
+        assert(count <= 8, "ZipInner keeps one bit per input in a UInt8")
         self.downstream = downstream
         self.take = take
         self.isEmpty = isEmpty
@@ -98,21 +125,36 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
 
     // MARK: Inputs
 
+    /// Keeps the first subscription of a live input and asks it for
+    /// nothing; once every input has sent one, hands the downstream its
+    /// subscription (then a completion that came before). A second
+    /// subscription, or one after the input or the zip ended, is cancelled.
     @inlinable
     func receive(subscription: any Subscription, input i: Int) {
-        let demand = state.withLock { s -> Subscribers.Demand? in
-            guard !s.terminal, s.slots[i].phase == .awaitingSubscription else { return nil }
-            s.slots[i].phase = .active
-            s.slots[i].subscription = subscription
-            return s.demand
+        let (accepted, handOver) = state.withLock { s -> (Bool, Bool) in
+            let bit = UInt8(truncatingIfNeeded: 1 << i)
+            guard s.subscribedInputs & bit == 0 else { return (false, false) }
+            s.subscribedInputs |= bit
+            var accepted = false
+            if !s.terminal && s.slots[i].phase == .awaitingSubscription {
+                s.slots[i].phase = .active
+                s.slots[i].subscription = subscription
+                accepted = true
+            }
+            let all = UInt8(truncatingIfNeeded: (1 << s.slots.count) - 1)
+            guard !s.handingOver && s.subscribedInputs == all else { return (accepted, false) }
+            s.handingOver = true
+            return (accepted, true)
         }
-        // A fresh subscription that has been asked for nothing cannot be
-        // sending to us, so requesting directly is safe even inside the gate.
-        guard let demand else {
-            subscription.cancel()
+        guard handOver else {
+            if !accepted { subscription.cancel() }
             return
         }
-        if demand.rawValue > 0 { subscription.request(demand) }
+        let outermost = deliverSubscription(
+            self, to: downstream, gate: gate,
+            delivered: { state.withLock { $0.held.subscriptionDelivered() } },
+            afterSubscription: { if !accepted { subscription.cancel() } })
+        if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
     }
 
     @inlinable
@@ -147,14 +189,13 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
                 }
                 if !nested { deliver(from: step) }
             case .failure:
-                let fails = state.withLock { s -> Bool in
-                    guard !s.terminal else { return false }
-                    s.terminal = true
+                let failure = state.withLock { s -> Subscribers.Completion<Failure>? in
+                    guard !s.terminal else { return nil }
                     _ = s.slots[i].finish()
                     if s.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
-                    return true
+                    return s.end(with: completion)
                 }
-                if fails { downstream.receive(completion: completion) }
+                if let failure { downstream.receive(completion: failure) }
             }
             return !nested
         }
@@ -163,8 +204,8 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
 
     // MARK: Delivery (holding the gate, outermost frame)
 
-    /// Delivers tuples while there is demand, then finishes if an input has
-    /// finished with an empty queue.
+    /// Delivers tuples while every queue has a value, then finishes if an
+    /// input has finished with an empty queue.
     @inlinable
     func deliver(from first: Step) {
         var step = first
@@ -174,7 +215,6 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
                 let more = downstream.receive(output)
                 step = state.withLock { s -> Step in
                     if more.rawValue > 0 && !s.terminal {
-                        s.demand += more
                         if s.owe(more) { actionsPending.store(true, ordering: .releasing) }
                     }
                     return lockedNextStep(&s)
@@ -191,17 +231,11 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
     @inlinable
     func lockedNextStep(_ s: inout State) -> Step {
         if s.terminal { return .stop }
-        if s.demand.rawValue > 0, let output = take(&s.queues) {
-            if !s.demand.isUnlimited {
-                s.demand = Subscribers.Demand(rawValue: s.demand.rawValue &- 1)
-            }
-            return .deliver(output)
-        }
+        if let output = take(&s.queues) { return .deliver(output) }
         guard s.finishedCount > 0 else { return .stop }
         for i in s.slots.indices where s.slots[i].phase == .finished && isEmpty(s.queues, i) {
-            s.terminal = true
             if s.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
-            return .finish
+            return s.end(with: .finished) == nil ? .stop : .finish
         }
         return .stop
     }
@@ -220,22 +254,16 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
         requestImpl(self, demand)
     }
 
-    /// Passes `demand` to every input and delivers tuples already complete.
+    /// Passes `demand` to every input. Delivers nothing by itself: tuples
+    /// never wait for demand.
     @inlinable
     func performRequest(_ demand: Subscribers.Demand) {
-        let outermost = gate.withGate { nested -> Bool in
-            let step = state.withLock { s -> Step in
-                guard !s.terminal else { return .stop }
-                s.demand += demand
-                if s.owe(demand) { actionsPending.store(true, ordering: .releasing) }
-                // Nested: the delivery loop running on this thread goes on
-                // with the new demand.
-                return nested ? .stop : lockedNextStep(&s)
-            }
-            if !nested { deliver(from: step) }
-            return !nested
+        let nested = gate.isHeldByCurrentThread
+        state.withLock { s in
+            guard !s.terminal else { return }
+            if s.owe(demand) { actionsPending.store(true, ordering: .releasing) }
         }
-        if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
+        if !nested && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
     }
 
     @inlinable
@@ -249,6 +277,7 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
             state.withLock { s in
                 guard !s.terminal else { return }
                 s.terminal = true
+                s.held.pending = nil
                 if s.markAllForCancel() { actionsPending.store(true, ordering: .releasing) }
             }
             return !nested
