@@ -4,20 +4,25 @@ extension Publisher {
     /// Collects elements by a given time-grouping strategy, and emits a
     /// single array of the collection.
     ///
-    /// A periodic action on the strategy's scheduler fires every `stride`
-    /// from subscription; each firing sends what was collected since the
-    /// previous one, if anything (an empty window sends nothing). With
-    /// `.byTimeOrCount`, a full buffer of `count` elements is sent at once,
-    /// on the upstream's thread, without moving the periodic schedule.
+    /// One repeating action on the strategy's scheduler, scheduled at
+    /// subscription, fires every `stride`; each firing sends what was
+    /// collected since the previous one, if anything (an empty window sends
+    /// nothing) and if the subscriber has demand (otherwise collecting goes
+    /// on into the next window). With `.byTimeOrCount`, a buffer that
+    /// reaches `count` elements is sent through the scheduler right away
+    /// (`schedule(options:)`), without moving the periodic schedule.
     ///
-    /// If the upstream finishes, what was collected is sent, then
-    /// `.finished`. If it fails, the collected elements are dropped and the
-    /// failure is forwarded.
+    /// The upstream's completion goes through the scheduler as well: on
+    /// `.finished` what was collected is sent, then `.finished` (once the
+    /// subscriber has demand for that last array); on a failure the
+    /// collected elements are dropped and the failure is forwarded.
     ///
-    /// Demand: `.byTime` asks the upstream for `.unlimited`; a window that
-    /// ends while the subscriber has no demand keeps collecting into the next
-    /// one. `.byTimeOrCount` asks for `count × n` elements when the
-    /// subscriber requests `n` arrays. The stride must be positive.
+    /// Demand, as Combine's: `.byTime` asks the upstream for one element per
+    /// request of the subscriber and one more with every element it
+    /// receives, so it collects without bound. `.byTimeOrCount` asks for
+    /// `count × n` elements when the subscriber requests `n` arrays, and for
+    /// `count × d` more when the subscriber returns `d` for an array sent
+    /// because it was full. The stride must be positive.
     ///
     /// ```swift
     /// let c = readings
@@ -93,31 +98,67 @@ extension Publishers {
 }
 
 /// Collects into a buffer; a periodic action sends it.
+///
+/// Every event that reaches the downstream goes through the scheduler, as
+/// in Combine (since its 2021 releases): the periodic action sends windows,
+/// `schedule(options:)` actions send full `.byTimeOrCount` windows and the
+/// completion. Those one-shot actions hold the inner until they ran (the
+/// periodic one holds it weakly and is cancelled on completion and cancel).
 @usableFromInline
 internal final class CollectByTimeInner<Input, Downstream: Subscriber, Context: Scheduler>:
     Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == [Input]
 {
-        @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline
-    internal struct State {
-        @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
-        @usableFromInline var demand: Subscribers.Demand = .none
-        @usableFromInline var buffer: [Input] = []
-        @usableFromInline var timer: (any Cancellable)?
-        /// The upstream finished while arrays were waiting for demand.
-        @usableFromInline var finishPending = false
+    internal enum Phase {
+        case awaitingSubscription
+        case active(any Subscription)
+        /// The upstream completed; the completion waits on the scheduler.
+        case ending
+        /// `.finished` ran with elements left and no demand for them.
+        case finishAwaitingDemand
+        case done
+    }
 
-        @inlinable
-        init() {}
+    /// What `request` does after the lock, decided under it.
+    @usableFromInline
+    internal enum RequestStep {
+        case nothing
+        /// Ask the upstream; send a full window that was put back.
+        case ask(any Subscription, [Input]?)
+        /// The last window and `.finished`, which waited for demand.
+        case finish([Input])
     }
 
     @usableFromInline
-    internal enum Action {
-        case none
-        case send([Input])
-        case sendAndFinish([Input]?)
+    internal struct State {
+        @usableFromInline var phase = Phase.awaitingSubscription
+        @usableFromInline var demand: Subscribers.Demand = .none
+        @usableFromInline var buffer: [Input] = []
+        @usableFromInline var timer: (any Cancellable)?
+
+        @inlinable
+        init() {}
+
+        /// Whether windows may still go downstream.
+        @inlinable
+        var isOpen: Bool {
+            switch phase {
+            case .active, .ending: return true
+            case .awaitingSubscription, .finishAwaitingDemand, .done: return false
+            }
+        }
+
+        /// Takes the buffer as a window if the downstream has demand for it.
+        @inlinable
+        mutating func takeWindow() -> [Input]? {
+            guard !buffer.isEmpty, demand.rawValue > 0 else { return nil }
+            if !demand.isUnlimited { demand -= 1 }
+            defer { buffer = [] }
+            return buffer
+        }
     }
 
     @usableFromInline let downstream: Downstream
@@ -143,11 +184,13 @@ internal final class CollectByTimeInner<Input, Downstream: Subscriber, Context: 
         state.withLock { $0.timer }?.cancel()
     }
 
+    /// Hands the downstream its subscription, then schedules the periodic
+    /// action. Requests nothing by itself: the downstream's requests do.
     @inlinable
     func receive(subscription: any Subscription) {
         let accepted = state.withLock { s -> Bool in
-            guard case .awaitingSubscription = s.status else { return false }
-            s.status = .subscribed(subscription)
+            guard case .awaitingSubscription = s.phase else { return false }
+            s.phase = .active(subscription)
             if let count { s.buffer.reserveCapacity(count) }
             return true
         }
@@ -161,126 +204,170 @@ internal final class CollectByTimeInner<Input, Downstream: Subscriber, Context: 
             self?.tick()
         }
         let stale = state.withLock { s -> (any Cancellable)? in
-            guard s.status.isSubscribed else { return timer }
+            guard case .active = s.phase else { return timer }
             s.timer = timer
             return nil
         }
         stale?.cancel()
-        if count == nil { subscription.request(.unlimited) }
     }
 
+    /// `.byTime` answers every element with `.max(1)`; `.byTimeOrCount`
+    /// with nothing, and hands a full buffer to the scheduler.
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let action = state.withLock { s -> Action in
-            guard s.status.isSubscribed else { return .none }
+        let full = state.withLock { s -> [Input]? in
+            guard case .active = s.phase else { return nil }
             s.buffer.append(input)
-            guard let count, s.buffer.count >= count else { return .none }
-            return s.takeBatch()
+            guard let count, s.buffer.count >= count else { return nil }
+            defer {
+                s.buffer = []
+                s.buffer.reserveCapacity(count)
+            }
+            return s.buffer
         }
-        perform(action)
-        return .none
+        if let full { scheduleFull(full) }
+        return count == nil ? .max(1) : .none
     }
 
+    /// Sends a full `.byTimeOrCount` window from the scheduler.
+    @inlinable
+    func scheduleFull(_ window: [Input]) {
+        scheduler.schedule(options: options) { self.sendFull(window) }
+    }
+
+    /// The downstream's answer to a full window goes upstream, times
+    /// `count`. Without demand (only an upstream that sent more than it was
+    /// asked for gets here) the window goes back in front of the buffer.
+    @inlinable
+    func sendFull(_ window: [Input]) {
+        let send = state.withLock { s -> Bool in
+            guard s.isOpen else { return false }
+            guard s.demand.rawValue > 0 else {
+                s.buffer = window + s.buffer
+                return false
+            }
+            if !s.demand.isUnlimited { s.demand -= 1 }
+            return true
+        }
+        guard send else { return }
+        let more = downstream.receive(window)
+        guard more.rawValue > 0, let count else { return }
+        let upstream = state.withLock { s -> (any Subscription)? in
+            guard s.isOpen else { return nil }
+            s.demand += more
+            guard case .active(let subscription) = s.phase else { return nil }
+            return subscription
+        }
+        upstream?.request(more * count)
+    }
+
+    /// The periodic action: sends the window if it holds anything and the
+    /// downstream has demand. What the downstream returns only adds to its
+    /// demand (no upstream request, as in Combine).
     @inlinable
     func tick() {
-        let action = state.withLock { s -> Action in
-            guard s.status.isSubscribed, !s.buffer.isEmpty else { return .none }
-            return s.takeBatch()
+        let window = state.withLock { s -> [Input]? in
+            guard case .active = s.phase else { return nil }
+            return s.takeWindow()
         }
-        perform(action)
+        guard let window else { return }
+        let more = downstream.receive(window)
+        if more.rawValue > 0 {
+            state.withLock { s in if s.isOpen { s.demand += more } }
+        }
     }
 
+    /// Stops the periodic action, lets go of the upstream, and schedules
+    /// the completion.
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let taken = state.withLock { s -> (Action, (any Cancellable)?)? in
-            guard case .subscribed(let subscription) = s.status else { return nil }
-            let timer = s.timer
-            s.timer = nil
-            switch completion {
-            case .failure:
-                s.status = .terminal
-                s.buffer = []
-                return (.none, timer)
-            case .finished:
-                if s.buffer.isEmpty {
-                    s.status = .terminal
-                    return (.sendAndFinish(nil), timer)
-                }
-                guard s.demand.rawValue > 0 else {
-                    s.status = .pendingTerminal(subscription)
-                    s.finishPending = true
-                    return (.none, timer)
-                }
-                s.status = .terminal
-                let batch = s.buffer
-                s.buffer = []
-                return (.sendAndFinish(batch), timer)
-            }
+        let timer = state.withLock { s -> (any Cancellable)?? in
+            guard case .active = s.phase else { return nil }
+            s.phase = .ending
+            defer { s.timer = nil }
+            return .some(s.timer)
         }
-        guard let taken else { return }
-        taken.1?.cancel()
-        if case .failure = completion {
-            downstream.receive(completion: completion)
-        } else {
-            perform(taken.0)
-        }
+        guard let timer else { return }
+        timer?.cancel()
+        scheduler.schedule(options: options) { self.complete(completion) }
     }
 
     @inlinable
-    func perform(_ action: Action) {
-        switch action {
-        case .none:
-            return
-        case .send(let batch):
-            let more = downstream.receive(batch)
-            if more.rawValue > 0 { addDemand(more) }
-        case .sendAndFinish(let batch):
-            if let batch { _ = downstream.receive(batch) }
-            downstream.receive(completion: .finished)
-        }
-    }
-
-    @inlinable
-    func addDemand(_ demand: Subscribers.Demand) {
-        let (upstream, action) = state.withLock { s -> ((any Subscription)?, Action) in
-            switch s.status {
-            case .subscribed(let subscription):
-                s.demand += demand
-                var action = Action.none
-                if let count, s.buffer.count >= count { action = s.takeBatch() }
-                return (count == nil ? nil : subscription, action)
-            case .pendingTerminal where s.finishPending:
-                s.status = .terminal
-                s.finishPending = false
-                let batch = s.buffer
+    func complete(_ completion: Subscribers.Completion<Failure>) {
+        let window = state.withLock { s -> [Input]?? in
+            guard case .ending = s.phase else { return nil }
+            if case .failure = completion {
+                s.phase = .done
                 s.buffer = []
-                return (nil, .sendAndFinish(batch))
-            default:
-                return (nil, .none)
+                return .some(nil)
             }
+            if s.buffer.isEmpty {
+                s.phase = .done
+                return .some(nil)
+            }
+            guard let window = s.takeWindow() else {
+                s.phase = .finishAwaitingDemand
+                return nil
+            }
+            s.phase = .done
+            return .some(window)
         }
-        if let upstream, let count { upstream.request(demand * count) }
-        perform(action)
+        guard let window else { return }
+        if let window { _ = downstream.receive(window) }
+        downstream.receive(completion: completion)
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         // `.none` is accepted and adds nothing (Combine does not trap).
         guard demand.rawValue > 0 else { return }
-        addDemand(demand)
+        let next = state.withLock { s -> RequestStep in
+            switch s.phase {
+            case .active(let subscription):
+                s.demand += demand
+                // A full window put back for want of demand goes out again.
+                var full: [Input]? = nil
+                if let count, s.buffer.count >= count {
+                    full = s.buffer
+                    s.buffer = []
+                }
+                return .ask(subscription, full)
+            case .ending:
+                s.demand += demand
+                return .nothing
+            case .finishAwaitingDemand:
+                s.phase = .done
+                defer { s.buffer = [] }
+                return .finish(s.buffer)
+            case .awaitingSubscription, .done:
+                return .nothing
+            }
+        }
+        switch next {
+        case .nothing:
+            return
+        case .ask(let upstream, let full):
+            if let full { scheduleFull(full) }
+            upstream.request(count.map { demand * $0 } ?? .max(1))
+        case .finish(let window):
+            _ = downstream.receive(window)
+            downstream.receive(completion: .finished)
+        }
     }
 
     @inlinable
     func cancel() {
         let taken = state.withLock { s -> ((any Subscription)?, (any Cancellable)?) in
-            guard !s.status.isTerminal else { return (nil, nil) }
-            let upstream = s.status.isSubscribed ? s.status.subscription : nil
-            s.status = .terminal
+            let upstream: (any Subscription)?
+            switch s.phase {
+            case .done: return (nil, nil)
+            case .active(let subscription): upstream = subscription
+            case .awaitingSubscription, .ending, .finishAwaitingDemand: upstream = nil
+            }
+            s.phase = .done
             s.buffer = []
-            s.finishPending = false
-            let timer = s.timer
-            s.timer = nil
-            return (upstream, timer)
+            defer { s.timer = nil }
+            return (upstream, s.timer)
         }
         taken.1?.cancel()
         taken.0?.cancel()
@@ -289,16 +376,4 @@ internal final class CollectByTimeInner<Input, Downstream: Subscriber, Context: 
     @usableFromInline var description: String { "CollectByTime" }
     @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
     @usableFromInline var playgroundDescription: Any { description }
-}
-
-extension CollectByTimeInner.State {
-    /// Takes the buffer as a batch when there is demand for it.
-    @inlinable
-    mutating func takeBatch() -> CollectByTimeInner.Action {
-        guard demand.rawValue > 0 else { return .none }
-        if !demand.isUnlimited { demand -= 1 }
-        let batch = buffer
-        buffer = []
-        return .send(batch)
-    }
 }

@@ -534,6 +534,7 @@ struct TimeOperatorCombineRulesTests {
         #expect(upstream.subscription?.requested == [.max(2)])
         upstream.send(1)
         upstream.send(2)
+        scheduler.run()
         #expect(tracker.values == [[1, 2]])
     }
 
