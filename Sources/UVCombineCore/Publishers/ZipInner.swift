@@ -18,7 +18,9 @@ import Synchronization
 /// ## Demand and the bound on the queues (Combine's scheme)
 ///
 /// Every request from the downstream is passed to every input, and so is
-/// demand the downstream returns from `receive(_:)`. Each input is therefore
+/// demand the downstream returns from `receive(_:)`: the input whose value
+/// completed the tuple gets it (with what the downstream requested while
+/// receiving the tuple) as its answer, the others as a request. Each input is therefore
 /// asked for exactly as many values as the downstream asked for tuples, and
 /// its queue never holds more than the downstream's outstanding demand
 /// (requested and not yet delivered). With `.unlimited` demand a faster
@@ -65,6 +67,9 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
         /// Every input has sent a subscription; the downstream's is on its way.
         @usableFromInline var handingOver = false
         @usableFromInline var held = HeldCompletion<Failure>()
+        /// Requested by the downstream from inside a delivery; the
+        /// delivery passes it on when the downstream returns.
+        @usableFromInline var nestedDemand: Subscribers.Demand = .none
 
         @inlinable
         init(count: Int, queues: Queues) {
@@ -152,14 +157,24 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
         }
         let outermost = deliverSubscription(
             self, to: downstream, gate: gate,
-            delivered: { state.withLock { $0.held.subscriptionDelivered() } },
+            delivered: { state.withLock { s in
+                // What the downstream requested while receiving its subscription.
+                let nested = s.nestedDemand
+                s.nestedDemand = .none
+                if nested.rawValue > 0 && !s.terminal && s.owe(nested) {
+                    actionsPending.store(true, ordering: .releasing)
+                }
+                return s.held.subscriptionDelivered()
+            } },
             afterSubscription: { if !accepted { subscription.cancel() } })
         if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
     }
 
+    /// Answers with the demand the downstream returned for the tuple this
+    /// value completed; the other inputs are asked for it by request.
     @inlinable
     func receive<Input>(_ value: Input, input i: Int, store: (inout Queues, Input) -> Void) -> Subscribers.Demand {
-        let outermost = gate.withGate { nested -> Bool in
+        let (outermost, answer) = gate.withGate { nested -> (Bool, Subscribers.Demand) in
             let step = state.withLock { s -> Step in
                 guard !s.terminal else { return .stop }
                 store(&s.queues, value)
@@ -167,12 +182,10 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
                 // on this thread, which looks again after each tuple.
                 return nested ? .stop : lockedNextStep(&s)
             }
-            if !nested { deliver(from: step) }
-            return !nested
+            return nested ? (false, .none) : (true, deliver(from: step, sender: i))
         }
         if outermost && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
-        // Demand the downstream returns is passed to every input by request.
-        return .none
+        return answer
     }
 
     @inlinable
@@ -187,7 +200,7 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
                     // for the end after its current tuple.
                     return nested ? .stop : lockedNextStep(&s)
                 }
-                if !nested { deliver(from: step) }
+                if !nested { _ = deliver(from: step, sender: nil) }
             case .failure:
                 let failure = state.withLock { s -> Subscribers.Completion<Failure>? in
                     guard !s.terminal else { return nil }
@@ -205,25 +218,37 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
     // MARK: Delivery (holding the gate, outermost frame)
 
     /// Delivers tuples while every queue has a value, then finishes if an
-    /// input has finished with an empty queue.
+    /// input has finished with an empty queue. Returns the demand for
+    /// `sender` (the input whose value completed the first tuple): what the
+    /// downstream returned for that tuple and requested while receiving it,
+    /// which the other inputs are asked for. Demand for later tuples (from
+    /// values sent while delivering) goes to every input.
     @inlinable
-    func deliver(from first: Step) {
+    func deliver(from first: Step, sender: Int?) -> Subscribers.Demand {
         var step = first
+        var answer = Subscribers.Demand.none
+        var sender = sender
         while true {
             switch step {
             case .deliver(let output):
                 let more = downstream.receive(output)
                 step = state.withLock { s -> Step in
-                    if more.rawValue > 0 && !s.terminal {
-                        if s.owe(more) { actionsPending.store(true, ordering: .releasing) }
+                    let total = more + s.nestedDemand
+                    s.nestedDemand = .none
+                    if total.rawValue > 0 && !s.terminal {
+                        if sender != nil { answer = total }
+                        if s.owe(total, skipping: sender ?? -1) {
+                            actionsPending.store(true, ordering: .releasing)
+                        }
                     }
+                    sender = nil
                     return lockedNextStep(&s)
                 }
             case .finish:
                 downstream.receive(completion: .finished)
-                return
+                return answer
             case .stop:
-                return
+                return answer
             }
         }
     }
@@ -254,14 +279,19 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
         requestImpl(self, demand)
     }
 
-    /// Passes `demand` to every input. Delivers nothing by itself: tuples
+    /// Passes `demand` to every input; from inside a delivery, it waits
+    /// for the delivery to pass it on. Delivers nothing by itself: tuples
     /// never wait for demand.
     @inlinable
     func performRequest(_ demand: Subscribers.Demand) {
         let nested = gate.isHeldByCurrentThread
         state.withLock { s in
             guard !s.terminal else { return }
-            if s.owe(demand) { actionsPending.store(true, ordering: .releasing) }
+            if nested {
+                s.nestedDemand += demand
+            } else if s.owe(demand) {
+                actionsPending.store(true, ordering: .releasing)
+            }
         }
         if !nested && actionsPending.load(ordering: .acquiring) { runUpstreamActions() }
     }

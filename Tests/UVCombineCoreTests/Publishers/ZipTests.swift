@@ -125,19 +125,34 @@ struct ZipTests {
         #expect(b.subscription?.requested == [.max(2), .max(1)])
     }
 
-    @Test func demandReturnedFromReceiveReachesEveryInput() {
+    /// Demand the downstream returns for a tuple is the answer of the input
+    /// whose value completed it, and a request to the others (Combine's).
+    @Test func demandReturnedFromReceiveIsTheSendersAnswerAndTheOthersRequest() {
         let a = TestPublisher<Int, Never>()
         let b = TestPublisher<Int, Never>()
         let tracker = TrackingSubscriber<(Int, Int), Never>(initialDemand: .max(1), demandPerValue: { _ in .max(1) })
         a.zip(b).subscribe(tracker)
-        a.send(1)
-        b.send(10)
-        #expect(a.subscription?.totalDemand == .max(2))
-        #expect(b.subscription?.totalDemand == .max(2))
-        a.send(2)
-        b.send(20)
+        #expect(a.send(1) == .none)
+        #expect(b.send(10) == .max(1))
+        #expect(a.subscription?.requested == [.max(1), .max(1)])
+        #expect(b.subscription?.requested == [.max(1)])
+        #expect(b.send(20) == .none)
+        #expect(a.send(2) == .max(1))
         #expect(tracker.values.count == 2)
-        #expect(a.subscription?.totalDemand == .max(3))
+        #expect(b.subscription?.requested == [.max(1), .max(1)])
+    }
+
+    /// A request made while receiving a tuple joins that answer.
+    @Test func aRequestFromInsideReceiveJoinsTheSendersAnswer() {
+        let a = TestPublisher<Int, Never>()
+        let b = TestPublisher<Int, Never>()
+        let subscriber = DepthRecordingSubscriber<(Int, Int), Never>(requestInside: .max(2))
+        a.zip(b).subscribe(subscriber)
+        subscriber.request(.max(1))
+        #expect(a.send(1) == .none)
+        #expect(b.send(10) == .max(2))
+        #expect(a.subscription?.requested == [.max(1), .max(2)])
+        #expect(b.subscription?.requested == [.max(1)])
     }
 
     @Test func exactlyOneTuplePerRequest() {
