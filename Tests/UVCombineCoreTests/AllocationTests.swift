@@ -65,17 +65,13 @@ struct AllocationTests {
             let c = subject.share().sink { _ in }
             c.cancel()
         }
-        // A guard against regressions until the target is met (21 with
-        // share() as multicast + autoconnect; 10 with the fused share; 8
-        // since the engine keeps its first subscriber inline and a Sink
-        // without a holder: the share, its engine's storage, its
-        // connection, its conduit, the subject's conduit and holder, the
-        // sink and its AnyCancellable. The known issue fails the run once
-        // the target is reached and this is not updated).
-        #expect(mallocs <= 8)
-        withKnownIssue("share().sink + cancel: target 6 mallocs, not yet met (issue 16 §7)") {
-            #expect(mallocs <= 6)
-        }
+        // 21 with share() as multicast + autoconnect, 10 with the fused
+        // share, 8 with the engine's inline first subscriber and a Sink
+        // kept without a holder; 6 since the subject lists the share's
+        // connection itself (EngineSubject): the share, its engine's
+        // storage, its connection, its conduit, the sink and its
+        // AnyCancellable.
+        #expect(mallocs <= 6)
     }
 
     @Test func justSinkAllocatesOnlyTheToken() {

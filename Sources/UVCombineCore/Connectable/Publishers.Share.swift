@@ -110,9 +110,7 @@ extension Publishers {
         @inlinable
         internal func connect(reentrant: Bool) {
             let connection = Connection(share: self)
-            // receive(subscriber:), not subscribe(_:), so the chain stays
-            // specialised: see docs/engineering-notes.md.
-            upstream.receive(subscriber: connection)
+            connection.connect()
             let outcome = state.withLock { $0.didConnect(connection, reentrant: reentrant) }
             // Cancelled outside the lock: the upstream's cancel may call back.
             // A replaced connection is cancelled too (Combine's is an
@@ -195,39 +193,75 @@ extension Publishers.Share {
     /// the engine as its upstream subscription. Values go straight into the
     /// engine: the per-value path is one atomic load.
     ///
+    /// It is also a ``ConduitBase``: when the upstream is one of our
+    /// subjects (`subject.share()`), the subject lists the connection
+    /// itself instead of a conduit and holder of its own (see
+    /// ``EngineSubject``), and the connection's requests and cancel are a
+    /// conduit's. Otherwise it subscribes as any subscriber and its
+    /// requests and cancel go to the subscription it received.
+    ///
     /// It keeps the share alive while connected (the upstream keeps it);
     /// the share keeps it until the last subscriber leaves, the upstream
     /// completes or a newer connection replaces it, and then forgets it, so
     /// the cycle ends with the connection.
     @usableFromInline
-    internal final class Connection: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    internal final class Connection: ConduitBase<Upstream.Output, Upstream.Failure>, Subscriber,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
 
         @usableFromInline let share: Publishers.Share<Upstream>
-        /// The upstream subscription.
-        @usableFromInline let state = Locked(SubscriptionStatus.awaitingSubscription)
-        /// Mirrors `state == .subscribed`, written under the lock, read
-        /// without it on the per-value path.
+        /// The link to the upstream.
+        @usableFromInline let state = Locked(ShareConnectionLink.awaitingSubscription)
+        /// Mirrors `state` being `.subscribed` or `.attached`, written under
+        /// the lock, read without it on the per-value path.
         @usableFromInline let delivering = Atomic<Bool>(false)
 
         @inlinable
         init(share: Publishers.Share<Upstream>) {
             self.share = share
+            // Non-capturing, formed here where the share's type is known:
+            // they run specialised (see ConduitBase).
+            super.init(
+                deliver: { base, value in unsafeDowncast(base, to: Connection.self).receive(value) },
+                request: { base, demand in unsafeDowncast(base, to: Connection.self).forward(demand) },
+                cancel: { base in unsafeDowncast(base, to: Connection.self).disconnect() })
+        }
+
+        /// Subscribes to the upstream: listed directly when it is one of
+        /// our subjects that has not completed, else as any subscriber.
+        @inlinable
+        func connect() {
+            switch withSubject(.attach) {
+            case .listed:
+                didSubscribe(attached: nil)
+            case .notASubject, .completed:
+                // A completed subject sends its completion through the
+                // ordinary path, as to any late subscriber.
+                // receive(subscriber:), not subscribe(_:), so the chain
+                // stays specialised: see docs/engineering-notes.md.
+                share.upstream.receive(subscriber: self)
+            }
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
+            didSubscribe(attached: subscription)
+        }
+
+        /// The upstream's subscription arrived (`subscription`), or the
+        /// subject listed the connection (nil).
+        @inlinable
+        func didSubscribe(attached subscription: (any Subscription)?) {
             let accepted = state.withLock { s -> Bool in
                 guard case .awaitingSubscription = s else { return false }
-                s = .subscribed(subscription)
+                if let subscription { s = .subscribed(subscription) } else { s = .attached }
                 delivering.store(true, ordering: .releasing)
                 return true
             }
             guard accepted else {
-                subscription.cancel()
+                if let subscription { subscription.cancel() } else { _ = withSubject(.cancel) }
                 return
             }
             // `.unlimited` once any subscriber asked for a value, as
@@ -249,7 +283,7 @@ extension Publishers.Share {
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
             let wasSubscribed = state.withLock { s -> Bool in
-                guard s.isSubscribed else { return false }
+                guard s.isConnected else { return false }
                 s = .terminal
                 delivering.store(false, ordering: .releasing)
                 return true
@@ -259,24 +293,141 @@ extension Publishers.Share {
             share.engine.send(completion: completion)
         }
 
+        /// The request entry point: to the subject or the subscription.
         @inlinable
-        func request(_ demand: Subscribers.Demand) {
+        func forward(_ demand: Subscribers.Demand) {
             demand.assertNonZero()
-            state.withLock { $0.subscription }?.request(demand)
+            var attached = false
+            let subscription = state.withLock { s -> (any Subscription)? in
+                if case .attached = s { attached = true }
+                return s.subscription
+            }
+            if attached {
+                _ = withSubject(.request(demand))
+            } else {
+                subscription?.request(demand)
+            }
         }
 
+        /// The cancel entry point: stops values, leaves the share's engine,
+        /// then cancels the subscription or leaves the subject.
         @inlinable
-        func cancel() {
+        func disconnect() {
+            var attached = false
             let upstream = state.withLock { s -> (any Subscription)? in
                 delivering.store(false, ordering: .releasing)
+                if case .attached = s { attached = true }
                 return s.terminate()
             }
             share.engine.remove(connection: self)
-            upstream?.cancel()
+            if attached {
+                _ = withSubject(.cancel)
+            } else {
+                upstream?.cancel()
+            }
+        }
+
+        /// The subject finished: what `receive(completion:)` does.
+        @usableFromInline
+        override func finish(_ completion: Subscribers.Completion<Failure>) {
+            receive(completion: completion)
+        }
+
+        /// Left the subject's list: nothing to drop, the share keeps the
+        /// subject as its upstream. A subject never detaches without a
+        /// completion, so this only follows `finish` or `disconnect`.
+        @usableFromInline
+        override func dropLinks(lastDemand: Subscribers.Demand) {}
+
+        /// What the connection asks of a subject upstream.
+        @usableFromInline
+        enum SubjectCall {
+            case attach
+            case request(Subscribers.Demand)
+            case cancel
+        }
+
+        /// What ``withSubject(_:)`` found.
+        @usableFromInline
+        enum SubjectOutcome {
+            case notASubject
+            case listed
+            case completed
+        }
+
+        /// Makes `call` on the upstream when it is one of our subjects.
+        /// The type tests fold away in specialised code.
+        @inlinable @inline(__always)
+        func withSubject(_ call: SubjectCall) -> SubjectOutcome {
+            if Upstream.self == PassthroughSubject<Input, Failure>.self {
+                return make(call, on: unsafeBitCast(share.upstream, to: PassthroughSubject<Input, Failure>.self))
+            }
+            if Upstream.self == CurrentValueSubject<Input, Failure>.self {
+                return make(call, on: unsafeBitCast(share.upstream, to: CurrentValueSubject<Input, Failure>.self))
+            }
+            return .notASubject
+        }
+
+        @inlinable @inline(__always)
+        func make<Subject: EngineSubject>(_ call: SubjectCall, on subject: Subject) -> SubjectOutcome
+            where Subject.Output == Input, Subject.Failure == Failure
+        {
+            switch call {
+            case .attach:
+                return subject.attach(connection: self) == nil ? .listed : .completed
+            case .request(let demand):
+                subject.conduitRequested(self, demand)
+            case .cancel:
+                subject.conduitCancelled(self)
+            }
+            return .listed
         }
 
         @usableFromInline var description: String { "Subject" }
         @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
         @usableFromInline var playgroundDescription: Any { description }
+    }
+}
+
+/// A share connection's link to its upstream (not nested in the generic
+/// connection: a type that depends on no generic parameter needs no
+/// metadata lookup in unspecialised code).
+@usableFromInline
+internal enum ShareConnectionLink {
+    case awaitingSubscription
+    /// Subscribed to an upstream that sent this subscription.
+    case subscribed(any Subscription)
+    /// Listed by one of our subjects as its own conduit.
+    case attached
+    case terminal
+
+    /// The subscription, while subscribed.
+    @inlinable
+    var subscription: (any Subscription)? {
+        if case .subscribed(let s) = self { return s }
+        return nil
+    }
+
+    /// Whether values flow.
+    @inlinable
+    var isConnected: Bool {
+        switch self {
+        case .subscribed, .attached: return true
+        case .awaitingSubscription, .terminal: return false
+        }
+    }
+
+    /// Becomes `.terminal` and hands over the subscription, moved rather
+    /// than copied.
+    @inlinable
+    mutating func terminate() -> (any Subscription)? {
+        switch consume self {
+        case .subscribed(let s):
+            self = .terminal
+            return s
+        case .awaitingSubscription, .attached, .terminal:
+            self = .terminal
+            return nil
+        }
     }
 }

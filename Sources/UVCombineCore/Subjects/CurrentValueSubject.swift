@@ -17,7 +17,7 @@ import Synchronization
 /// let c = temperature.sink { print($0) } // Prints: "20"
 /// temperature.value = 21                  // Prints: "21"
 /// ```
-public final class CurrentValueSubject<Output, Failure: Error>: Subject, ConduitParent,
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, EngineSubject,
     CustomStringConvertible
 {
     @usableFromInline internal let engine: SubjectEngine<Output, Failure>
@@ -77,6 +77,11 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Conduit
     @inlinable
     internal func conduitCancelled(_ conduit: ConduitBase<Output, Failure>) {
         engine.cancel(conduit)
+    }
+
+    @inlinable
+    internal func attach(connection: ConduitBase<Output, Failure>) -> Subscribers.Completion<Failure>? {
+        engine.attach(connection, replaysLatest: true)
     }
 
     @usableFromInline

@@ -24,7 +24,7 @@ import Synchronization
 /// subject.send("hello") // Prints: "hello"
 /// subject.send(completion: .finished)
 /// ```
-public final class PassthroughSubject<Output, Failure: Error>: Subject, ConduitParent,
+public final class PassthroughSubject<Output, Failure: Error>: Subject, EngineSubject,
     CustomStringConvertible
 {
     @usableFromInline internal let engine = SubjectEngine<Output, Failure>(latest: nil)
@@ -76,6 +76,11 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, ConduitP
     @inlinable
     internal func conduitCancelled(_ conduit: ConduitBase<Output, Failure>) {
         engine.cancel(conduit)
+    }
+
+    @inlinable
+    internal func attach(connection: ConduitBase<Output, Failure>) -> Subscribers.Completion<Failure>? {
+        engine.attach(connection, replaysLatest: false)
     }
 
     @usableFromInline
