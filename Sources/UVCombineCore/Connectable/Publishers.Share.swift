@@ -360,10 +360,10 @@ extension Publishers.Share {
         @inlinable @inline(__always)
         func withSubject(_ call: SubjectCall) -> SubjectOutcome {
             if Upstream.self == PassthroughSubject<Input, Failure>.self {
-                return make(call, on: unsafeBitCast(share.upstream, to: PassthroughSubject<Input, Failure>.self))
+                return make(call, on: _identityCast(share.upstream, to: PassthroughSubject<Input, Failure>.self))
             }
             if Upstream.self == CurrentValueSubject<Input, Failure>.self {
-                return make(call, on: unsafeBitCast(share.upstream, to: CurrentValueSubject<Input, Failure>.self))
+                return make(call, on: _identityCast(share.upstream, to: CurrentValueSubject<Input, Failure>.self))
             }
             return .notASubject
         }

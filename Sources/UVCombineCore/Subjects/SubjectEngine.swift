@@ -274,7 +274,7 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
         // the holder). The test folds away in specialised code.
         if S.self == Subscribers.Sink<Output, Failure>.self {
             conduit = SubjectConduit(parent: parent,
-                                     object: unsafeBitCast(subscriber, to: Subscribers.Sink<Output, Failure>.self),
+                                     object: _identityCast(subscriber, to: Subscribers.Sink<Output, Failure>.self),
                                      name: name)
         } else {
             conduit = SubjectConduit(parent: parent, downstream: subscriber, name: name)
@@ -628,8 +628,10 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
             deliver: { base, value in
                 unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).slot.withObject(as: Downstream.self) { $0.receive(value) } ?? .none
             },
-            request: SubjectConduit.forwardRequest,
-            cancel: SubjectConduit.forwardCancel)
+            // Closures, not the static methods themselves: a partially
+            // applied static method captures the generic metatypes.
+            request: { base, demand in SubjectConduit.forwardRequest(base, demand) },
+            cancel: { base in SubjectConduit.forwardCancel(base) })
     }
 
     @inlinable
@@ -642,8 +644,10 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
             deliver: { base, value in
                 unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).slot.withDownstream(as: Downstream.self) { $0.receive(value) } ?? .none
             },
-            request: SubjectConduit.forwardRequest,
-            cancel: SubjectConduit.forwardCancel)
+            // Closures, not the static methods themselves: a partially
+            // applied static method captures the generic metatypes.
+            request: { base, demand in SubjectConduit.forwardRequest(base, demand) },
+            cancel: { base in SubjectConduit.forwardCancel(base) })
     }
 
     /// The request entry point both initialisers install: to the subject,
