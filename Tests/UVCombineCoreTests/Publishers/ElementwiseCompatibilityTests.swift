@@ -48,7 +48,7 @@ struct ElementwiseReflectionTests {
         #expect(reflect(points, points.map(\.x, \.y)) == ElementwiseReflection("ValueForKeys", ["keyPath0", "keyPath1"]))
         #expect(reflect(points, points.map(\.x, \.y, \.z))
             == ElementwiseReflection("ValueForKeys", ["keyPath0", "keyPath1", "keyPath2"]))
-        _ = points.map(\.x, \.y).subscribe(TrackingSubscriber<(Int, Int), Never>(initialDemand: .none))
+        points.map(\.x, \.y).subscribe(TrackingSubscriber<(Int, Int), Never>(initialDemand: .none))
         let mirror = (points.subscriber! as? any CustomReflectable)?.customMirror
         let keyPaths = mirror?.children.compactMap { $0.value as? AnyKeyPath }
         #expect(keyPaths == [\Point.x, \Point.y])

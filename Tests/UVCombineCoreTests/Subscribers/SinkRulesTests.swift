@@ -11,8 +11,8 @@ struct SinkRulesTests {
     private func makeSink(values: CompatOwner? = nil) -> (Subscribers.Sink<Int, Never>, () -> Bool, () -> Bool) {
         var valueCanary: Canary? = Canary()
         var completionCanary: Canary? = Canary()
-        weak var weakValue = valueCanary
-        weak var weakCompletion = completionCanary
+        weak let weakValue = valueCanary
+        weak let weakCompletion = completionCanary
         let sink = Subscribers.Sink<Int, Never>(
             receiveCompletion: { [completionCanary] _ in _ = completionCanary },
             receiveValue: { [valueCanary] in _ = valueCanary; values?.value = $0 })

@@ -180,7 +180,7 @@ struct HappyEyeballsTests {
         defer { first.close() }
         let second = try BlackholeListener()
         defer { second.close() }
-        try withLoop { loop in
+        withLoop { loop in
             var result: Result<UVTCPConnection, UVTCPError>?
             let attempt = UVTCP.connect(addresses: [first.address, second.address], on: loop,
                                         options: Self.options(delay: .milliseconds(20), timeout: .milliseconds(150))) {
@@ -198,7 +198,7 @@ struct HappyEyeballsTests {
         defer { first.close() }
         let second = try BlackholeListener()
         defer { second.close() }
-        try withLoop { loop in
+        withLoop { loop in
             var called = false
             let attempt = UVTCP.connect(addresses: [first.address, second.address], on: loop,
                                         options: Self.options(delay: .milliseconds(10))) { _ in called = true }

@@ -42,7 +42,7 @@ struct UVPipeTests {
     @Test func connectsToAUnixSocketAndTalksBothWays() throws {
         let listener = try UnixListener()
         defer { listener.close() }
-        try withLoop { loop in
+        withLoop { loop in
             var peer: Int32 = -1
             let handler = RecordingHandler(onRead: { connection, _ in connection.close() })
             var description = ""
@@ -88,7 +88,7 @@ struct UVPipeTests {
         // Closed without unlinking: the file stays, no one listens.
         _ = close(listener.fd)
         defer { unlink(listener.path) }
-        try withLoop { loop in
+        withLoop { loop in
             var result: Result<UVTCPConnection, UVTCPError>?
             UVPipe.connect(path: listener.path, on: loop) { result = $0 }
             loop.run()
@@ -97,7 +97,7 @@ struct UVPipeTests {
     }
 
     @Test func aTooLongOrEmptyPathIsAnInvalidArgument() throws {
-        try withLoop { loop in
+        withLoop { loop in
             var results: [UVTCPError] = []
             UVPipe.connect(path: "/tmp/" + String(repeating: "x", count: 200), on: loop) { results.append($0.failure!) }
             UVPipe.connect(path: "", on: loop) { results.append($0.failure!) }
@@ -111,7 +111,7 @@ struct UVPipeTests {
     @Test func aCancelledAttemptNeverCompletesAndClosesItsSocket() throws {
         let listener = try UnixListener()
         defer { listener.close() }
-        try withLoop { loop in
+        withLoop { loop in
             var completions = 0
             let attempt = UVPipe.connect(path: listener.path, on: loop) { _ in completions += 1 }
             attempt.cancel()

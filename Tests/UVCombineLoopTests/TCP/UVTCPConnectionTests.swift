@@ -297,7 +297,7 @@ struct UVTCPConnectionTests {
                 connection.startReading()
             }
             handler.onRead = { [unowned handler] connection, _ in
-                if handler.received.count == (0..<50).reduce(0) { $0 + 10_000 + $1 } {
+                if handler.received.count == (0..<50).reduce(0, { $0 + 10_000 + $1 }) {
                     connection.close()
                     server.listener.close()
                 }
