@@ -13,6 +13,8 @@
 # the scratch package live in $WORK (default /tmp/cs-check).
 #
 # Usage: scripts/check-combine-schedulers.sh [swift test arguments...]
+# Exits 1 when their UISchedulerTests.testRunsOnMain loses its own race
+# (it does in most full runs here; the doc explains why it is theirs).
 # Env: MIRROR (default /opt/swift-packages, a local mirror of the repos),
 #      WORK (default /tmp/cs-check).
 set -euo pipefail
