@@ -128,28 +128,65 @@ struct UVLoopExecutorTests {
         let background = try UVLoopThread()
         #expect(!background.loop.isInLoop)
         if #available(macOS 26.0, *) {
-            #expect(background.loop.isIsolatingCurrentContext() == false)
+            #expect(background.loop.isIsolatingCurrentContext() == nil)
         }
         try background.shutdown()
     }
 
-    @Test func assumeIsolatedOffTheLoopTraps() async {
-        await #expect(processExitsWith: .failure) {
-            try assumeIsolatedOnAnotherThread()
-        }
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    @Test func checkIsolatedOffTheLoopNamesTheLoop() async throws {
+        let neverRan = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let loop = try UVLoop()
             loop.checkIsolated()
         }
+        let message = String(decoding: neverRan.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("UVLoop.checkIsolated(): UVLoop 0x"))
+        #expect(message.contains("never ran, so no thread is isolated to it"))
     }
 
-    @Test func checkIsolatedOffTheLoopNamesTheRule() async throws {
+    /// The thread that ran the loop is no longer isolated to it once
+    /// `run()` returned: `assumeIsolated` traps there, through the runtime,
+    /// with the loop's message.
+    @Test func assumeIsolatedAfterRunReturnedTraps() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let loop = try UVLoop()
-            loop.checkIsolated()
+            let counter = LoopCounter(loop: loop)
+            loop.schedule { _ = counter.assumeIsolated { $0.value } } // fine: the loop runs it
+            loop.run()
+            _ = counter.assumeIsolated { $0.value }
         }
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(message.contains("not on the UVLoop's thread"))
+        #expect(message.contains("UVLoop.checkIsolated(): UVLoop 0x"))
+        #expect(message.contains("is not running on this thread"))
+    }
+
+    /// On another thread than the loop's, `assumeIsolated` traps naming
+    /// both threads.
+    @Test func assumeIsolatedOnAnotherThreadNamesTheLoop() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            try assumeIsolatedOnAnotherThread()
+        }
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("UVLoop.checkIsolated(): the calling thread"))
+        #expect(message.contains("is not UVLoop 0x"))
+    }
+
+    /// The isolation queries say yes on the loop thread only while the loop
+    /// serves it: inside `run()`, not before it nor after it returned.
+    @Test func isolationQueriesFollowTheRunningLoop() throws {
+        guard #available(macOS 26.0, *) else { return }
+        withLoop { loop in
+            #expect(loop.isIsolatingCurrentContext() == nil) // never ran
+            let inside = Shared<Bool?>(nil)
+            loop.schedule {
+                let answer = loop.isIsolatingCurrentContext()
+                inside.withLock { $0 = answer }
+                loop.checkIsolated() // passes
+            }
+            loop.run()
+            #expect(inside.value == true)
+            #expect(loop.isInLoop) // still the loop's thread
+            #expect(loop.isIsolatingCurrentContext() == nil) // but not running
+        }
     }
 
     @Test func aLoopClosedWithJobsPendingRunsThem() {
@@ -233,6 +270,10 @@ private final class JobCounts: Sendable {
 /// Calls an actor's `assumeIsolated` off its loop's thread (traps).
 private func assumeIsolatedOnAnotherThread() throws {
     let background = try UVLoopThread()
+    // Once the loop has run an action, it has a thread (the message names it).
+    let ran = Shared<Bool>(false)
+    background.loop.schedule { ran.withLock { $0 = true } }
+    spinUntil { ran.value }
     let counter = LoopCounter(loop: background.loop)
     _ = counter.assumeIsolated { $0.value }
 }

@@ -95,31 +95,71 @@ extension UVLoop: SerialExecutor, TaskExecutor {
         UnownedTaskExecutor(ordinary: self)
     }
 
-    /// Traps unless the calling thread is the loop's thread; the runtime
-    /// calls it for `assumeIsolated` and `preconditionIsolated` when the
-    /// current job was not started by this executor (a libuv callback, a
-    /// scheduled action). Any thread.
+    /// Traps unless the calling code runs isolated to the loop: on the
+    /// loop's thread while the loop runs (inside ``run(_:)``, a host's
+    /// iteration of an adopted loop, or ``close()`` running the jobs left).
+    /// The message names the loop and the thread it runs on.
+    ///
+    /// The runtime calls it for `assumeIsolated`, `preconditionIsolated`
+    /// and `assertIsolated` when the current job was not started by this
+    /// executor (a libuv callback, a scheduled action) and
+    /// ``isIsolatingCurrentContext()`` could not say yes. Any thread.
     ///
     /// ```swift
     /// loop.schedule {
-    ///     counter.assumeIsolated { $0.value += 1 } // fine: on the loop thread
+    ///     counter.assumeIsolated { $0.value += 1 } // fine: the loop runs this action
     /// }
     /// ```
     public func checkIsolated() {
-        if !isInLoop {
-            violation("UVLoop.checkIsolated(): not on the UVLoop's thread (assumeIsolated/preconditionIsolated for an actor or code isolated to this loop was called from another thread)")
+        if !isIsolatingCallingThread {
+            violation("UVLoop.checkIsolated(): \(isolationFailureDescription) (assumeIsolated, preconditionIsolated or assertIsolated for an actor or code isolated to this loop was called outside it)")
         }
     }
 
-    /// Whether the calling thread is the loop's thread (``isInLoop``); the
-    /// runtime asks it before `checkIsolated()`. Any thread.
+    /// `true` when the calling code runs isolated to the loop (see
+    /// ``checkIsolated()``), `nil` otherwise.
+    ///
+    /// `nil` rather than `false`, on purpose: for an assertion the runtime
+    /// then calls ``checkIsolated()``, whose trap names the loop and the
+    /// thread it runs on, where a `false` ends in the runtime's own message
+    /// naming neither; a check that must not trap treats `nil` as "not
+    /// isolated", as it does `false`. Any thread.
     ///
     /// ```swift
-    /// let onLoop = loop.isIsolatingCurrentContext() // true inside an action
+    /// let onLoop = loop.isIsolatingCurrentContext() == true // true inside an action
     /// ```
     @available(macOS 26.0, *)
     public func isIsolatingCurrentContext() -> Bool? {
-        isInLoop
+        isIsolatingCallingThread ? true : nil
+    }
+
+    /// Whether the calling thread is the loop's and the loop is serving it
+    /// right now: running (``run(_:)``), or running the jobs ``close()``
+    /// found queued; an adopted loop serves its host's thread whenever that
+    /// thread calls us. Any thread (the flags read are the calling
+    /// thread's own once `isInLoop` holds).
+    internal var isIsolatingCallingThread: Bool {
+        guard isInLoop else { return false }
+        switch ownership {
+        case .adopted:
+            return true
+        case .owned:
+            return running.load(ordering: .relaxed) || isRunningJobsOnClose
+        }
+    }
+
+    /// Why the calling code is not isolated to the loop, for trap messages.
+    internal var isolationFailureDescription: String {
+        let loop = "UVLoop \(UVLoop.describe(address: UnsafeRawPointer(uvLoop)))"
+        let thread = home.load(ordering: .acquiring)
+        if thread == 0 { return "\(loop) never ran, so no thread is isolated to it" }
+        if thread == currentThreadIdentity() { return "\(loop) is not running on this thread (its thread \(thread) runs no iteration of it now)" }
+        return "the calling thread \(currentThreadIdentity()) is not \(loop)'s thread \(thread)"
+    }
+
+    /// `0x` and the address in hexadecimal.
+    internal static func describe(address: UnsafeRawPointer) -> String {
+        "0x" + String(UInt(bitPattern: address), radix: 16)
     }
 
     /// Queues a Swift job, or, when it is the job running right now

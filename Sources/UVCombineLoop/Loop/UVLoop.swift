@@ -114,6 +114,9 @@ public final class UVLoop: @unchecked Sendable {
     /// The running job's switch to another context on this loop, run as
     /// soon as the job returns (see `runSwiftJob`).
     internal var switchedSwiftJob: (job: UnownedJob, context: SwiftJobContext)?
+    /// `close()` is running the Swift jobs it found queued: they run
+    /// isolated to the loop although `run()` is not running.
+    internal var isRunningJobsOnClose = false
 
     /// Creates a loop with its own `uv_loop_t`. It has no thread until the
     /// first ``run(_:)``: what other code sets up before then is queued and
@@ -406,6 +409,8 @@ public final class UVLoop: @unchecked Sendable {
                     return inbox.jobs
                 }
                 if pending.isEmpty { break }
+                isRunningJobsOnClose = true
+                defer { isRunningJobsOnClose = false }
                 for job in pending {
                     if case .swiftJob(let swiftJob, let context) = job { runSwiftJob(swiftJob, context) } else { job.abandon() }
                 }

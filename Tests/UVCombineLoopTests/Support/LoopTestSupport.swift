@@ -88,7 +88,15 @@ final class TestThread: @unchecked Sendable {
     }
 }
 
-/// The calling thread's identity.
+/// The calling thread's identity: `pthread_self()`, read where the call
+/// stands.
+///
+/// Not inlinable on purpose: glibc declares `pthread_self`
+/// `__attribute__((const))`, and in an async function the optimiser then
+/// merges or hoists the call across an `await`, reporting the thread the
+/// function ran on before it suspended. Tests of threading rules take the
+/// thread here, never from the library's own bookkeeping.
+@inline(never) @_optimize(none)
 func threadID() -> UInt {
     UInt(pthread_self())
 }
