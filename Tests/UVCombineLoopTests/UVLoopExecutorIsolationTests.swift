@@ -262,3 +262,46 @@ private final class UncheckedContinuation: @unchecked Sendable {
     init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
     func resume() { continuation.resume() }
 }
+
+/// State touched both inside an actor on a loop and outside it: a data race
+/// on purpose, for showing that `make tsan` catches one in this setting.
+private final class RacyCount: @unchecked Sendable {
+    // @unchecked Sendable: deliberately wrong (see the suite below).
+    var value = 0
+}
+
+/// A deliberately racy variant of `UVLoopExecutorIsolationTests.taskGroupChildren`:
+/// the count the actor's method bumps on the loop thread is also bumped by
+/// the callers on pool threads, outside the actor. Runs only when
+/// `UVC_RACY_PROBE=1` is set, under ThreadSanitizer, to show the sanitizer
+/// run reports a race where isolation is broken (docs/reliability.md); it
+/// asserts nothing else, since the counts race by design.
+@Suite("UVLoop executor: a deliberate race, for ThreadSanitizer",
+       .enabled(if: getenv("UVC_RACY_PROBE").map { String(cString: $0) == "1" } ?? false))
+struct UVLoopExecutorRacyProbe {
+    private actor RacyActor {
+        let loop: UVLoop
+        let shared: RacyCount
+        init(loop: UVLoop, shared: RacyCount) { self.loop = loop; self.shared = shared }
+        nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+        func bump() { shared.value += 1 }
+    }
+
+    @Test func stateTouchedOutsideTheActor() async throws {
+        let background = try UVLoopThread()
+        let shared = RacyCount()
+        let actor = RacyActor(loop: background.loop, shared: shared)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    for _ in 0..<100 {
+                        await actor.bump()
+                        shared.value += 1 // outside the actor: the race
+                    }
+                }
+            }
+        }
+        #expect(shared.value > 0)
+        try background.shutdown()
+    }
+}
