@@ -66,13 +66,8 @@ private func loopThread(of loop: UVLoop) async -> UInt {
 
 /// A main-actor caller.
 @MainActor
-private func callFromMainActor(_ counter: IsolationCounter, times: Int, mainThread: UInt) async -> Int {
-    var offMain = 0
-    for _ in 0..<times {
-        await counter.bump()
-        if threadID() != mainThread { offMain += 1 }
-    }
-    return offMain
+private func callFromMainActor(_ counter: IsolationCounter, times: Int) async {
+    for _ in 0..<times { await counter.bump() }
 }
 
 /// Every kind of caller of an actor whose executor is a loop: its jobs run
@@ -194,13 +189,15 @@ struct UVLoopExecutorIsolationTests {
         try fixture.shutdown()
     }
 
+    /// Only the actor's side is checked: which thread runs the main
+    /// actor's jobs is not ours to say here (swift-corelibs-foundation
+    /// drains the main queue on whichever thread runs `RunLoop.main`, and
+    /// the Foundation seed tests of the same process do).
     @Test func theMainActor() async throws {
         let fixture = try await Fixture()
         let counter = fixture.counterOnFirst()
-        let mainThread = await MainActor.run { threadID() }
-        let offMain = await callFromMainActor(counter, times: 1_000, mainThread: mainThread)
+        await callFromMainActor(counter, times: 1_000)
         #expect(await counter.tally() == Tally(calls: 1_000, offLoop: 0))
-        #expect(offMain == 0)
         try fixture.shutdown()
     }
 
