@@ -179,7 +179,8 @@ install: c-lib
 # View it with
 #   python3 -m http.server -d .build/documentation/UVCombine.doccarchive 8000
 # and open http://localhost:8000/documentation/uvcombine
-DOCS_TARGETS = UVCombineCore UVCombineLoop UVCombineHTTP UVCombineTesting UVCombine
+DOCS_TARGETS = UVCombineCore UVCombineDispatch UVCombineFoundation UVCombineLoop UVCombineLoopFoundation \
+	UVCombineHTTP UVCombineTesting UVCombine
 DOCS_OUTPUT ?= .build/documentation/UVCombine.doccarchive
 DOCS_LOG = .build/documentation/docs.log
 
