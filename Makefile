@@ -10,7 +10,7 @@ SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
 .PHONY: all build test test-debug demo deps bench bench-check clean \
-	c-deps c-lib c-lib-size c-build c-host c-test install docs \
+	c-deps c-lib c-lib-size c-build c-host c-test c-footprint install docs \
 	fuzz-build fuzz fuzz-smoke tsan asan check-dependent
 
 all: build
@@ -175,6 +175,25 @@ c-lib-size: c-lib
 	if [ $$size -gt $(C_LIB_STRIPPED_LIMIT_KB) ]; then \
 		echo "c-lib-size: the stripped library is over its limit: did a Foundation import reach the C API's modules?"; exit 1; \
 	fi
+
+# Footprint (issue 30): Examples/c-footprint's plain C libuv program and the
+# same work through libuvcombine-c.so (a 1 ms timer, then 64 fetches at once
+# from a local python3 http.server), each run C_FOOTPRINT_RUNS times, and the
+# `uvcombine` executable's size and start-up; prints the table that README.md
+# and docs/benchmarks.md ("Footprint") carry.
+C_FOOTPRINT_OUT = $(C_SCRATCH)/c-footprint/$(C_CONFIG)
+C_FOOTPRINT_RUNS ?= 15
+# The tool as `make demo` builds it (`swift build -c release`; after `make
+# test`, which builds .build/release with -enable-testing, that recompiles).
+
+c-footprint: c-lib
+	mkdir -p $(C_FOOTPRINT_OUT)
+	$(C_CC) -std=gnu11 -Wall -Wextra -Werror -O2 Examples/c-footprint/plain.c -o $(C_FOOTPRINT_OUT)/plain -luv
+	$(C_CC) -std=gnu11 -Wall -Wextra -Werror -O2 -I$(C_INCLUDE) Examples/c-footprint/uvc.c -o $(C_FOOTPRINT_OUT)/uvc $(C_LINK)
+	$(SWIFT) build -c release --product uvcombine
+	python3 Examples/c-footprint/measure.py --runs $(C_FOOTPRINT_RUNS) --plain $(C_FOOTPRINT_OUT)/plain \
+		--uvc $(C_FOOTPRINT_OUT)/uvc --library $(C_LIB_DIR)/libuvcombine-c.so \
+		--tool .build/release/uvcombine
 
 c-host: c-lib | $(C_OUT)
 	$(C_CC) $(C_CFLAGS) -I$(C_INCLUDE) Examples/c-host/host.c -o $(C_OUT)/host $(C_LINK)
