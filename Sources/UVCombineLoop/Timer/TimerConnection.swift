@@ -4,12 +4,12 @@ import UVCombineCore
 /// One `connect()` of a connectable `uv_timer` publisher: the owner of its
 /// `uv_timer_t`, and the cancellable `connect()` returns.
 ///
-/// The publisher fronts (`UVTimer.TimerPublisher` with `Date` values in
-/// UVCombineLoopFoundation, the C API's timer) hand in what a firing and a
-/// cancel do, so that this module names no Foundation type: the value a
-/// firing sends is the front's business (`Date()` there), the fixed
-/// schedule, the skipping of missed firings and the handle's lifetime are
-/// this class's.
+/// The publisher front (`UVTimer.TimerPublisher`, with `Date` values, in
+/// UVCombineLoopFoundation; the C API's timers are made of it) hands in what
+/// a firing and a cancel do, so that this module names no Foundation type:
+/// the value a firing sends is the front's business (`Date()` there); the
+/// fixed schedule, the skipping of missed firings and the handle's lifetime
+/// are this class's.
 ///
 /// Threading: `cancel()` from any thread; it runs `detach` at once (the
 /// front detaches its current subscribers), then closes the timer on the
@@ -55,8 +55,8 @@ extension UVLoop {
     /// blocked loop missed), and returns the connection that stops and
     /// closes it, calling `detach` first: the engine of the connectable
     /// timer publishers. Any thread; on a closed loop the timer never
-    /// starts. `fire` runs on the loop thread; `detach` once, on the thread that
-    /// cancels (the loop thread when the loop closes first).
+    /// starts. `fire` runs on the loop thread; `detach` once, on the thread
+    /// that cancels (the loop thread when the loop closes first).
     ///
     /// ```swift
     /// let connection = loop.connectTimer(every: 1, fire: { tick() }, detach: {})
