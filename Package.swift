@@ -62,11 +62,34 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // Modules by weight (docs/engineering-notes.md, "Modules by weight"),
+        // as OpenCombine splits off OpenCombineDispatch and
+        // OpenCombineFoundation and swift-nio NIOFoundationCompat. What each
+        // may import is checked by Tests/UVCombineCoreTests/ModuleImportTests.swift.
+        // Combine's core: the standard library and Synchronization only (no
+        // Foundation module, no Dispatch), so the C library carries neither.
         .target(name: "UVCombineCore"),
-        // The libuv loop as a Scheduler, the uv_timer timer publisher; the
-        // only Swift module besides the C API that imports CLibUV.
+        // Combine's Dispatch side: DispatchQueue as a Scheduler.
+        .target(name: "UVCombineDispatch", dependencies: ["UVCombineCore"]),
+        // Combine's Foundation side: RunLoop and OperationQueue schedulers,
+        // Timer.publish, NotificationCenter.publisher, the JSON and property
+        // list coders as TopLevelEncoder/Decoder. The only library module
+        // that imports Foundation.
+        .target(name: "UVCombineFoundation", dependencies: ["UVCombineCore", "UVCombineDispatch"]),
+        // The libuv loop as a Scheduler, the uv_timer engine, TCP in bytes;
+        // the only Swift module besides the C API that imports CLibUV. No
+        // Foundation module.
         .target(name: "UVCombineLoop", dependencies: ["UVCombineCore", "CLibUV"]),
-        .target(name: "UVCombine", dependencies: ["UVCombineCore", "UVCombineLoop", "UVCombineHTTP"]),
+        // The loop's API in FoundationEssentials' types: UVTimer.publish
+        // (Date values) and the TCP publishers of Data.
+        .target(name: "UVCombineLoopFoundation", dependencies: ["UVCombineCore", "UVCombineLoop"]),
+        .target(
+            name: "UVCombine",
+            dependencies: [
+                "UVCombineCore", "UVCombineDispatch", "UVCombineFoundation", "UVCombineLoop",
+                "UVCombineLoopFoundation", "UVCombineHTTP",
+            ]
+        ),
         // Re-exports Combine on Apple platforms and UVCombine elsewhere.
         .target(
             name: "UVCombineShim",
@@ -103,7 +126,8 @@ let package = Package(
         // depend on it: the static runtime would clash with the test runner's.
         .target(
             name: "CUVCombineImplementation",
-            dependencies: ["CUVCombine", "UVCombineLoop", "UVCombineCore", "UVCombineHTTP", "CLibUV"],
+            dependencies: ["CUVCombine", "UVCombineLoop", "UVCombineLoopFoundation", "UVCombineCore", "UVCombineHTTP",
+                           "CLibUV"],
             exclude: ["uvcombine.map"]
         ),
         // The demo and command-line tool (`uvcombine demo`, `uvcombine
@@ -124,6 +148,7 @@ let package = Package(
             name: "UVCombineTesting",
             dependencies: [
                 "UVCombineCore",
+                "UVCombineDispatch",
                 "UVCombineLoop",
                 "CUVCombineAllocationHooks",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -139,16 +164,20 @@ let package = Package(
         .testTarget(name: "UVCombineShimTests", dependencies: ["UVCombineShim"]),
         .testTarget(
             name: "UVCombineCoreTests",
-            dependencies: ["UVCombineCore", "UVCombineTesting", "CUVCombineMallocCounter"]
+            dependencies: [
+                "UVCombineCore", "UVCombineDispatch", "UVCombineFoundation", "UVCombineTesting", "CUVCombineMallocCounter",
+            ]
         ),
         .testTarget(
             name: "UVCombineLoopTests",
-            dependencies: ["UVCombineLoop", "UVCombineTesting", "CUVCombineMallocCounter"]
+            dependencies: ["UVCombineLoop", "UVCombineLoopFoundation", "UVCombineTesting", "CUVCombineMallocCounter"]
         ),
         .testTarget(
             name: "UVCombineHTTPTests",
             dependencies: [
-                "UVCombineHTTP", "UVCombineLoop", "UVCombineCore", "UVCombineTesting", "CUVCombineMallocCounter", "CZlib",
+                "UVCombineHTTP", "UVCombineLoop", "UVCombineLoopFoundation", "UVCombineCore", "UVCombineFoundation",
+                "UVCombineTesting",
+                "CUVCombineMallocCounter", "CZlib",
                 "TestServerSupport",
             ]
         ),
@@ -175,7 +204,9 @@ let package = Package(
             name: "UVCombineTestingTests",
             dependencies: [
                 "UVCombineCore",
+                "UVCombineDispatch",
                 "UVCombineLoop",
+                "UVCombineLoopFoundation",
                 "UVCombineHTTP",
                 "UVCombineTesting",
                 "CUVCombineMallocCounter",

@@ -41,7 +41,10 @@ from dataclasses import dataclass, field
 
 DEFAULT_ROOTS = [
     "Sources/UVCombineCore",
+    "Sources/UVCombineDispatch",
+    "Sources/UVCombineFoundation",
     "Sources/UVCombineLoop",
+    "Sources/UVCombineLoopFoundation",
     "Sources/UVCombineHTTP",
     "Sources/UVCombine",
     "Sources/UVCombineTesting",

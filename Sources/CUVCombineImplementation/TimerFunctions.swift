@@ -1,6 +1,7 @@
 import CUVCombine
 import UVCombineCore
 import UVCombineLoop
+import UVCombineLoopFoundation
 
 // The timer functions of uvcombine.h, checked against the header by the
 // compiler (`@c @implementation`); the header documents them.

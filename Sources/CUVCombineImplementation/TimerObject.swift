@@ -1,4 +1,5 @@
 import UVCombineLoop
+import UVCombineLoopFoundation
 
 /// The object behind a `uvc_timer_t *`: a ``UVTimer/TimerPublisher`` and
 /// the loop it belongs to. Immutable; any thread.

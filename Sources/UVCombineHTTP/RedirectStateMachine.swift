@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 
 /// One task's redirect bookkeeping: a pure state machine that reads each

@@ -1,4 +1,5 @@
 import Dispatch
+import UVCombineDispatch
 import Synchronization
 import UVCombineCore
 

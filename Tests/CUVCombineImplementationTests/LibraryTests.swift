@@ -33,6 +33,21 @@ struct LibraryTests {
         #expect(!ldd.output.contains("swift"), "\(ldd.output)")
     }
 
+    /// The release library stripped stays under the Makefile's
+    /// C_LIB_STRIPPED_LIMIT_KB: a Foundation import on the C API's path
+    /// (Core, Loop, LoopFoundation, HTTP, the implementation) would take it
+    /// from about 13 MB to about 60 MB. The limit is for release builds
+    /// (`make test`); a debug library is larger.
+    @Test("stripped, the release library is under its size limit (make c-lib-size)",
+          .enabled(if: CPrograms.configuration == "release", "the limit is for the release library"))
+    func strippedSize() async {
+        guard await CPrograms.requireBuild() else { return }
+        let check = await CPrograms.run(["make", "--no-print-directory", "c-lib-size"] + CPrograms.makeVariables,
+                                        timeout: 900)
+        #expect(check.status == 0, "\(check.tail)")
+        #expect(check.output.contains("kB stripped"), "\(check.tail)")
+    }
+
     @Test("exports exactly the functions uvcombine.h declares")
     func exports() async throws {
         guard await CPrograms.requireBuild() else { return }

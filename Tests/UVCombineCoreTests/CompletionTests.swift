@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UVCombineCore
+import UVCombineFoundation
 
 struct CodableError: Error, Codable, Equatable { var code: Int }
 

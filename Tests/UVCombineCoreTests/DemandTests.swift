@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UVCombineCore
+import UVCombineFoundation
 
 @Suite("Subscribers.Demand")
 struct DemandTests {

@@ -1,6 +1,8 @@
 import Dispatch
 import Testing
 import UVCombineCore
+import UVCombineDispatch
+import UVCombineFoundation
 
 // Issue 16 §1: nothing in Combine's namespaces (or in extensions of its
 // protocols) that Combine does not have. A library written on Combine

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import UVCombineCore
 import UVCombineLoop
+import UVCombineLoopFoundation
 import UVCombineTesting
 
 /// The loop under the core's scheduler operators.

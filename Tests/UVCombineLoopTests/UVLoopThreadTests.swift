@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import UVCombineCore
 import UVCombineLoop
+import UVCombineLoopFoundation
 import UVCombineTesting
 
 @Suite("UVLoopThread and UVLoopGroup")

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import UVCombineCore
 import UVCombineLoop
+import UVCombineLoopFoundation
 import UVCombineTesting
 
 @Suite("UVTimer.TimerPublisher")

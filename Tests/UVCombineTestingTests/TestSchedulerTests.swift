@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 import UVCombineCore
+import UVCombineDispatch
 import UVCombineTesting
 
 /// Records strings from any thread.

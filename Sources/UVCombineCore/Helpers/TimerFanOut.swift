@@ -1,15 +1,14 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The subscriber side of a connectable timer publisher, shared by the two
-/// fronts: `Timer.TimerPublisher` (Foundation's `Timer` on a run loop) and
-/// `UVTimer.TimerPublisher` (a `uv_timer_t` on a loop). A front stores one
+/// fronts: `Timer.TimerPublisher` (Foundation's `Timer` on a run loop,
+/// UVCombineFoundation) and `UVTimer.TimerPublisher` (a `uv_timer_t` on a
+/// loop, UVCombineLoopFoundation), both with `Date` values. A front stores one
 /// (a `let`: it is not copyable), attaches subscribers to it, calls
 /// ``fire(_:)`` from its timer and ``disconnectAll()`` when a connection is
 /// cancelled.
+///
+/// Generic over the value (both fronts use `Date`) so that the core names no
+/// Foundation type: UVCombineCore imports only the standard library and
+/// Synchronization.
 ///
 /// A thin front over the subjects' fan-out engine (`SubjectEngine`): the
 /// subscriber list, per-subscriber demand, the re-entrant delivery gate and
@@ -42,18 +41,18 @@ import Foundation
 /// fan-out is the subjects'").
 ///
 /// ```swift
-/// let fanOut = TimerFanOut()
+/// let fanOut = TimerFanOut<Date>()
 /// fanOut.attach(subscriber)   // in the front's receive(subscriber:)
 /// fanOut.fire(Date())         // from the front's timer
 /// fanOut.disconnectAll()      // from the connection's cancel()
 /// ```
 @usableFromInline
-package struct TimerFanOut: ~Copyable {
+package struct TimerFanOut<Value>: ~Copyable {
     /// The engine's owner and the subscriptions' parent. A class apart from
     /// the front: subscriptions hold their parent strongly until they leave
     /// (as a subject's do), and the front must stay free to go, which is
     /// what detaches them (`deinit`).
-    @usableFromInline internal let hub = TimerHub()
+    @usableFromInline internal let hub = TimerHub<Value>()
 
     /// An empty fan-out. Any thread.
     package init() {}
@@ -66,14 +65,14 @@ package struct TimerFanOut: ~Copyable {
     /// `TimerPublisher`); it receives the firings of every current and later
     /// connection while it has demand. Any thread.
     @inlinable
-    package func attach<S: Subscriber>(_ subscriber: S) where S.Input == Date, S.Failure == Never {
+    package func attach<S: Subscriber>(_ subscriber: S) where S.Input == Value, S.Failure == Never {
         hub.engine.subscribe(subscriber, parent: hub, name: "TimerPublisher", replaysLatest: false)
     }
 
     /// Offers one firing to every subscriber, holding the gate; subscribers
     /// that attach meanwhile see only later firings. The timer's thread.
-    package func fire(_ date: Date) {
-        hub.engine.send(date, replaysLatest: false)
+    package func fire(_ value: Value) {
+        hub.engine.send(value, replaysLatest: false)
     }
 
     /// Detaches every current subscriber (no completion), after the firing
@@ -89,34 +88,34 @@ package struct TimerFanOut: ~Copyable {
 /// Threading: any thread; all state is behind the engine's gate.
 ///
 /// ```swift
-/// let hub = TimerHub()
+/// let hub = TimerHub<Date>()
 /// hub.engine.send(Date(), replaysLatest: false)
 /// ```
 @usableFromInline
-internal final class TimerHub: ConduitParent, @unchecked Sendable {
+internal final class TimerHub<Value>: ConduitParent, @unchecked Sendable {
     // @unchecked Sendable: every piece of mutable state is behind the
     // engine's gate.
-    @usableFromInline typealias Output = Date
+    @usableFromInline typealias Output = Value
     @usableFromInline typealias Failure = Never
 
-    @usableFromInline internal let engine = SubjectEngine<Date, Never>(latest: nil)
+    @usableFromInline internal let engine = SubjectEngine<Value, Never>(latest: nil)
 
     @usableFromInline
     internal init() {}
 
     @inlinable
-    internal func conduitRequested(_ conduit: ConduitBase<Date, Never>, _ demand: Subscribers.Demand) {
+    internal func conduitRequested(_ conduit: ConduitBase<Value, Never>, _ demand: Subscribers.Demand) {
         demand.assertNonZero()
         engine.request(demand, for: conduit)
     }
 
     @inlinable
-    internal func conduitCancelled(_ conduit: ConduitBase<Date, Never>) {
+    internal func conduitCancelled(_ conduit: ConduitBase<Value, Never>) {
         engine.cancel(conduit)
     }
 
     @usableFromInline
-    internal func conduitDemand(_ conduit: ConduitBase<Date, Never>) -> Subscribers.Demand? {
+    internal func conduitDemand(_ conduit: ConduitBase<Value, Never>) -> Subscribers.Demand? {
         engine.demand(of: conduit)
     }
 }

@@ -1,12 +1,8 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// A type that defines methods for decoding.
 ///
-/// `JSONDecoder` and `PropertyListDecoder` conform, decoding from `Data`.
+/// `JSONDecoder` and `PropertyListDecoder` conform, decoding from `Data`
+/// (the conformances are in UVCombineFoundation, which `import UVCombine`
+/// includes).
 /// Use it with ``Publisher/decode(type:decoder:)``.
 ///
 /// ```swift
@@ -22,14 +18,4 @@ public protocol TopLevelDecoder {
 
     /// Decodes an instance of the indicated type.
     func decode<T: Decodable>(_ type: T.Type, from: Input) throws -> T
-}
-
-extension JSONDecoder: TopLevelDecoder {
-    /// `JSONDecoder` decodes from `Data`.
-    public typealias Input = Data
-}
-
-extension PropertyListDecoder: TopLevelDecoder {
-    /// `PropertyListDecoder` decodes from `Data`.
-    public typealias Input = Data
 }

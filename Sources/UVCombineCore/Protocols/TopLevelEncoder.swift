@@ -1,12 +1,8 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// A type that defines methods for encoding.
 ///
-/// `JSONEncoder` and `PropertyListEncoder` conform, encoding to `Data`.
+/// `JSONEncoder` and `PropertyListEncoder` conform, encoding to `Data`
+/// (the conformances are in UVCombineFoundation, which `import UVCombine`
+/// includes).
 /// Use it with ``Publisher/encode(encoder:)``.
 ///
 /// ```swift
@@ -22,14 +18,4 @@ public protocol TopLevelEncoder {
 
     /// Encodes an instance of the indicated type.
     func encode<T: Encodable>(_ value: T) throws -> Output
-}
-
-extension JSONEncoder: TopLevelEncoder {
-    /// `JSONEncoder` encodes to `Data`.
-    public typealias Output = Data
-}
-
-extension PropertyListEncoder: TopLevelEncoder {
-    /// `PropertyListEncoder` encodes to `Data`.
-    public typealias Output = Data
 }

@@ -1,4 +1,11 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// curl's `NO_PROXY` matching (lib/noproxy.c, checked against curl 7.88.1
 /// with a proxy and the variable set): a list separated by commas and

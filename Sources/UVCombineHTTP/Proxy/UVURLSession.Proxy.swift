@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension UVURLSession {
     /// An HTTP proxy: where it listens and, optionally, the credentials
@@ -70,7 +70,9 @@ extension UVURLSession {
         ///   host, with a port out of range or with a host that is not a
         ///   valid name or address.
         public init(url string: String) throws(UVURLError) {
-            let trimmed = string.trimmingCharacters(in: .whitespaces)
+            // Spaces and tabs, as `trimmingCharacters(in: .whitespaces)` in
+            // Foundation (not FoundationEssentials) trims from a setting.
+            let trimmed = String(string.drop(while: \.isProxyBlank).reversed().drop(while: \.isProxyBlank).reversed())
             let full = trimmed.contains("://") ? trimmed : "http://" + trimmed
             guard let components = URLComponents(string: full) else {
                 throw UVURLError(.badURL, detail: "proxy \(HTTPRequestValidation.quoted(string)) is not a valid URL")
@@ -273,5 +275,13 @@ extension UVURLSession {
             if let failure { throw failure }
             return proxy
         }
+    }
+}
+
+extension Character {
+    /// A space or tab (and the other horizontal white space Unicode names),
+    /// what a proxy setting may be padded with.
+    fileprivate var isProxyBlank: Bool {
+        isWhitespace && !isNewline
     }
 }

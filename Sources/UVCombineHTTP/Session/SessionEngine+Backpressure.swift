@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // A streaming task's backpressure: a part offered without demand is kept,
 // the connection stops reading, and reading resumes (pending part, decoder

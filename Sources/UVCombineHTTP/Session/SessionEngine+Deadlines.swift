@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // Deadlines: the tasks' timeout machines and the connections' connect and
 // idle timeouts in one DeadlineHeap, behind the session's one transport

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 
 // The driver of ConnectionPoolStateMachine: the engine asks the pure state

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 
 // Responses: received bytes through the connection's parser (and the

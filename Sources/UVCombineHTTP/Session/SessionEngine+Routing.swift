@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 
 // Where a request goes: the connection key for its target (the session's

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // Streamed request bodies: the body publisher subscribed behind the
 // request head, one chunk asked for at a time as the writes complete,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // The transport's events on a connection (SessionConnection forwards
 // them): connected, failed, bytes read, bytes written, end of stream. Each

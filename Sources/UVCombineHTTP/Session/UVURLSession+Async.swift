@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import Synchronization
 import UVCombineCore
@@ -142,16 +142,13 @@ extension UVURLSession {
         -> HTTPResponse
     {
         let (bytes, response) = try await stream(publisher)
-        guard FileManager.default.createFile(atPath: fileURL.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: fileURL.path])
-        }
+        let file = try DownloadFile(creatingAt: fileURL.path)
         do {
-            let handle = try FileHandle(forWritingTo: fileURL)
-            defer { try? handle.close() }
             for try await part in bytes {
-                try handle.write(contentsOf: part)
+                try file.append(part)
             }
-            try handle.synchronize()
+            try file.synchronize()
+            file.finish()
         } catch {
             try? FileManager.default.removeItem(at: fileURL)
             throw error

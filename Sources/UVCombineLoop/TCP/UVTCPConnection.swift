@@ -25,7 +25,7 @@ import Glibc
 /// Chunks go to the ``handler`` as `UnsafeRawBufferPointer`s into the
 /// connection's one read buffer, allocated on the first read and reused for
 /// every read: reading allocates nothing per read. For owned `Data` chunks
-/// (one allocation and copy per chunk) subscribe to ``dataPublisher()``.
+/// (one allocation and copy per chunk) subscribe to `dataPublisher()` (UVCombineLoopFoundation).
 ///
 /// ## Writing
 ///
@@ -52,7 +52,7 @@ import Glibc
 /// Loop-confined: every member runs on the loop's thread (inside a
 /// callback, a scheduled action, or a handler method), and traps elsewhere,
 /// except ``loop``, ``close()`` (any thread; from another thread the socket
-/// closes in the loop's next iteration) and ``dataPublisher()`` (whose
+/// closes in the loop's next iteration) and `dataPublisher()` (UVCombineLoopFoundation; whose
 /// subscriptions may be used from any thread).
 ///
 /// ```swift

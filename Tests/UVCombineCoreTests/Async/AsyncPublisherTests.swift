@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import UVCombineCore
+import UVCombineDispatch
 import UVCombineTesting
 
 @Suite("AsyncPublisher and AsyncThrowingPublisher", .timeLimit(.minutes(1)))

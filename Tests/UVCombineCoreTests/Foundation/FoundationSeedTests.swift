@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import UVCombineCore
+import UVCombineFoundation
 
 // The seeds' Foundation-side code, verbatim: in the seeds it is preceded by
 // `import Combine` (here the module under test is imported instead). The

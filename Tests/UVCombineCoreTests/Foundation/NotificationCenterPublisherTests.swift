@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import UVCombineCore
+import UVCombineFoundation
 import UVCombineTesting
 
 private let ping = Notification.Name("UVCombineTests.ping")

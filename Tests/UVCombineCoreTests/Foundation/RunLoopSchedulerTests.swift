@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import UVCombineCore
+import UVCombineFoundation
 import UVCombineTesting
 
 /// Runs the current thread's run loop until `done()` or `limit` seconds.

@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 import UVCombineCore
+import UVCombineDispatch
 import UVCombineTesting
 
 /// Records values from any thread and counts calls that overlap.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UVCombineCore
+import UVCombineFoundation
 import UVCombineTesting
 
 @Suite("decode and encode")

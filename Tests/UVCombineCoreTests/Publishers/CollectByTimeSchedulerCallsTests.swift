@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import UVCombineCore
+import UVCombineDispatch
 import UVCombineTesting
 
 // collect(.byTime) and collect(.byTimeOrCount) against Combine's rules: the

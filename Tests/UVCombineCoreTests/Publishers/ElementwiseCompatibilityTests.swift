@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 import UVCombineCore
+import UVCombineDispatch
+import UVCombineFoundation
 import UVCombineTesting
 
 /// The element-wise operators as Combine's (issue 16): debugging output,

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import UVCombineCore
+import UVCombineDispatch
 import UVCombineTesting
 
 @Suite("Future")

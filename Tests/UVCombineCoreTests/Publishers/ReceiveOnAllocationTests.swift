@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import UVCombineCore
+import UVCombineDispatch
 import UVCombineTesting
 
 /// `receive(on:)` keeps pending values in a ring and schedules the same

@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import UVCombineCore
+import UVCombineDispatch
 import UVCombineTesting
 
 @Suite("throttle")

@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import UVCombineCore
+import UVCombineDispatch
 import UVCombineTesting
 
 // Combine's rules for the time operators, written as our own tests:

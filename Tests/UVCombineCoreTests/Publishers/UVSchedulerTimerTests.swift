@@ -1,6 +1,8 @@
 import Dispatch
 import Testing
 import UVCombineCore
+import UVCombineDispatch
+import UVCombineFoundation
 import UVCombineTesting
 
 @Suite("UVSchedulerTimer")

@@ -3,6 +3,8 @@ import Foundation
 import Synchronization
 import Testing
 import UVCombineCore
+import UVCombineDispatch
+import UVCombineFoundation
 
 @Suite("DispatchQueue as a Scheduler")
 struct DispatchQueueSchedulerTests {

@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import UVCombineCore
+import UVCombineDispatch
 import UVCombineTesting
 
 final class CancelCounter: Sendable {

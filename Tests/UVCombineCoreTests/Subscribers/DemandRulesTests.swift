@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UVCombineCore
+import UVCombineFoundation
 
 /// `Subscribers.Demand` arithmetic and coding, as Combine's.
 @Suite("Demand follows Combine")

@@ -4,6 +4,7 @@ import Testing
 import UVCombineCore
 import UVCombineHTTP
 import UVCombineLoop
+import UVCombineLoopFoundation
 import UVCombineTesting
 
 /// `UVC_LOAD_SCALE` (default 1) multiplies the load tests' counts, for the

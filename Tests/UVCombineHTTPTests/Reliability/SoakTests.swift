@@ -4,6 +4,7 @@ import Testing
 import UVCombineCore
 import UVCombineHTTP
 import UVCombineLoop
+import UVCombineLoopFoundation
 import UVCombineTesting
 
 /// `UVC_SOAK_SECONDS` sets the soak's length (default 3 s in release

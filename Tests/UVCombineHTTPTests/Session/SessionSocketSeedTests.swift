@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 import UVCombineCore
+import UVCombineFoundation
 import UVCombineHTTP
 import UVCombineLoop
 import UVCombineTesting

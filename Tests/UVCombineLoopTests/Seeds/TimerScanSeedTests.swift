@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UVCombineCore
 import UVCombineLoop
+import UVCombineLoopFoundation
 
 /// "Understanding Combine", Timer Publisher chapter: the pipeline that
 /// prints the time elapsed between firings, with the API map's one edit.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UVCombineCore
 import UVCombineLoop
+import UVCombineLoopFoundation
 
 /// "Understanding Combine", Timer Publisher chapter: the scenarios, with
 /// the API map's one edit (`Timer.publish(every:on:in:)` becomes

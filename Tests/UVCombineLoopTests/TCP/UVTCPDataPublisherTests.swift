@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import UVCombineCore
 import UVCombineLoop
+import UVCombineLoopFoundation
 import UVCombineTesting
 
 @Suite("UVTCPConnection.DataPublisher")

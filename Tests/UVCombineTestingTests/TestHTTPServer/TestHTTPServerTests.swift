@@ -4,8 +4,10 @@ import HTTPTypes
 import Synchronization
 import Testing
 import UVCombineCore
+import UVCombineDispatch
 import UVCombineHTTP
 import UVCombineLoop
+import UVCombineLoopFoundation
 import UVCombineTesting
 
 @Suite("TestHTTPServer")

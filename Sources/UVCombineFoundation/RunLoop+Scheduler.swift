@@ -1,4 +1,5 @@
 import Foundation
+import UVCombineCore
 
 // Foundation's RunLoop as a Scheduler, with the time types Combine declares
 // on it, so `.receive(on: RunLoop.main)` and

@@ -1,4 +1,5 @@
 import Foundation
+import UVCombineCore
 
 // The one implementation of the `Date`-based time types Combine declares on
 // `RunLoop` and `OperationQueue`. Combine gives each scheduler its own

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import UVCombineCore
 
 // OperationQueue as a Scheduler, with the time types Combine declares on it:
 // `.receive(on: queue)` runs the downstream calls as operations on `queue`.

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import UVCombineCore
 
 extension NotificationCenter {
     /// A publisher that emits elements when broadcasting notifications.

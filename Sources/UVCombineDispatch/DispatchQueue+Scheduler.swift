@@ -1,4 +1,5 @@
 import Dispatch
+import UVCombineCore
 
 // DispatchQueue as a Scheduler, with the time types Combine declares on it,
 // so `.receive(on: DispatchQueue.global())` and
@@ -301,7 +302,7 @@ extension DispatchQueue: Scheduler {
 
     /// Runs `action` on this queue from `date` every `interval`, on a
     /// dispatch timer source with `tolerance` as leeway. The returned
-    /// ``AnyCancellable`` cancels the source when cancelled or
+    /// ``/UVCombineCore/AnyCancellable`` cancels the source when cancelled or
     /// deinitialised.
     ///
     /// ```swift

@@ -1,10 +1,10 @@
-import CLibUV
 import FoundationEssentials
 import UVCombineCore
+import UVCombineLoop
 
 extension UVTimer {
     /// A connectable publisher that repeatedly emits the current date on a
-    /// given interval, driven by a `uv_timer_t` on a ``UVLoop``: Foundation's
+    /// given interval, driven by a `uv_timer_t` on a ``/UVCombineLoop/UVLoop``: Foundation's
     /// `Timer.TimerPublisher` with the loop in place of the run loop.
     ///
     /// Semantics, as Combine's:
@@ -67,7 +67,7 @@ extension UVTimer {
         /// fan-out this publisher shares with Foundation's
         /// `Timer.TimerPublisher` (UVCombineCore). Releasing it with the
         /// publisher lets go of the subscribers still attached.
-        @usableFromInline internal let fanOut = TimerFanOut()
+        @usableFromInline internal let fanOut = TimerFanOut<Date>()
 
         /// Creates a timer publisher; intervals under 100 µs count as
         /// 100 µs, as Foundation clamps them. Any thread.
@@ -99,9 +99,10 @@ extension UVTimer {
         /// connection.cancel()
         /// ```
         public func connect() -> any Cancellable {
-            let connection = TimerConnection(publisher: self, origin: uv_hrtime())
-            loop.submitOrdered(.open(connection))
-            return connection
+            // The closures hold the publisher for as long as the connection
+            // runs, so it keeps firing after the caller drops the publisher.
+            loop.connectTimer(every: interval, fire: { [self] in fanOut.fire(Date()) },
+                              detach: { [self] in fanOut.disconnectAll() })
         }
 
         /// `TimerPublisher`.

@@ -1,4 +1,6 @@
-/// Timers on a ``UVLoop``: the namespace for the timer publisher.
+import UVCombineLoop
+
+/// Timers on a ``/UVCombineLoop/UVLoop``: the namespace for the timer publisher.
 ///
 /// Spelled `UVTimer` rather than `Timer` so that programs that also
 /// `import Foundation` (for `Date`, as the timer's values are dates) see no

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import UVCombineCore
 
 extension Timer {
     /// Returns a publisher that repeatedly emits the current date on the
@@ -75,7 +76,7 @@ extension Timer {
         /// fan-out this publisher shares with `UVTimer.TimerPublisher`.
         /// Releasing it with the publisher lets go of the subscribers still
         /// attached.
-        @usableFromInline internal let fanOut = TimerFanOut()
+        @usableFromInline internal let fanOut = TimerFanOut<Date>()
 
         /// Creates a timer publisher; `connect()` starts it. Any thread.
         ///
