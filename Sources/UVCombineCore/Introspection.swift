@@ -198,7 +198,11 @@ internal enum IntrospectionRegistry {
     {
         let hooks = current
         for hook in hooks { hook.willReceive(publisher: publisher, subscriber: subscriber) }
-        if subscriber is any IntrospectionTapMarker {
+        // Already tapped, also behind an `AnySubscriber` (what an
+        // `AnyPublisher` hands on): a publisher that forwards its subscriber
+        // with `subscribe` must not tap it twice, or every hook fires twice.
+        if subscriber is any IntrospectionTapMarker
+            || (subscriber as? any IntrospectionTapCarrier)?.carriesIntrospectionTap == true {
             publisher.receive(subscriber: subscriber)
         } else {
             publisher.receive(subscriber: SubscriberTap(subscriber: subscriber))
@@ -209,6 +213,17 @@ internal enum IntrospectionRegistry {
 
 /// Marks a subscriber that already reports to the introspections.
 internal protocol IntrospectionTapMarker {}
+
+/// A subscriber that may wrap one that reports to the introspections
+/// (`AnySubscriber`).
+internal protocol IntrospectionTapCarrier {
+    /// Whether the wrapped subscriber already reports to the introspections.
+    var carriesIntrospectionTap: Bool { get }
+}
+
+extension AnySubscriber: IntrospectionTapCarrier {
+    internal var carriesIntrospectionTap: Bool { box.wrapsIntrospectionTap }
+}
 
 /// Wraps a subscriber while introspection is enabled; describes itself and
 /// identifies itself as the subscriber it wraps.

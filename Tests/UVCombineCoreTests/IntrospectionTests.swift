@@ -89,4 +89,78 @@ struct IntrospectionTests {
         Just(1).subscribe(subscriber)
         #expect(recorder.log.withLock { $0 }.isEmpty)
     }
+
+    /// Subscribing through an `AnyPublisher` reports each event once: the
+    /// erasing wrapper is not a second subscriber to report.
+    @Test func anAnyPublisherReportsEachEventOnce() {
+        let subscriber = CompatKeepingSubscriber<Int, Never>(initialDemand: .max(1))
+        let recorder = Recorder(watching: subscriber.combineIdentifier)
+        let subject = PassthroughSubject<Int, Never>()
+        recorder.enable()
+        subject.eraseToAnyPublisher().subscribe(subscriber)
+        subject.send(1)
+        subscriber.subscription?.cancel()
+        recorder.disable()
+        #expect(recorder.log.withLock { $0 } == [
+            "willSubscribe AnyPublisher",
+            "willReceive subscription PassthroughSubject",
+            "request max(1)",
+            "didSubscribe",
+            "willReceive 1",
+            "didReceive 1 -> max(0)",
+            "cancel",
+        ])
+    }
+
+    @Test func anAnyPublisherOverJustReportsEachEventOnce() {
+        let subscriber = CompatKeepingSubscriber<Int, Never>()
+        let recorder = Recorder(watching: subscriber.combineIdentifier)
+        recorder.enable()
+        Just(1).eraseToAnyPublisher().subscribe(subscriber)
+        recorder.disable()
+        #expect(recorder.log.withLock { $0 } == [
+            "willSubscribe AnyPublisher",
+            "willReceive subscription Just",
+            "request unlimited",
+            "willReceive 1",
+            "didReceive 1 -> max(0)",
+            "completion",
+            "didSubscribe",
+        ])
+    }
+
+    /// A publisher of the kind third-party code writes: it hands its
+    /// subscriber on with `subscribe`, not `receive(subscriber:)`.
+    struct Forwarding<Upstream: Publisher>: Publisher {
+        typealias Output = Upstream.Output
+        typealias Failure = Upstream.Failure
+        let upstream: Upstream
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(subscriber)
+        }
+    }
+
+    /// Through an `AnyPublisher`, the subscriber arrives wrapped in an
+    /// `AnySubscriber`; subscribing it again must not report its events twice.
+    @Test func aForwardingPublisherBehindAnAnyPublisherReportsEachEventOnce() {
+        let subscriber = CompatKeepingSubscriber<Int, Never>(initialDemand: .max(1))
+        let recorder = Recorder(watching: subscriber.combineIdentifier)
+        let subject = PassthroughSubject<Int, Never>()
+        recorder.enable()
+        Forwarding(upstream: subject).eraseToAnyPublisher().subscribe(subscriber)
+        subject.send(1)
+        subscriber.subscription?.cancel()
+        recorder.disable()
+        #expect(recorder.log.withLock { $0 } == [
+            "willSubscribe AnyPublisher",
+            "willSubscribe PassthroughSubject",
+            "willReceive subscription PassthroughSubject",
+            "request max(1)",
+            "didSubscribe",
+            "didSubscribe",
+            "willReceive 1",
+            "didReceive 1 -> max(0)",
+            "cancel",
+        ])
+    }
 }

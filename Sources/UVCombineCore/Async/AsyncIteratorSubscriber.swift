@@ -8,10 +8,13 @@ import Synchronization
 /// one value (outside the lock); values resume the waiting calls in the
 /// order they started waiting. Several tasks may wait in `next()` on one
 /// iterator at once, as Combine allows: each waiting call has requested
-/// one value. A completion resumes every waiting call (a failure throws
-/// from each of them); a completion that arrives while nobody waits is
-/// kept for the next `next()`. A value that arrives while nobody waits was
-/// never requested (the upstream broke the demand contract) and is dropped.
+/// one value. A completion resumes every waiting call, as Combine's does:
+/// the oldest one gets the completion (a failure is thrown there) and the
+/// others return `nil`; a completion that arrives while nobody waits is
+/// kept for the next `next()`. A value that arrives before the subscription
+/// resumes every waiting call with `nil` (the iteration itself goes on); a
+/// value that arrives while subscribed and nobody waits was never requested
+/// and traps, as Combine's precondition does.
 ///
 /// Cancellation (of a task waiting in `next()`, or of the iterator's owner
 /// going away) cancels the subscription and resumes every waiting `next()`
@@ -84,10 +87,38 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
         if request.rawValue > 0 { subscription.request(request) }
     }
 
+    /// What a value does, decided under the lock.
+    @usableFromInline
+    internal enum ValueStep {
+        case deliver(Waiter)
+        case endWaiting(RingBuffer<Waiter>)
+        case unrequested
+        case ignore
+    }
+
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let waiter = state.withLock { s -> Waiter? in s.waiters.popFirst() }
-        waiter?.resume(returning: UncheckedSendable(.success(input)))
+        let step = state.withLock { s -> ValueStep in
+            // Ended (cancelled, or a cancelled task ended the waiting): a
+            // value requested before the end may still be in flight.
+            if s.done { return .ignore }
+            // Before the subscription (or after a completion kept for the
+            // next `next()`): Combine answers every waiting call with nil
+            // and leaves the iteration as it was.
+            guard s.subscription != nil else { return .endWaiting(s.takeWaiters()) }
+            guard let waiter = s.waiters.popFirst() else { return .unrequested }
+            return .deliver(waiter)
+        }
+        switch step {
+        case .deliver(let waiter):
+            waiter.resume(returning: UncheckedSendable(.success(input)))
+        case .endWaiting(var waiters):
+            while let waiter = waiters.popFirst() { waiter.resume(returning: UncheckedSendable(.success(nil))) }
+        case .unrequested:
+            violation("values: received a value no next() requested (demand is one value per waiting next())")
+        case .ignore:
+            break
+        }
         return .none
     }
 
@@ -103,9 +134,11 @@ internal final class AsyncIteratorSubscriber<Input, Failure: Error>: Subscriber,
             s.done = true
             return s.takeWaiters()
         }
-        guard var waiters else { return }
-        let outcome = Self.outcome(of: completion)
-        while let waiter = waiters.popFirst() { waiter.resume(returning: outcome) }
+        guard var waiters, let oldest = waiters.popFirst() else { return }
+        // Combine's rule: the oldest waiting call gets the completion (a
+        // failure is thrown once), the others end with nil.
+        oldest.resume(returning: Self.outcome(of: completion))
+        while let waiter = waiters.popFirst() { waiter.resume(returning: UncheckedSendable(.success(nil))) }
     }
 
     @inlinable

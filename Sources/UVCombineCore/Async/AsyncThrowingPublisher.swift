@@ -39,8 +39,10 @@ extension Publisher {
 /// the iterating task's executor. Several tasks may wait in `next()` on one
 /// iterator at once, as in Combine: each waiting call requests one value,
 /// values go to the calls in the order they started waiting, a completion
-/// ends every waiting call, and cancelling any waiting task cancels the
-/// subscription and makes every waiting call return `nil`.
+/// ends every waiting call (the oldest gets it, the others `nil`), a value
+/// sent before the subscription makes every waiting call return `nil`, and
+/// cancelling any waiting task cancels the subscription and makes every
+/// waiting call return `nil`. A value that no `next()` requested traps.
 ///
 /// ```swift
 /// let values = PassthroughSubject<Int, any Error>().values

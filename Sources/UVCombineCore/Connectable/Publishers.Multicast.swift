@@ -226,8 +226,8 @@ extension Publishers.Multicast {
     /// side, the downstream (which sees a subscription named `Multicast`) on
     /// the other.
     ///
-    /// As Combine's: `request(.none)` is accepted (passed on to the
-    /// subject, whose subscriptions accept it); values, requests and
+    /// As Combine's: `request(.none)` is passed on to the subject (whose
+    /// live subscriptions trap on it, as Combine's do); values, requests and
     /// cancels before the subscription or after the end do nothing; the
     /// downstream is released on completion and on cancel, so a subscriber
     /// that keeps its subscription keeps nothing else alive.

@@ -109,22 +109,35 @@ internal func runSlotActions<State: UpstreamSlotOwner>(_ state: borrowing Locked
 /// operators whose slot 0 is the outer upstream of inner publishers
 /// (`flatMap`, `switchToLatest`): Combine cancels the inner publishers
 /// before the outer subscription.
+///
+/// `innerRequestsOneAtATime`: a finite demand owed to an inner publisher is
+/// requested as that many `.max(1)` calls (`flatMap`: Combine asks a child
+/// for one more per buffered value it delivers, not for their sum).
 @inlinable
-internal func runSlotActionsOuterLast<State: UpstreamSlotOwner>(_ state: borrowing Locked<State>) {
+internal func runSlotActionsOuterLast<State: UpstreamSlotOwner>(_ state: borrowing Locked<State>,
+                                                                innerRequestsOneAtATime: Bool = false) {
     // Visit j = 0, 1, ... as slot (j + 1) when that is in range, slot 0
     // at the end; slots appended meanwhile are still visited before 0.
     var j = 0
     while true {
-        let action = state.withLock { s -> (any Subscription, Subscribers.Demand)? in
+        let action = state.withLock { s -> (any Subscription, Subscribers.Demand, inner: Bool)? in
             while j < s.slots.count {
                 let i = j &+ 1 == s.slots.count ? 0 : j &+ 1
                 j &+= 1
-                if let action = s.slots[i].takeOwedCall() { return action }
+                if let action = s.slots[i].takeOwedCall() { return (action.0, action.1, i != 0) }
             }
             return nil
         }
-        guard let (subscription, demand) = action else { return }
-        UpstreamSlot.perform(subscription, demand)
+        guard let (subscription, demand, inner) = action else { return }
+        if innerRequestsOneAtATime && inner && demand.rawValue > 0 && !demand.isUnlimited {
+            var left = demand.rawValue
+            while left > 0 {
+                subscription.request(.max(1))
+                left &-= 1
+            }
+        } else {
+            UpstreamSlot.perform(subscription, demand)
+        }
     }
 }
 

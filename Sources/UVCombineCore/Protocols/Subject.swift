@@ -117,6 +117,16 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
     }
 
     var description: String { "Subject" }
-    var customMirror: Mirror { Mirror(self, children: [:]) }
+    /// Combine's children: the subject (twice, under two labels) and the
+    /// upstream subscription.
+    var customMirror: Mirror {
+        let (subject, upstream) = state.withLock { ($0.subject, $0.upstream) }
+        let children: [Mirror.Child] = [
+            ("downstreamSubject", subject as Any),
+            ("upstreamSubscription", upstream as Any),
+            ("subject", subject as Any),
+        ]
+        return Mirror(self, children: children)
+    }
     var playgroundDescription: Any { description }
 }

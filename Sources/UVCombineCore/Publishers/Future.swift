@@ -163,11 +163,11 @@ internal final class FutureConduit<Downstream: Subscriber>: FutureWaiter<Downstr
             guard !s.finished, let downstream = s.downstream else { return nil }
             if case .success = result, !s.hasDemand { return nil }
             s.finished = true
-            defer {
-                s.parent = nil
-                s.downstream = nil
-                s.hasDemand = false
-            }
+            // The future stays `parent` while the result is delivered and is
+            // let go after, as Combine's conduit does (its mirror shows it
+            // during delivery); the subscriber and the demand go now.
+            s.downstream = nil
+            s.hasDemand = false
             return (downstream, s.parent)
         }
         guard let (downstream, _) = claimed else { return }
@@ -178,6 +178,11 @@ internal final class FutureConduit<Downstream: Subscriber>: FutureWaiter<Downstr
         case .failure(let error):
             downstream.receive(completion: .failure(error))
         }
+        let parent = state.withLock { s -> Future<Output, Failure>? in
+            defer { s.parent = nil }
+            return s.parent
+        }
+        _ = parent // released outside the lock
     }
 
     @usableFromInline

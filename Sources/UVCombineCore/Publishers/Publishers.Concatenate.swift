@@ -108,7 +108,12 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
         where S.Element == Elements.Element
     {
-        var result = Elements(elements)
+        // Built as Combine builds it (observable through a collection that
+        // logs its calls): an empty collection sized from this sequence's
+        // `count` and the elements' `underestimatedCount`, then both appended.
+        var result = Elements()
+        result.reserveCapacity(sequence.count + elements.underestimatedCount)
+        result.append(contentsOf: elements)
         result.append(contentsOf: sequence)
         return Publishers.Sequence(sequence: result)
     }
@@ -120,7 +125,11 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// ```
     @inlinable
     public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
-        prepend(publisher.sequence)
+        // As Combine: this sequence is appended to the other one (in place,
+        // for a collection with reference semantics).
+        var result = publisher.sequence
+        result.append(contentsOf: sequence)
+        return Publishers.Sequence(sequence: result)
     }
 
     /// Appends values to the sequence: still one `Publishers.Sequence`.
@@ -180,9 +189,9 @@ extension Just {
     public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never>
         where S.Element == Output
     {
-        var result = Array(elements)
-        result.append(output)
-        return Publishers.Sequence(sequence: result)
+        // As Combine: `+` sizes the array from `underestimatedCount` (never
+        // `count`, which may walk the whole collection) before appending.
+        Publishers.Sequence(sequence: elements + [output])
     }
 
     /// Appends values to this value: a `Publishers.Sequence`.
@@ -205,9 +214,7 @@ extension Just {
     public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never>
         where S.Element == Output
     {
-        var result = [output]
-        result.append(contentsOf: elements)
-        return Publishers.Sequence(sequence: result)
+        Publishers.Sequence(sequence: [output] + elements)
     }
 }
 

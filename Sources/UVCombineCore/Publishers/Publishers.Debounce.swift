@@ -81,7 +81,8 @@ extension Publishers {
 }
 
 /// Holds the latest value; one cancellable scheduled action per value, the
-/// newest one current (`generation`).
+/// newest one current (`generation`). The generation moves on when the
+/// action fires, so a repeat the scheduler failed to cancel finds it stale.
 @usableFromInline
 internal final class DebounceInner<Downstream: Subscriber, Context: Scheduler>:
     Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -177,6 +178,10 @@ internal final class DebounceInner<Downstream: Subscriber, Context: Scheduler>:
             }
             let action = s.pending
             s.pending = nil
+            // Due once: a scheduler whose cancellable does not stop the
+            // repeating action runs it again, and Combine delivers (or
+            // drops, without demand) the value only the first time.
+            s.generation &+= 1
             // The value stays `currentValue` (Combine's mirror shows it)
             // until a newer one, the completion or cancel replaces it.
             guard let value = s.latest else { return .cancelOnly(action) }

@@ -102,15 +102,16 @@ extension Publishers {
     ///
     /// Concurrency: at most `maxPublishers` inner publishers are subscribed
     /// at once. The upstream is asked for `maxPublishers` elements at
-    /// subscription and for one more each time an inner publisher finishes
-    /// (with `.unlimited`, once).
+    /// subscription (also for `.none`, as Combine) and for one more each
+    /// time an inner publisher finishes (with `.unlimited`, once).
     ///
     /// Demand: downstream demand is shared by the inner publishers. While it
     /// is finite each inner publisher is asked for one element at a time; an
     /// element that arrives while the downstream has no demand waits, and its
     /// publisher is asked for nothing more until the element has been
     /// delivered. Waiting elements go out first-come first-served, so at most
-    /// one element per live inner publisher waits. Once the downstream asks
+    /// one element per live inner publisher waits; each waiting element
+    /// delivered asks its publisher for `.max(1)`. Once the downstream asks
     /// for `.unlimited`, every inner publisher is asked for `.unlimited`.
     ///
     /// Completion: finishes when the upstream and every inner publisher have
@@ -280,7 +281,10 @@ extension Publishers.FlatMap {
                 subscription.cancel()
                 return
             }
-            if maxPublishers.rawValue > 0 { subscription.request(maxPublishers) }
+            // Unconditionally, `.none` included, as Combine does (observed:
+            // `flatMap(maxPublishers: .none)` requests `.max(0)`); an
+            // upstream that traps on zero demand traps there too.
+            subscription.request(maxPublishers)
         }
 
         @inlinable
@@ -514,7 +518,7 @@ extension Publishers.FlatMap {
         @inlinable
         func runUpstreamActions() {
             while actionsPending.exchange(false, ordering: .acquiringAndReleasing) {
-                runSlotActionsOuterLast(state)
+                runSlotActionsOuterLast(state, innerRequestsOneAtATime: true)
                 // One `.max(1)` per finished inner publisher.
                 while true {
                     let outer = state.withLock { s -> (any Subscription)?? in

@@ -92,11 +92,15 @@ internal final class MeasureIntervalInner<Input, Downstream: Subscriber, Context
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let now = scheduler.now
+        // `now` is read under the lock, and only when it is needed, as
+        // Combine does: a scheduler sees no read for a second subscription,
+        // a value after cancel or completion (the scheduler is not the
+        // upstream or the downstream, and reading its clock cannot re-enter
+        // this subscription).
         let accepted = state.withLock { s -> Bool in
             guard case .awaitingSubscription = s.status else { return false }
             s.status = .subscribed(subscription)
-            s.last = now
+            s.last = scheduler.now
             return true
         }
         guard accepted else {
@@ -108,15 +112,16 @@ internal final class MeasureIntervalInner<Input, Downstream: Subscriber, Context
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let now = scheduler.now
-        let taken = state.withLock { s -> (Context.SchedulerTimeType, any Subscription)? in
+        let taken = state.withLock {
+            s -> (Context.SchedulerTimeType, Context.SchedulerTimeType, any Subscription)? in
             guard case .subscribed(let subscription) = s.status, let last = s.last else {
                 return nil
             }
+            let now = scheduler.now
             s.last = now
-            return (last, subscription)
+            return (last, now, subscription)
         }
-        guard let (previous, subscription) = taken else { return .none }
+        guard let (previous, now, subscription) = taken else { return .none }
         // Combine asks the upstream for the subscriber's new demand with
         // `request` and returns `.none`.
         let more = downstream.receive(previous.distance(to: now))

@@ -70,16 +70,21 @@ extension Just {
         return Optional<Output>.Publisher(index == 0 ? output : nil)
     }
 
-    /// Keeps the value if `range` contains index zero, at once.
+    /// Keeps the value if `range` starts at index zero, at once; any other
+    /// range gives an empty publisher, and none traps.
+    ///
+    /// As Combine answers (OpenCombine's `JustTests.testOutputInRangeOperatorSpecialization`,
+    /// written against Combine): `0..<0` keeps the value although it is
+    /// empty, and `-10..<10` does not although it contains zero.
     ///
     /// ```swift
-    /// Just(1).output(in: 1...) // Optional<Int>.none.publisher
+    /// Just(1).output(in: 0..<0) // Optional(1).publisher
+    /// Just(1).output(in: 1...)  // Optional<Int>.none.publisher
     /// ```
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
         let range = range.relative(to: 0..<Int.max)
-        if range.lowerBound < 0 { violation("output(in:): lowerBound must not be negative") }
-        return Optional<Output>.Publisher(range.contains(0) ? output : nil)
+        return Optional<Output>.Publisher(range.lowerBound == 0 ? output : nil)
     }
 }
 

@@ -77,9 +77,12 @@ extension Publishers {
 
 extension Publishers.PrefixUntilOutput {
     /// Forwards the upstream until the trigger fires.
+    ///
+    /// Like Combine's, it has no custom description, mirror or playground
+    /// description (OpenCombine's `PrefixUntilOutputTests.testPrefixUntilOutputReflection`,
+    /// written against Combine): debuggers and `print` show its type.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription
         where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline typealias Input = Upstream.Output
@@ -257,17 +260,13 @@ extension Publishers.PrefixUntilOutput {
             links.0?.cancel()
             links.1?.cancel()
         }
-
-        @usableFromInline var description: String { "PrefixUntilOutput" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
     }
 
     /// Subscribes to the other publisher on behalf of `Inner`, under the
-    /// same ``CombineIdentifier`` (as Combine's does).
+    /// same ``CombineIdentifier`` (as Combine's does). No custom debug
+    /// output either, as Combine's.
     @usableFromInline
-    internal struct Trigger<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
+    internal struct Trigger<Downstream: Subscriber>: Subscriber
         where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline typealias Input = Other.Output
@@ -298,9 +297,5 @@ extension Publishers.PrefixUntilOutput {
         func receive(completion: Subscribers.Completion<Other.Failure>) {
             inner.triggerCompleted()
         }
-
-        @usableFromInline var description: String { "PrefixUntilOutput" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
     }
 }

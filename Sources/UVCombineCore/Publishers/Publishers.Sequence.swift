@@ -182,9 +182,11 @@ extension Publishers.Sequence {
             return String(describing: sequence)
         }
 
+        /// `sequence`: the sequence while active, then an empty array of
+        /// its elements, as Combine's subscription reports it.
         @usableFromInline var customMirror: Mirror {
             guard let sequence = state.withLock({ $0.sequence }) else {
-                return Mirror(self, children: [:])
+                return Mirror(self, children: ["sequence": [Elements.Element]()])
             }
             return Mirror(self, children: ["sequence": sequence])
         }

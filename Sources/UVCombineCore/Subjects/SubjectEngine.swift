@@ -372,8 +372,8 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     }
 
     /// Adds demand for `conduit`; delivers the latest value first when the
-    /// subscriber is owed it. `.none` is accepted and changes nothing, as in
-    /// Combine. The first demand of any subscriber asks the upstream
+    /// subscriber is owed it (`.none` never gets here: the conduit traps on
+    /// it, as Combine's does; it would change nothing). The first demand of any subscriber asks the upstream
     /// subscriptions for `.unlimited`.
     /// Where `conduit` is in the list. A plain loop: the standard
     /// library's `firstIndex(where:)` is not specialised here and boxed
@@ -563,10 +563,12 @@ internal class ConduitBase<Output, Failure: Error>: Subscription {
         violation("abstract ConduitBase.dropLinks")
     }
 
-    /// Accepts any demand, `.none` included (which does nothing), as
-    /// Combine's subject subscriptions do.
+    /// Traps on `.none`, as Combine's subject subscriptions do (their
+    /// `request` asserts a non-zero demand); so do `multicast` and `share`
+    /// subscribers, whose requests reach a subject's conduit.
     @usableFromInline
     final func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
         requestImpl(self, demand)
     }
 

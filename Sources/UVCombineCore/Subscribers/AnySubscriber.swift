@@ -80,7 +80,8 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
     /// The wrapped subscriber's description, or `Anonymous AnySubscriber`.
     public var description: String { box.description }
-    /// The wrapped subscriber's mirror.
+    /// The wrapped subscriber's custom mirror (or one of its type with no
+    /// children); for closures, the mirror of `"Anonymous AnySubscriber"`.
     public var customMirror: Mirror { box.customMirror }
     /// The description.
     public var playgroundDescription: Any { description }
@@ -110,6 +111,9 @@ internal class AnySubscriberBox<Input, Failure: Error> {
 
     @usableFromInline var description: String { "AnySubscriber" }
     @usableFromInline var customMirror: Mirror { Mirror(reflecting: self) }
+    /// Whether the wrapped subscriber is an introspection tap (read only
+    /// while an `_Introspection` is enabled).
+    var wrapsIntrospectionTap: Bool { false }
 }
 
 @usableFromInline
@@ -149,8 +153,15 @@ internal final class SubscriberBox<S: Subscriber>: AnySubscriberBox<S.Input, S.F
         SubscriberBox(subscriber)
     }
 
+    override var wrapsIntrospectionTap: Bool { subscriber is any IntrospectionTapMarker }
+
     @usableFromInline override var description: String { String(describing: subscriber) }
-    @usableFromInline override var customMirror: Mirror { Mirror(reflecting: subscriber) }
+    /// As Combine's: the subscriber's own custom mirror, or one of its type
+    /// with no children (not the stored properties `Mirror(reflecting:)`
+    /// would list).
+    @usableFromInline override var customMirror: Mirror {
+        (subscriber as? any CustomReflectable)?.customMirror ?? Mirror(subscriber, children: [:])
+    }
 }
 
 @usableFromInline
@@ -178,5 +189,7 @@ internal final class ClosureSubscriberBox<Input, Failure: Error>: AnySubscriberB
     }
 
     override var description: String { "Anonymous AnySubscriber" }
-    override var customMirror: Mirror { Mirror(self, children: [:]) }
+    /// Combine reflects the description itself: subject type `String`, no
+    /// children (OpenCombine's `AnySubscriberTests.testReflection`).
+    override var customMirror: Mirror { Mirror(reflecting: "Anonymous AnySubscriber") }
 }

@@ -5,7 +5,35 @@ import UVCombineCore
 /// subscribers, `request(.none)`, and what is released when.
 @Suite("Connectables follow Combine")
 struct ConnectableRulesTests {
-    @Test func lateMulticastSubscriberMayRequestNone() throws {
+    // Combine's Multicast passes a subscriber's request on to the subject's
+    // subscription, which asserts a non-zero demand (OpenCombine's
+    // reconstruction; `share()` is `multicast(PassthroughSubject)`): a late
+    // subscriber's `request(.none)` traps while the subject is live.
+    @Test func lateMulticastSubscriberTrapsOnRequestNone() async {
+        await #expect(processExitsWith: .failure) {
+            let subject = PassthroughSubject<Int, Never>()
+            let multicast = subject.multicast { PassthroughSubject<Int, Never>() }
+            let connection = multicast.connect()
+            let late = CompatKeepingSubscriber<Int, Never>(initialDemand: .none)
+            multicast.subscribe(late)
+            late.subscription?.request(.none)
+            connection.cancel()
+        }
+    }
+
+    @Test func lateShareSubscriberTrapsOnRequestNone() async {
+        await #expect(processExitsWith: .failure) {
+            let subject = PassthroughSubject<Int, Never>()
+            let shared = subject.share()
+            let token = shared.sink { _ in }
+            let late = CompatKeepingSubscriber<Int, Never>(initialDemand: .none)
+            shared.subscribe(late)
+            late.subscription?.request(.none)
+            token.cancel()
+        }
+    }
+
+    @Test func lateMulticastSubscriberGetsOnlyLaterValues() throws {
         let subject = PassthroughSubject<Int, Never>()
         let multicast = subject.multicast { PassthroughSubject<Int, Never>() }
         let early = CompatKeepingSubscriber<Int, Never>()
@@ -14,29 +42,12 @@ struct ConnectableRulesTests {
         subject.send(1)
         let late = CompatKeepingSubscriber<Int, Never>(initialDemand: .none)
         multicast.subscribe(late)
-        try #require(late.subscription).request(.none)
         subject.send(2)
         try #require(late.subscription).request(.max(1))
         subject.send(3)
         #expect(early.events == ["subscription(Multicast)", "value(1)", "value(2)", "value(3)"])
         #expect(late.events == ["subscription(Multicast)", "value(3)"])
         connection.cancel()
-    }
-
-    @Test func lateShareSubscriberMayRequestNone() throws {
-        let subject = PassthroughSubject<Int, Never>()
-        let shared = subject.share()
-        var first: [Int] = []
-        let token = shared.sink { first.append($0) }
-        subject.send(1)
-        let late = CompatKeepingSubscriber<Int, Never>(initialDemand: .none)
-        shared.subscribe(late)
-        try #require(late.subscription).request(.none)
-        subject.send(2)
-        #expect(first == [1, 2])
-        #expect(late.events == ["subscription(Multicast)"])
-        late.subscription?.cancel()
-        token.cancel()
     }
 
     @Test func multicastSubscriberIsReleasedOnCancelAndOnCompletion() {

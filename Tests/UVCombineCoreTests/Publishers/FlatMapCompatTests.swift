@@ -85,6 +85,38 @@ struct FlatMapCompatTests {
         #expect(tracker.values == [1, 2])
     }
 
+    // OpenCombine's `FlatMapTests.testChildDemandWhenLimited`, written
+    // against Combine: "Apple appears to demand 1 of the child for every
+    // buffered value that was sent".
+    @Test func eachBufferedValueDeliveredAsksItsChildForOneMore() {
+        let upstream = TestPublisher<TestPublisher<Int, Never>, Never>()
+        let child0 = TestPublisher<Int, Never>()
+        let child1 = TestPublisher<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+        upstream.flatMap { $0 }.subscribe(tracker)
+        upstream.send(child0)
+        upstream.send(child1)
+        #expect(child0.subscription?.requested == [.max(1)])
+        #expect(child0.send(666) == .max(1))
+        #expect(child0.send(777) == .max(1))
+        #expect(child0.send(888) == .none) // no demand: waits
+        #expect(child0.send(999) == .none)
+        tracker.request(.max(10))
+        #expect(tracker.values == [666, 777, 888, 999])
+        #expect(child0.subscription?.requested == [.max(1), .max(1), .max(1)])
+        #expect(child1.subscription?.requested == [.max(1)])
+    }
+
+    // OpenCombine's `testSendsSubscriptionDownstreamBeforeSubscribingToUpstream`,
+    // written against Combine, records `[.requested(.none)]` upstream.
+    @Test func maxPublishersNoneRequestsNoneFromTheUpstream() {
+        let upstream = TestPublisher<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>()
+        upstream.flatMap(maxPublishers: .none) { Just($0) }.subscribe(tracker)
+        #expect(tracker.subscriptionNames == ["FlatMap"])
+        #expect(upstream.subscription?.requested == [.none])
+    }
+
     @Test func eventsBeforeTheSubscription() {
         let upstream = CmbManualPublisher<Int, Never>()
         let child = TestPublisher<Int, Never>()

@@ -51,6 +51,35 @@ struct FutureRecordRulesTests {
                 == ["parent=nil", "downstream=nil", "hasAnyDemand=false", "subject=nil"])
     }
 
+    /// Combine's future subscription keeps its future (`parent`) while it
+    /// delivers, and lets go of it after (OpenCombine's
+    /// `FutureTests.testFutureSuccess` and `testFutureFailure`, written
+    /// against Combine, look at `parent` from inside the delivery).
+    @Test(arguments: [false, true])
+    func futureConduitKeepsItsFutureDuringDelivery(_ fails: Bool) throws {
+        final class Seen: @unchecked Sendable {
+            var subscription: (any Subscription)?
+            var during: [String] = []
+        }
+        let seen = Seen()
+        var promise: Future<Int, Oops>.Promise?
+        let future = Future<Int, Oops> { promise = $0 }
+        let look = { seen.during = compatMirrorChildren(seen.subscription!) }
+        future.subscribe(AnySubscriber<Int, Oops>(
+            receiveSubscription: { seen.subscription = $0; $0.request(.unlimited) },
+            receiveValue: { _ in look(); return .none },
+            receiveCompletion: { if case .failure = $0 { look() } }))
+        let fulfil = try #require(promise)
+        fulfil(fails ? .failure(Oops()) : .success(1))
+        #expect(seen.during.count == 4)
+        #expect(seen.during.first?.hasPrefix("parent=") == true)
+        #expect(seen.during.first != "parent=nil")
+        #expect(seen.during.last != "subject=nil")
+        #expect(Array(seen.during[1...2]) == ["downstream=nil", "hasAnyDemand=false"])
+        #expect(compatMirrorChildren(try #require(seen.subscription))
+                == ["parent=nil", "downstream=nil", "hasAnyDemand=false", "subject=nil"])
+    }
+
     @Test(arguments: [Termination.cancelled, .finished])
     func recordReleasesSubscriberOnTermination(_ reason: Termination) {
         weak var weakSubscriber: CompatKeepingSubscriber<Int, Never>?

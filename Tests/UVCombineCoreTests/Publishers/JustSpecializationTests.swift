@@ -123,6 +123,30 @@ struct JustSpecializationTests {
         #expect(inRange.output == 4 && outOfRange.output == nil)
     }
 
+    // OpenCombine's `JustTests.testOutputInRangeOperatorSpecialization`,
+    // written against Combine (its comment: "Broken in Apple's Combine?
+    // Empty range should result in a nil"): the lower bound alone decides.
+    @Test func outputInKeepsTheValueExactlyWhenTheRangeStartsAtZero() {
+        #expect(four.output(in: 0..<10).output == 4)
+        #expect(four.output(in: 0..<0).output == 4)
+        #expect(four.output(in: 0...0).output == 4)
+        #expect(four.output(in: 0..<Int.max).output == 4)
+        #expect(four.output(in: ..<5).output == 4)
+        #expect(four.output(in: -10..<10).output == nil)
+        #expect(four.output(in: (-10)...).output == nil)
+        #expect(four.output(in: -10...10).output == nil)
+        #expect(four.output(in: -10 ..< -5).output == nil)
+        #expect(four.output(in: 1..<10).output == nil)
+    }
+
+    // `output(at:)` with a negative index traps, as in OpenCombine's
+    // reconstruction (`testOutputAtIndexOperatorSpecializationCrashesOnNegativeIndex`).
+    @Test func outputAtANegativeIndexTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = Just(4).output(at: -1)
+        }
+    }
+
     @Test func prefixAndPrefixWhile() throws {
         let one: Optional<Int>.Publisher = four.prefix(1)
         let zero: Optional<Int>.Publisher = four.prefix(0)

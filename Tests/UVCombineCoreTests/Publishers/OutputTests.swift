@@ -31,6 +31,26 @@ struct OutputTests {
         #expect(tracker.values == [1, 2])
     }
 
+    // A deliberate difference (docs/combine-compatibility.md): Combine's
+    // Output, as OpenCombine reconstructs it, cancels and finishes when the
+    // value after the range arrives; ours does both inside the range's last
+    // value, upstream cancel first (the order Combine's has too).
+    @Test func outputInRangeCancelsThenFinishesInsideItsLastValue() {
+        let upstream = TestPublisher<Int, TestError>()
+        var cancelsSeenAtFinish: Int?
+        var values: [Int] = []
+        let token = upstream.output(in: 1..<3).sink(
+            receiveCompletion: { _ in cancelsSeenAtFinish = upstream.subscription?.cancelCount },
+            receiveValue: { values.append($0) })
+        #expect(upstream.send(0) == .max(1))
+        #expect(upstream.send(1) == .none)
+        #expect(cancelsSeenAtFinish == nil)
+        #expect(upstream.send(2) == .none)
+        #expect(values == [1, 2])
+        #expect(cancelsSeenAtFinish == 1)
+        _ = token
+    }
+
     @Test func outputInRangeDropsTheHeadWithCompensation() {
         let upstream = TestPublisher<Int, TestError>()
         let tracker = TrackingSubscriber<Int, TestError>(initialDemand: .max(2), demandPerValue: { _ in .max(5) })

@@ -17,7 +17,7 @@ struct PrefixUntilOutputTests {
         #expect(trigger.subscription?.cancelCount == 1)
         upstream.send(3)
         upstream.send(completion: .finished)
-        #expect(tracker.history == ["subscription(PrefixUntilOutput)", "value(1)", "value(2)", "finished"])
+        #expect(untilOutputHistory(tracker) == ["subscription(PrefixUntilOutput)", "value(1)", "value(2)", "finished"])
     }
 
     @Test func theOthersCompletionIsIgnored() {
@@ -28,7 +28,7 @@ struct PrefixUntilOutputTests {
         trigger.send(completion: .failure(.other))
         upstream.send(1)
         upstream.send(completion: .failure(.boom))
-        #expect(tracker.history == ["subscription(PrefixUntilOutput)", "value(1)", "failure(boom)"])
+        #expect(untilOutputHistory(tracker) == ["subscription(PrefixUntilOutput)", "value(1)", "failure(boom)"])
         #expect(upstream.subscription?.isCancelled == false)
     }
 
@@ -40,7 +40,7 @@ struct PrefixUntilOutputTests {
         upstream.send(completion: .finished)
         #expect(trigger.subscription?.cancelCount == 1)
         trigger.send(1)
-        #expect(tracker.history == ["subscription(PrefixUntilOutput)", "finished"])
+        #expect(untilOutputHistory(tracker) == ["subscription(PrefixUntilOutput)", "finished"])
     }
 
     @Test func aTriggerThatFiresAtOnceEndsBeforeAnyValue() {
@@ -73,7 +73,7 @@ struct PrefixUntilOutputTests {
         #expect(tracker.values == [0, 1])
         trigger.send()
         tracker.request(.max(1))
-        #expect(tracker.history == ["subscription(PrefixUntilOutput)", "value(0)", "value(1)", "finished"])
+        #expect(untilOutputHistory(tracker) == ["subscription(PrefixUntilOutput)", "value(0)", "value(1)", "finished"])
     }
 
     @Test func theTriggerFiringDuringADeliveryFinishesAfterIt() {
@@ -84,7 +84,7 @@ struct PrefixUntilOutputTests {
         subject.send(1)
         subject.send(2)
         subject.send(3)
-        #expect(tracker.history == ["subscription(PrefixUntilOutput)", "value(1)", "value(2)", "finished"])
+        #expect(untilOutputHistory(tracker) == ["subscription(PrefixUntilOutput)", "value(1)", "value(2)", "finished"])
     }
 
     @Test func cancelReachesUpstreamAndTrigger() {

@@ -304,6 +304,32 @@ struct TimeOperatorCombineRulesTests {
         #expect(tracker.completion == .finished)
     }
 
+    // OpenCombine's `DebounceTests.testBadScheduler` (written against
+    // Combine): with a cancellable that does nothing, the value goes out once.
+    @Test func debounceDeliversOnceWhenTheSchedulerKeepsRepeating() {
+        let scheduler = RecordingScheduler(cancelStopsRepeats: false)
+        let upstream = TestPublisher<Int, TestError>()
+        let tracker = TrackingSubscriber<Int, TestError>()
+        upstream.debounce(for: .nanoseconds(13), scheduler: scheduler).subscribe(tracker)
+        upstream.send(1)
+        scheduler.advance(to: 2)
+        upstream.send(42)
+        scheduler.advance(to: 100) // the action for 42 fires at 15, 28, 41, ...
+        #expect(tracker.values == [42])
+    }
+
+    @Test func debounceDropsAValueDueWithoutDemandForGood() {
+        let scheduler = RecordingScheduler(cancelStopsRepeats: false)
+        let upstream = TestPublisher<Int, TestError>()
+        let tracker = TrackingSubscriber<Int, TestError>(initialDemand: .none)
+        upstream.debounce(for: .nanoseconds(5), scheduler: scheduler).subscribe(tracker)
+        upstream.send(1)
+        scheduler.advance(to: 7) // due at 5 with no demand: dropped
+        tracker.request(.max(1))
+        scheduler.advance(to: 50) // the repeats do not bring it back
+        #expect(tracker.values == [])
+    }
+
     @Test func debounceAcceptsRequestNone() {
         let upstream = TestPublisher<Int, TestError>()
         let tracker = TrackingSubscriber<Int, TestError>(initialDemand: .none)
@@ -557,5 +583,35 @@ struct TimeOperatorCombineRulesTests {
         #expect(upstream.subscription?.requested == [.max(1), .max(1), .none])
         #expect(scheduler.calls == [.now, .now, .now])
         #expect(tracker.subscriptionNames == ["MeasureInterval"])
+    }
+
+    // OpenCombine's `MeasureIntervalTests.testCancelAlreadyCancelled`
+    // (written against Combine): after cancel, the scheduler history stays
+    // `[.now]` while values and a completion still arrive.
+    @Test func measureIntervalReadsNowNoMoreAfterCancel() {
+        let scheduler = RecordingScheduler()
+        let upstream = TestPublisher<Int, TestError>()
+        let tracker = TrackingSubscriber<DispatchQueue.SchedulerTimeType.Stride, TestError>(initialDemand: .none)
+        upstream.measureInterval(using: scheduler).subscribe(tracker)
+        tracker.cancel()
+        tracker.request(.max(1000))
+        tracker.cancel()
+        #expect(upstream.send(1000) == .none)
+        upstream.send(completion: .failure(.boom))
+        #expect(scheduler.calls == [.now])
+        #expect(tracker.values.isEmpty)
+        #expect(upstream.subscription?.requested == [])
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
+
+    @Test func measureIntervalReadsNowNoMoreAfterCompletion() {
+        let scheduler = RecordingScheduler()
+        let upstream = TestPublisher<Int, TestError>()
+        let tracker = TrackingSubscriber<DispatchQueue.SchedulerTimeType.Stride, TestError>()
+        upstream.measureInterval(using: scheduler).subscribe(tracker)
+        upstream.send(completion: .finished)
+        #expect(upstream.send(1) == .none)
+        #expect(scheduler.calls == [.now])
+        #expect(tracker.values.isEmpty)
     }
 }

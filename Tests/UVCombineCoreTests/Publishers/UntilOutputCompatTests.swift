@@ -15,7 +15,7 @@ struct PrefixUntilOutputCompatTests {
         trigger.send(completion: end)
         upstream.send(1)
         upstream.send(2)
-        #expect(tracker.history == ["subscription(PrefixUntilOutput)", "value(1)", "value(2)"])
+        #expect(untilOutputHistory(tracker) == ["subscription(PrefixUntilOutput)", "value(1)", "value(2)"])
         #expect(upstream.subscription?.isCancelled == false)
         // An ended trigger is dropped, not cancelled; a late value from it
         // changes nothing.
@@ -23,17 +23,17 @@ struct PrefixUntilOutputCompatTests {
         trigger.send(())
         upstream.send(3)
         upstream.send(completion: .finished)
-        #expect(tracker.history == ["subscription(PrefixUntilOutput)", "value(1)", "value(2)", "value(3)",
+        #expect(untilOutputHistory(tracker) == ["subscription(PrefixUntilOutput)", "value(1)", "value(2)", "value(3)",
                                     "finished"])
     }
 
     @Test func emptyAndFailTriggersLetEverythingThrough() {
         let finished = TrackingSubscriber<Int, Never>()
         [1, 2].publisher.prefix(untilOutputFrom: Empty<Void, Never>()).subscribe(finished)
-        #expect(finished.history == ["subscription(PrefixUntilOutput)", "value(1)", "value(2)", "finished"])
+        #expect(untilOutputHistory(finished) == ["subscription(PrefixUntilOutput)", "value(1)", "value(2)", "finished"])
         let failed = TrackingSubscriber<Int, Never>()
         [1, 2].publisher.prefix(untilOutputFrom: Fail<Void, TestError>(error: .boom)).subscribe(failed)
-        #expect(failed.history == ["subscription(PrefixUntilOutput)", "value(1)", "value(2)", "finished"])
+        #expect(untilOutputHistory(failed) == ["subscription(PrefixUntilOutput)", "value(1)", "value(2)", "finished"])
     }
 
     @Test func theTriggerIsCancelledOnceItEmitsAfterTheUpstream() {
@@ -55,7 +55,7 @@ struct PrefixUntilOutputCompatTests {
         #expect(tracker.history.isEmpty)
         let subscription = CmbProbeSubscription()
         upstream.send(subscription: subscription)
-        #expect(tracker.history == ["subscription(PrefixUntilOutput)"])
+        #expect(untilOutputHistory(tracker) == ["subscription(PrefixUntilOutput)"])
         #expect(subscription.requested == [.max(2)])
     }
 
@@ -151,11 +151,14 @@ struct PrefixUntilOutputCompatTests {
         let inner = try #require(upstream.subscriber)
         let triggerSide = try #require(trigger.subscriber)
         #expect(upstream.subscriberIdentifier == trigger.subscriberIdentifier)
+        // Combine's inner types customise no debug output (OpenCombine's
+        // `testPrefixUntilOutputReflection`, written against Combine).
         for object in [inner, triggerSide] {
-            #expect(cmbDebugStrings(object).description == "PrefixUntilOutput")
-            #expect(cmbDebugStrings(object).playground == "PrefixUntilOutput")
-            #expect(cmbMirrorChildren(object).isEmpty)
+            #expect(!(object is any CustomStringConvertible))
+            #expect(!(object is any CustomReflectable))
+            #expect(!(object is any CustomPlaygroundDisplayConvertible))
         }
+        #expect(String(describing: inner).hasPrefix("UVCombineCore.Publishers.PrefixUntilOutput<"))
     }
 
     /// The upstream here keeps its subscriber (the operator) for ever; the
@@ -316,5 +319,17 @@ struct DropUntilOutputCompatTests {
             tracker.cancel()
         }
         #expect(weakTracker == nil)
+    }
+}
+
+/// A tracker's history with the subscription's name shortened: Combine's
+/// `PrefixUntilOutput` subscription has no description of its own, so it
+/// prints as its type, `UVCombineCore.Publishers.PrefixUntilOutput<…>.Inner<…>`
+/// here; that name becomes `PrefixUntilOutput` (any other stays as it is).
+func untilOutputHistory<Input, Failure: Error>(_ tracker: TrackingSubscriber<Input, Failure>) -> [String] {
+    tracker.history.map { event in
+        let isInner = event.hasPrefix("subscription(UVCombineCore.Publishers.PrefixUntilOutput<")
+            && event.contains(">.Inner<")
+        return isInner ? "subscription(PrefixUntilOutput)" : event
     }
 }

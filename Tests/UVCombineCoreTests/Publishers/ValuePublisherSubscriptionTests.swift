@@ -172,6 +172,11 @@ struct ValuePublisherSubscriptionTests {
         subscription.request(.unlimited)
         #expect(subscriber.values == [1, 2, 3])
         #expect(String(describing: subscription) == "Sequence")
+        // Finished: `sequence` is an empty array of the elements, as
+        // Combine's (OpenCombine's reconstruction of its mirror).
+        let finished = Mirror(reflecting: subscription).children.map { ($0.label, $0.value) }
+        #expect(finished.map(\.0) == ["sequence"])
+        #expect((finished.first?.1 as? [Int]) == [])
     }
 
     @Test func aCancelledSequenceSubscriptionIsNamedSequence() throws {

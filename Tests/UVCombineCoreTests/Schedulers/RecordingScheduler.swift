@@ -44,8 +44,14 @@ final class RecordingScheduler: Scheduler, @unchecked Sendable {
     /// Uptime of the scheduler's start (time 0 in the records).
     let origin: UInt64 = 1
 
-    init() {
+    /// Whether cancelling a repeating action stops it. `false` makes a
+    /// "bad scheduler" (as in Combine's own tests): the cancellable is
+    /// counted but the action keeps repeating.
+    let cancelStopsRepeats: Bool
+
+    init(cancelStopsRepeats: Bool = true) {
         base = TestScheduler(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
+        self.cancelStopsRepeats = cancelStopsRepeats
     }
 
     /// Every call so far.
@@ -91,9 +97,10 @@ final class RecordingScheduler: Scheduler, @unchecked Sendable {
                                       options: options != nil))
         let inner = base.schedule(after: date, interval: interval, tolerance: tolerance, options: options, action)
         let cancels = self.cancels
+        let stops = cancelStopsRepeats
         return AnyCancellable {
             cancels.value.withLock { $0 += 1 }
-            inner.cancel()
+            if stops { inner.cancel() }
         }
     }
 

@@ -159,21 +159,34 @@ struct SubjectRulesTests {
         #expect(compatMirrorChildren(subscription) == ["parent=nil", "downstream=nil", "demand=max(0)", "subject=nil"])
     }
 
-    @Test func requestNoneIsAcceptedByConduits() throws {
-        let passthrough = PassthroughSubject<Int, Never>()
-        let first = CompatKeepingSubscriber<Int, Never>(initialDemand: .none)
-        passthrough.subscribe(first)
-        try #require(first.subscription).request(.none)
-        passthrough.send(1)
-        #expect(first.events == ["subscription(PassthroughSubject)"])
+    // Combine's conduits assert a non-zero demand (OpenCombine's
+    // `PassthroughSubjectTests.testCrashOnZeroInitialDemand` and
+    // `CurrentValueSubjectTests.testCrashOnZeroInitialDemand`).
+    @Test func passthroughConduitTrapsOnRequestNone() async {
+        await #expect(processExitsWith: .failure) {
+            let subject = PassthroughSubject<Int, Never>()
+            let subscriber = CompatKeepingSubscriber<Int, Never>(initialDemand: .none)
+            subject.subscribe(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+    }
 
+    @Test func currentValueConduitTrapsOnRequestNone() async {
+        await #expect(processExitsWith: .failure) {
+            let subject = CurrentValueSubject<Int, Never>(7)
+            let subscriber = CompatKeepingSubscriber<Int, Never>(initialDemand: .none)
+            subject.subscribe(subscriber)
+            subscriber.subscription?.request(.none)
+        }
+    }
+
+    @Test func conduitsTakeNonZeroDemandAsBefore() throws {
         let current = CurrentValueSubject<Int, Never>(7)
-        let second = CompatKeepingSubscriber<Int, Never>(initialDemand: .none)
-        current.subscribe(second)
-        try #require(second.subscription).request(.none)
-        #expect(second.events == ["subscription(CurrentValueSubject)"])
-        try #require(second.subscription).request(.max(1))
-        #expect(second.events == ["subscription(CurrentValueSubject)", "value(7)"])
+        let subscriber = CompatKeepingSubscriber<Int, Never>(initialDemand: .none)
+        current.subscribe(subscriber)
+        #expect(subscriber.events == ["subscription(CurrentValueSubject)"])
+        try #require(subscriber.subscription).request(.max(1))
+        #expect(subscriber.events == ["subscription(CurrentValueSubject)", "value(7)"])
     }
 
     @Test func currentValueCanBeSetAfterCompletionWithoutSending() {
