@@ -121,17 +121,19 @@ struct UVLoopExecutorIsolationTests {
         try fixture.shutdown()
     }
 
-    @Test func tasksPreferringAnotherLoop() async throws {
+    /// A task preferring a loop (the actor's own, or the other one) calls
+    /// the actor; between calls the task runs on its preferred loop.
+    @Test(arguments: [false, true])
+    func tasksPreferringALoop(theActorsOwn: Bool) async throws {
         let fixture = try await Fixture()
         let counter = fixture.counterOnFirst()
-        let secondLoop = fixture.second.loop
-        let secondThread = fixture.secondThread
-        // Between calls the task runs on its preferred executor, the other loop.
-        let offPreferred = await Task(executorPreference: secondLoop) {
+        let preferred = theActorsOwn ? fixture.first.loop : fixture.second.loop
+        let preferredThread = theActorsOwn ? fixture.firstThread : fixture.secondThread
+        let offPreferred = await Task(executorPreference: preferred) {
             var off = 0
             for _ in 0..<2_000 {
                 await counter.bump()
-                if threadID() != secondThread { off += 1 }
+                if threadID() != preferredThread { off += 1 }
             }
             return off
         }.value
@@ -140,43 +142,15 @@ struct UVLoopExecutorIsolationTests {
         try fixture.shutdown()
     }
 
-    @Test func tasksPreferringTheActorsLoop() async throws {
-        let fixture = try await Fixture()
-        let counter = fixture.counterOnFirst()
-        let firstThread = fixture.firstThread
-        let offPreferred = await Task(executorPreference: fixture.first.loop) {
-            var off = 0
-            for _ in 0..<2_000 {
-                await counter.bump()
-                if threadID() != firstThread { off += 1 }
-            }
-            return off
-        }.value
-        #expect(await counter.tally() == Tally(calls: 2_000, offLoop: 0))
-        #expect(offPreferred == 0)
-        try fixture.shutdown()
-    }
-
-    @Test func actorsOnAnotherLoop() async throws {
+    /// Two actors (on the target's loop, or on the other loop) call the
+    /// target; each checks that it is back on its own loop after each call.
+    @Test(arguments: [false, true])
+    func actorsCallingTheActor(fromTheSameLoop: Bool) async throws {
         let fixture = try await Fixture()
         let target = fixture.counterOnFirst()
-        let callers = [fixture.counterOnSecond(), fixture.counterOnSecond()]
-        await withTaskGroup(of: Void.self) { group in
-            for caller in callers {
-                group.addTask { await caller.call(target, times: 1_000) }
-            }
-        }
-        #expect(await target.tally() == Tally(calls: 2_000, offLoop: 0))
-        for caller in callers {
-            #expect(await caller.tally() == Tally(calls: 1_000, offLoop: 0))
-        }
-        try fixture.shutdown()
-    }
-
-    @Test func otherActorsOnTheSameLoop() async throws {
-        let fixture = try await Fixture()
-        let target = fixture.counterOnFirst()
-        let callers = [fixture.counterOnFirst(), fixture.counterOnFirst()]
+        let callers = fromTheSameLoop
+            ? [fixture.counterOnFirst(), fixture.counterOnFirst()]
+            : [fixture.counterOnSecond(), fixture.counterOnSecond()]
         await withTaskGroup(of: Void.self) { group in
             for caller in callers {
                 group.addTask { await caller.call(target, times: 1_000) }
