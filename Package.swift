@@ -68,7 +68,12 @@ let package = Package(
         // may import is checked by Tests/UVCombineCoreTests/ModuleImportTests.swift.
         // Combine's core: the standard library and Synchronization only (no
         // Foundation module, no Dispatch), so the C library carries neither.
-        .target(name: "UVCombineCore"),
+        // The one exception: the thread identity read (a header with one
+        // inline asm statement), which Swift cannot spell (ThreadIdentity.swift).
+        .target(name: "UVCombineCore", dependencies: ["CUVCombineThreadIdentity"]),
+        // The calling thread's identity as one instruction, for the core's
+        // re-entrancy gates and the loop's home-thread checks.
+        .target(name: "CUVCombineThreadIdentity"),
         // Combine's Dispatch side: DispatchQueue as a Scheduler.
         .target(name: "UVCombineDispatch", dependencies: ["UVCombineCore"]),
         // Combine's Foundation side: RunLoop and OperationQueue schedulers,

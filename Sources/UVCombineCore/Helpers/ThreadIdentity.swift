@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CUVCombineThreadIdentity
 
 /// A number identifying the calling thread, never 0, so that 0 can stand
 /// for "no thread".
@@ -13,8 +7,24 @@ import Darwin
 /// gates, the loop's home-thread checks and the C API's thread rules all
 /// use it. A thread that finds its own identity stored somewhere knows it
 /// stored it itself, so relaxed atomics suffice for re-entrancy checks.
-/// Any thread, sync or async code; costs one call to `pthread_self()`
-/// through `opaqueThreadIdentity()`.
+/// Any thread, sync or async code.
+///
+/// The value is the thread pointer (on x86-64 Linux the same number
+/// `pthread_self()` returns), read by one `volatile` asm instruction in
+/// `CUVCombineThreadIdentity`, not a call.
+///
+/// Why not `pthread_self()` here: glibc declares it
+/// `__attribute__((const))`, so LLVM takes two calls in one function to
+/// return the same value and merges them or hoists one out of a loop. In an
+/// async function the two calls may sit on either side of an `await`,
+/// which can resume on another thread: measured here,
+/// `for _ in 0..<1000 { await actor.bump() }` with `pthread_self()`
+/// inlined into the loop reported the caller's pool thread for all 1,000
+/// calls that ran on the loop thread (issue 29). A `volatile` asm statement
+/// is never merged with another nor moved across a call or a suspension.
+/// The earlier fix, a call the optimiser could not see through, was right
+/// but cost two calls per gate entry, 5 to 8 ns on a subject's
+/// one-subscriber send (issue 32).
 ///
 /// ```swift
 /// let owner = Atomic<UInt>(0)
@@ -22,29 +32,5 @@ import Darwin
 /// ```
 @inlinable @inline(__always)
 package func currentThreadIdentity() -> UInt {
-    opaqueThreadIdentity()
-}
-
-/// `pthread_self()` behind a call the optimiser can neither inline nor
-/// reason about.
-///
-/// Why: glibc declares `pthread_self` `__attribute__((const))`, so LLVM
-/// takes two calls in one function to return the same value and merges
-/// them or hoists one out of a loop. In an async function the two calls
-/// may sit on either side of an `await`, which can resume on another
-/// thread: measured here, `for _ in 0..<1000 { await actor.bump() }` with
-/// the identity read inlined into the loop reported the caller's pool
-/// thread for all 1,000 calls that ran on the loop thread. Every identity
-/// read of the package goes through this one function, so `isInLoop`,
-/// the loop's isolation checks and the delivery gates stay right wherever
-/// they are inlined. `@_optimize(none)` keeps LLVM from deriving the
-/// `const` attribute for this function from its body; `@inline(never)`
-/// keeps the call.
-@usableFromInline @inline(never) @_optimize(none)
-internal func opaqueThreadIdentity() -> UInt {
-    #if canImport(Darwin)
-    return UInt(bitPattern: pthread_self())
-    #else
-    return pthread_self()
-    #endif
+    UInt(uvcombine_thread_identity())
 }
