@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Publisher {
     /// Handles errors from an upstream publisher by replacing it with another
     /// publisher.
@@ -63,246 +61,28 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             // receive(subscriber:), not subscribe(_:), so the chain stays
             // specialised: see docs/engineering-notes.md.
-            upstream.receive(subscriber: Inner(downstream: subscriber, handler: handler).upstreamSide)
+            upstream.receive(subscriber: CatchInner<Self, S>(downstream: subscriber, handler: handler).upstreamSide)
         }
     }
 }
 
-extension Publishers.Catch {
-    /// One subscription: first to the upstream, then, after a failure, to
-    /// the handler's publisher. The downstream sees one subscription,
-    /// `Catch`, throughout.
-    @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-        where Downstream.Input == Output, Downstream.Failure == NewPublisher.Failure
-    {
-        /// Where the values come from. A trivial enum: checking it on the
-        /// per-value path copies nothing.
-        @usableFromInline
-        internal enum Phase: UInt8 {
-            case awaitingUpstream
-            case upstream
-            /// The upstream failed; the replacement is being subscribed.
-            case awaitingReplacement
-            case replacement
-            case terminal
-        }
+extension Publishers.Catch: CatchOperator {
+    // The subscription is CatchInner (Internals/CatchInner.swift), shared
+    // with `tryCatch`; this says how `catch` differs.
 
-        @usableFromInline
-        internal struct State {
-            @usableFromInline var phase: Phase = .awaitingUpstream
-            /// The upstream's subscription, then the replacement's.
-            @usableFromInline var subscription: (any Subscription)?
-            /// Requested by the downstream and not yet delivered by the
-            /// upstream; handed to the replacement.
-            @usableFromInline var demand: Subscribers.Demand = .none
-            @inlinable init() {}
-        }
+    @usableFromInline typealias Handler = (Upstream.Failure) -> NewPublisher
 
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let handler: (Upstream.Failure) -> NewPublisher
-        @usableFromInline let state = Locked(State())
+    @inlinable static var operatorName: StaticString { "Catch" }
 
-        @inlinable
-        init(downstream: Downstream, handler: @escaping (Upstream.Failure) -> NewPublisher) {
-            self.downstream = downstream
-            self.handler = handler
-        }
+    @inlinable
+    static func replacement(
+        for error: Upstream.Failure, from handler: Handler
+    ) throws(Failure) -> NewPublisher {
+        handler(error)
+    }
 
-        @inlinable var upstreamSide: UpstreamSide { UpstreamSide(inner: self) }
-
-        // MARK: Upstream side
-        //
-        // Combine's rules, which this follows: the upstream's values are
-        // forwarded in every phase but must be within the demand requested
-        // (a value beyond it traps, also before the subscription); a
-        // failure from an upstream that already failed (or has not sent its
-        // subscription) traps; `.finished` out of turn is ignored. A cancel
-        // while the replacement is being subscribed is ignored: the
-        // replacement still gets the demand and its completion is forwarded.
-
-        @inlinable
-        func receiveUpstream(subscription: any Subscription) {
-            let accepted = state.withLock { s -> Bool in
-                guard s.phase == .awaitingUpstream else { return false }
-                s.phase = .upstream
-                s.subscription = subscription
-                return true
-            }
-            if accepted {
-                downstream.receive(subscription: self)
-            } else {
-                subscription.cancel()
-            }
-        }
-
-        @inlinable
-        func receiveUpstream(_ input: Output) -> Subscribers.Demand {
-            let withinDemand = state.withLock { s -> Bool in
-                if s.demand.isUnlimited { return true }
-                guard s.demand.rawValue > 0 else { return false }
-                s.demand = Subscribers.Demand(rawValue: s.demand.rawValue - 1)
-                return true
-            }
-            if !withinDemand { violation("Catch received a value beyond the demand requested") }
-            let more = downstream.receive(input)
-            if more != .none {
-                state.withLock { $0.demand += more }
-            }
-            return more
-        }
-
-        @inlinable
-        func receiveUpstream(completion: Subscribers.Completion<Upstream.Failure>) {
-            // 0: ignore, 1: deliver or recover, 2: contract violation.
-            let action = state.withLock { s -> Int in
-                switch (s.phase, completion) {
-                case (.upstream, .finished):
-                    s.phase = .terminal
-                case (.upstream, .failure):
-                    s.phase = .awaitingReplacement
-                case (.terminal, _), (_, .finished):
-                    return 0
-                case (.awaitingUpstream, .failure), (.awaitingReplacement, .failure), (.replacement, .failure):
-                    return 2
-                }
-                s.subscription = nil
-                return 1
-            }
-            if action == 2 { violation("Catch's upstream failed twice, or before sending its subscription") }
-            guard action == 1 else { return }
-            switch completion {
-            case .finished:
-                downstream.receive(completion: .finished)
-            case .failure(let error):
-                handler(error).receive(subscriber: ReplacementSide(inner: self))
-            }
-        }
-
-        // MARK: Replacement side
-
-        @inlinable
-        func receiveReplacement(subscription: any Subscription) {
-            let demand = state.withLock { s -> Subscribers.Demand? in
-                guard s.phase == .awaitingReplacement else { return nil }
-                s.phase = .replacement
-                s.subscription = subscription
-                return s.demand
-            }
-            guard let demand else {
-                subscription.cancel()
-                return
-            }
-            if demand != .none { subscription.request(demand) }
-        }
-
-        /// Forwarded whatever the phase, as Combine does.
-        @inlinable
-        func receiveReplacement(_ input: Output) -> Subscribers.Demand {
-            downstream.receive(input)
-        }
-
-        @inlinable
-        func receiveReplacement(completion: Subscribers.Completion<NewPublisher.Failure>) {
-            let wasActive = state.withLock { s -> Bool in
-                guard s.phase == .replacement else { return false }
-                s.phase = .terminal
-                s.subscription = nil
-                return true
-            }
-            guard wasActive else { return }
-            downstream.receive(completion: completion)
-        }
-
-        // MARK: Subscription
-
-        @usableFromInline
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
-            let target = state.withLock { s -> (any Subscription)? in
-                switch s.phase {
-                case .awaitingUpstream:
-                    // Unreachable: the downstream gets this subscription
-                    // only once the upstream's has arrived.
-                    return nil
-                case .upstream:
-                    s.demand += demand
-                    return s.subscription
-                case .awaitingReplacement:
-                    s.demand += demand
-                    return nil
-                case .replacement:
-                    return s.subscription
-                case .terminal:
-                    return nil
-                }
-            }
-            target?.request(demand)
-        }
-
-        @usableFromInline
-        func cancel() {
-            let target = state.withLock { s -> (any Subscription)? in
-                switch s.phase {
-                case .upstream, .replacement:
-                    let target = s.subscription
-                    s.phase = .terminal
-                    s.subscription = nil
-                    return target
-                case .awaitingUpstream, .awaitingReplacement, .terminal:
-                    return nil
-                }
-            }
-            target?.cancel()
-        }
-
-        @usableFromInline var description: String { "Catch" }
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream, "demand": state.withLock { $0.demand }])
-        }
-        @usableFromInline var playgroundDescription: Any { description }
-
-        /// The subscriber given to the upstream.
-        @usableFromInline
-        internal struct UpstreamSide: Subscriber, CustomStringConvertible, CustomReflectable,
-            CustomPlaygroundDisplayConvertible
-        {
-            @usableFromInline typealias Input = Output
-            @usableFromInline typealias Failure = Upstream.Failure
-            @usableFromInline let inner: Inner
-
-            @inlinable init(inner: Inner) { self.inner = inner }
-            @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(inner) }
-            @inlinable func receive(subscription: any Subscription) { inner.receiveUpstream(subscription: subscription) }
-            @inlinable func receive(_ input: Output) -> Subscribers.Demand { inner.receiveUpstream(input) }
-            @inlinable func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-                inner.receiveUpstream(completion: completion)
-            }
-            @usableFromInline var description: String { "Catch" }
-            @usableFromInline var customMirror: Mirror { inner.customMirror }
-            @usableFromInline var playgroundDescription: Any { description }
-        }
-
-        /// The subscriber given to the handler's publisher.
-        @usableFromInline
-        internal struct ReplacementSide: Subscriber, CustomStringConvertible, CustomReflectable,
-            CustomPlaygroundDisplayConvertible
-        {
-            @usableFromInline typealias Input = Output
-            @usableFromInline typealias Failure = NewPublisher.Failure
-            @usableFromInline let inner: Inner
-
-            @inlinable init(inner: Inner) { self.inner = inner }
-            @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(inner) }
-            @inlinable func receive(subscription: any Subscription) { inner.receiveReplacement(subscription: subscription) }
-            @inlinable func receive(_ input: Output) -> Subscribers.Demand { inner.receiveReplacement(input) }
-            @inlinable func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
-                inner.receiveReplacement(completion: completion)
-            }
-            @usableFromInline var description: String { "Catch" }
-            @usableFromInline var customMirror: Mirror { inner.customMirror }
-            @usableFromInline var playgroundDescription: Any { description }
-        }
+    @inlinable
+    static func downstreamFailure(_ error: NewPublisher.Failure) -> Failure {
+        error
     }
 }
