@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Publisher {
     /// Specifies the scheduler on which to receive elements from the
     /// publisher.
@@ -70,160 +68,31 @@ extension Publishers {
         /// Subscribes an inner subscriber to the upstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ReceiveOnInner<S, Context>(
-                downstream: subscriber, scheduler: scheduler, options: options)
+            let inner = ScheduledDeliveryInner<S, ReceiveOnTiming<Context>>(
+                downstream: subscriber, timing: ReceiveOnTiming(scheduler: scheduler, options: options))
             upstream.receive(subscriber: inner)
         }
     }
 }
 
-/// Schedules one action per value and per completion, as Combine does
-/// (see ``ScheduledEvents``).
-///
-/// Combine's rules, kept here: `cancel()` stops the values still on their
-/// way, but once the upstream has completed it is ignored, so the values
-/// queued before the completion and the completion itself still arrive;
-/// the inner object (and its subscriber) stays alive until every scheduled
-/// action has run; `request` (`.none` included) goes straight upstream.
+/// `receive(on:)`'s scheduling for ``ScheduledDeliveryInner``: every event
+/// with `schedule(options:_:)`, at once.
 @usableFromInline
-internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
-{
-    @usableFromInline typealias Input = Downstream.Input
-    @usableFromInline typealias Failure = Downstream.Failure
-
-    @usableFromInline
-    internal struct State {
-        @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
-        @usableFromInline var pending = ScheduledEvents<Input, Failure>()
-
-        @inlinable
-        init() {}
-    }
-
-    @usableFromInline
-    internal enum Step {
-        case deliver(ScheduledEvent<Input, Failure>)
-        case skip
-        case done(release: AnyObject?)
-    }
-
-    @usableFromInline let downstream: Downstream
+internal struct ReceiveOnTiming<Context: Scheduler>: DescribedScheduledDeliveryTiming {
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
-    @usableFromInline let state = Locked(State())
-    /// The action scheduled for every event, formed once in the
-    /// initialiser (where it is specialised), so scheduling allocates no
-    /// closure. It captures `self` weakly; ``ScheduledEvents`` holds `self`
-    /// while actions are pending. Written only in `init`.
-    @usableFromInline internal private(set) var deliverAction: () -> Void = {}
 
     @inlinable
-    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-        self.downstream = downstream
+    init(scheduler: Context, options: Context.SchedulerOptions?) {
         self.scheduler = scheduler
         self.options = options
-        deliverAction = { [weak self] in self?.runScheduled() }
     }
 
     @inlinable
-    func receive(subscription: any Subscription) {
-        let accepted = state.withLock { s -> Bool in
-            guard case .awaitingSubscription = s.status else { return false }
-            s.status = .subscribed(subscription)
-            return true
-        }
-        guard accepted else {
-            subscription.cancel()
-            return
-        }
-        downstream.receive(subscription: self)
-    }
+    static var operatorName: String { "ReceiveOn" }
 
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        let schedule = state.withLock { s -> Bool in
-            guard s.status.isSubscribed else { return false }
-            s.pending.push(.value(input), owner: self)
-            return true
-        }
-        if schedule { scheduler.schedule(options: options, deliverAction) }
-        return .none
+    func schedule(_ action: @escaping () -> Void) {
+        scheduler.schedule(options: options, action)
     }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        let schedule = state.withLock { s -> Bool in
-            guard case .subscribed(let subscription) = s.status else { return false }
-            s.status = .pendingTerminal(subscription)
-            s.pending.push(.completion(completion), owner: self)
-            return true
-        }
-        if schedule { scheduler.schedule(options: options, deliverAction) }
-    }
-
-    /// One scheduled action: delivers its event, and those of actions that
-    /// ran meanwhile.
-    @inlinable
-    func runScheduled() {
-        // The first step also counts this action in, under the same lock.
-        var starting = true
-        while true {
-            let step = state.withLock { s -> Step in
-                if starting && !s.pending.actionRan() { return .done(release: nil) }
-                switch s.pending.next() {
-                case .done(let owner):
-                    return .done(release: owner)
-                case .event(.some(.value(let value))):
-                    // Values still pending when the subscriber cancelled
-                    // are dropped; after the upstream completed they are not.
-                    guard s.status.subscription != nil else { return .skip }
-                    return .deliver(.value(value))
-                case .event(.some(.completion(let completion))):
-                    s.status = .terminal
-                    return .deliver(.completion(completion))
-                case .event(.none):
-                    return .skip
-                }
-            }
-            starting = false
-            switch step {
-            case .deliver(.value(let value)):
-                let more = downstream.receive(value)
-                if more.rawValue > 0 {
-                    state.withLock { $0.status.subscription }?.request(more)
-                }
-            case .deliver(.completion(let completion)):
-                downstream.receive(completion: completion)
-            case .skip:
-                continue
-            case .done:
-                return // the owner, if returned, is released here, outside the lock
-            }
-        }
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        let subscription = state.withLock { s -> (any Subscription)? in
-            guard case .subscribed(let subscription) = s.status else { return nil }
-            return subscription
-        }
-        subscription?.request(demand)
-    }
-
-    @inlinable
-    func cancel() {
-        let subscription = state.withLock { s -> (any Subscription)? in
-            guard case .subscribed(let subscription) = s.status else { return nil }
-            s.status = .terminal
-            s.pending.dropPending()
-            return subscription
-        }
-        subscription?.cancel()
-    }
-
-    @usableFromInline var description: String { "ReceiveOn" }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-    @usableFromInline var playgroundDescription: Any { description }
 }
