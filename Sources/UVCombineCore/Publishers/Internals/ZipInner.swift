@@ -48,11 +48,12 @@ import Synchronization
 /// ``DownstreamGate`` and `cancel()` waits for a tuple in flight. Upstream
 /// calls are made outside the gate (see `DownstreamGate`).
 @usableFromInline
-internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
+internal final class ZipInner<Queues, Downstream: Subscriber>: CombiningInputEngine,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline typealias Store = Queues
 
     @usableFromInline
     internal struct State: UpstreamSlotOwner {
@@ -124,8 +125,8 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
     /// The subscriber to hand input `index`; `store` appends its value to
     /// its queue.
     @inlinable
-    func side<Input>(_ index: Int, store: @escaping (inout Queues, Input) -> Void) -> ZipSide<Queues, Input, Downstream> {
-        ZipSide(inner: self, index: index, store: store)
+    func side<Input>(_ index: Int, store: @escaping (inout Queues, Input) -> Void) -> CombiningInputSide<ZipInner, Input> {
+        CombiningInputSide(inner: self, index: index, store: store)
     }
 
     // MARK: Inputs
@@ -317,47 +318,5 @@ internal final class ZipInner<Queues, Downstream: Subscriber>: Subscription,
 
     @usableFromInline var description: String { "Zip" }
     @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-    @usableFromInline var playgroundDescription: Any { description }
-}
-
-/// The subscriber `Zip` hands each input.
-@usableFromInline
-internal struct ZipSide<Queues, Input, Downstream: Subscriber>: Subscriber,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
-{
-    @usableFromInline typealias Failure = Downstream.Failure
-
-    @usableFromInline let inner: ZipInner<Queues, Downstream>
-    @usableFromInline let index: Int
-    /// Appends this input's value to its queue; non-capturing.
-    @usableFromInline let store: (inout Queues, Input) -> Void
-    @usableFromInline let combineIdentifier = CombineIdentifier()
-
-    @inlinable
-    init(inner: ZipInner<Queues, Downstream>, index: Int, store: @escaping (inout Queues, Input) -> Void) {
-        self.inner = inner
-        self.index = index
-        self.store = store
-    }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-        inner.receive(subscription: subscription, input: index)
-    }
-
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        inner.receive(input, input: index, store: store)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        inner.receive(completion: completion, input: index)
-    }
-
-    @usableFromInline var description: String { "Zip" }
-    @usableFromInline var customMirror: Mirror {
-        Mirror(self, children: ["parentSubscription": inner.combineIdentifier])
-    }
     @usableFromInline var playgroundDescription: Any { description }
 }

@@ -3,7 +3,7 @@
 // specialise (`map`/`filter`/`scan` in Optional.Publisher.swift,
 // `count` in Publishers.Count.swift, ...); together they are the full set
 // Combine declares, with its return types (pinned by
-// Tests/UVCombineCoreTests/Publishers/OptionalPublisherSpecializationTests.swift).
+// Tests/UVCombineCoreTests/Publishers/Creating/OptionalPublisherSpecializationTests.swift).
 
 extension Optional.Publisher {
     /// An `Optional.Publisher` never fails, so retrying changes nothing:

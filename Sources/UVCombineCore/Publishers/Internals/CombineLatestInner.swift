@@ -37,11 +37,12 @@ import Synchronization
 /// ``DownstreamGate`` and `cancel()` waits for an output in flight. Upstream
 /// calls are made outside the gate (see `DownstreamGate`).
 @usableFromInline
-internal final class CombineLatestInner<Values, Downstream: Subscriber>: Subscription,
+internal final class CombineLatestInner<Values, Downstream: Subscriber>: CombiningInputEngine,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline typealias Store = Values
 
     @usableFromInline
     internal struct State: UpstreamSlotOwner {
@@ -93,9 +94,9 @@ internal final class CombineLatestInner<Values, Downstream: Subscriber>: Subscri
     /// `Values`.
     @inlinable
     func side<Input>(_ index: Int, store: @escaping (inout Values, Input) -> Void)
-        -> CombineLatestSide<Values, Input, Downstream>
+        -> CombiningInputSide<CombineLatestInner, Input>
     {
-        CombineLatestSide(inner: self, index: index, store: store)
+        CombiningInputSide(inner: self, index: index, store: store)
     }
 
     /// Hands the downstream this subscription once every input has been
@@ -231,47 +232,5 @@ internal final class CombineLatestInner<Values, Downstream: Subscriber>: Subscri
 
     @usableFromInline var description: String { "CombineLatest" }
     @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-    @usableFromInline var playgroundDescription: Any { description }
-}
-
-/// The subscriber `CombineLatest` hands each input.
-@usableFromInline
-internal struct CombineLatestSide<Values, Input, Downstream: Subscriber>: Subscriber,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
-{
-    @usableFromInline typealias Failure = Downstream.Failure
-
-    @usableFromInline let inner: CombineLatestInner<Values, Downstream>
-    @usableFromInline let index: Int
-    /// Writes this input's value into the inner's `Values`; non-capturing.
-    @usableFromInline let store: (inout Values, Input) -> Void
-    @usableFromInline let combineIdentifier = CombineIdentifier()
-
-    @inlinable
-    init(inner: CombineLatestInner<Values, Downstream>, index: Int, store: @escaping (inout Values, Input) -> Void) {
-        self.inner = inner
-        self.index = index
-        self.store = store
-    }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-        inner.receive(subscription: subscription, input: index)
-    }
-
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        inner.receive(input, input: index, store: store)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        inner.receive(completion: completion, input: index)
-    }
-
-    @usableFromInline var description: String { "CombineLatest" }
-    @usableFromInline var customMirror: Mirror {
-        Mirror(self, children: ["parentSubscription": inner.combineIdentifier])
-    }
     @usableFromInline var playgroundDescription: Any { description }
 }

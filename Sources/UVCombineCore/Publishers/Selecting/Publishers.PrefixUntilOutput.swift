@@ -69,7 +69,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = Inner(downstream: subscriber)
-            other.receive(subscriber: Trigger(inner: inner))
+            other.receive(subscriber: UntilOutputTrigger<Inner<S>, Other.Output>(inner: inner))
             upstream.receive(subscriber: inner)
         }
     }
@@ -82,25 +82,15 @@ extension Publishers.PrefixUntilOutput {
     /// description (OpenCombine's `PrefixUntilOutputTests.testPrefixUntilOutputReflection`,
     /// written against Combine): debuggers and `print` show its type.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, UntilOutputTriggerTarget
         where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
+        @usableFromInline typealias TriggerFailure = Other.Failure
 
         /// The phase of one of the two links (upstream, trigger).
-        @usableFromInline
-        internal enum Link {
-            case awaiting
-            case subscribed(any Subscription)
-            case terminal
-
-            @inlinable
-            var subscription: (any Subscription)? {
-                if case .subscribed(let s) = self { return s }
-                return nil
-            }
-        }
+        @usableFromInline typealias Link = UntilOutputLink
 
         @usableFromInline
         internal struct State {
@@ -229,7 +219,7 @@ extension Publishers.PrefixUntilOutput {
         }
 
         @inlinable
-        func triggerCompleted() {
+        func triggerCompleted(_ completion: Subscribers.Completion<Other.Failure>) {
             // A trigger that ends without an element changes nothing: the
             // upstream keeps flowing. Its subscription is dropped, not
             // cancelled (it has ended).
@@ -259,43 +249,6 @@ extension Publishers.PrefixUntilOutput {
             }
             links.0?.cancel()
             links.1?.cancel()
-        }
-    }
-
-    /// Subscribes to the other publisher on behalf of `Inner`, under the
-    /// same ``CombineIdentifier`` (as Combine's does). No custom debug
-    /// output either, as Combine's.
-    @usableFromInline
-    internal struct Trigger<Downstream: Subscriber>: Subscriber
-        where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
-    {
-        @usableFromInline typealias Input = Other.Output
-        @usableFromInline typealias Failure = Other.Failure
-
-        @usableFromInline let inner: Inner<Downstream>
-
-        @inlinable
-        init(inner: Inner<Downstream>) {
-            self.inner = inner
-        }
-
-        @inlinable
-        var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            inner.triggerReceive(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Other.Output) -> Subscribers.Demand {
-            inner.triggerFired()
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Other.Failure>) {
-            inner.triggerCompleted()
         }
     }
 }

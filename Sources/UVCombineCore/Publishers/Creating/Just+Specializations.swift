@@ -3,7 +3,7 @@
 // (`Just.map` in Just.swift, `Just.filter` in Optional.Publisher.swift,
 // `Just.count` in Publishers.Count.swift, ...); together they are the full
 // set Combine declares, with its return types (pinned by
-// Tests/UVCombineCoreTests/Publishers/JustSpecializationTests.swift).
+// Tests/UVCombineCoreTests/Publishers/Creating/JustSpecializationTests.swift).
 
 extension Just {
     /// `Just` never fails, so retrying changes nothing: the same publisher.

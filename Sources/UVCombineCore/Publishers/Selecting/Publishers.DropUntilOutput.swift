@@ -69,7 +69,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = Inner(downstream: subscriber)
             subscriber.receive(subscription: inner)
-            other.receive(subscriber: Trigger(inner: inner))
+            other.receive(subscriber: UntilOutputTrigger<Inner<S>, Other.Output>(inner: inner))
             upstream.receive(subscriber: inner)
         }
     }
@@ -80,26 +80,16 @@ extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other
 extension Publishers.DropUntilOutput {
     /// Drops the upstream until the trigger fires, then forwards it.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, UntilOutputTriggerTarget,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
         where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
     {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
+        @usableFromInline typealias TriggerFailure = Other.Failure
 
         /// The phase of one of the two links (upstream, trigger).
-        @usableFromInline
-        internal enum Link {
-            case awaiting
-            case subscribed(any Subscription)
-            case terminal
-
-            @inlinable
-            var subscription: (any Subscription)? {
-                if case .subscribed(let s) = self { return s }
-                return nil
-            }
-        }
+        @usableFromInline typealias Link = UntilOutputLink
 
         @usableFromInline
         internal struct State {
@@ -251,47 +241,6 @@ extension Publishers.DropUntilOutput {
             }
             links.0?.cancel()
             links.1?.cancel()
-        }
-
-        @usableFromInline var description: String { "DropUntilOutput" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
-    }
-
-    /// Subscribes to the other publisher on behalf of `Inner`, under the
-    /// same ``CombineIdentifier`` (as Combine's does).
-    @usableFromInline
-    internal struct Trigger<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-        where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
-    {
-        @usableFromInline typealias Input = Other.Output
-        @usableFromInline typealias Failure = Other.Failure
-
-        @usableFromInline let inner: Inner<Downstream>
-
-        @inlinable
-        init(inner: Inner<Downstream>) {
-            self.inner = inner
-        }
-
-        @inlinable
-        var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            inner.triggerReceive(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Other.Output) -> Subscribers.Demand {
-            inner.triggerFired()
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Other.Failure>) {
-            inner.triggerCompleted(completion)
         }
 
         @usableFromInline var description: String { "DropUntilOutput" }

@@ -1,93 +1,37 @@
-import Synchronization
-
-extension Publisher {
-    /// Specifies the scheduler on which to receive elements from the
-    /// publisher.
-    ///
-    /// Values and the completion are delivered on `scheduler`, in the order
-    /// the upstream sent them. The subscription itself reaches the
-    /// subscriber synchronously, on the subscribing thread (Apple's
-    /// documentation: `receive(on:options:)` "doesn't affect the scheduler
-    /// used to call the subscriber's `receive(subscription:)` method"),
-    /// and demand goes upstream on the thread that requests it. After
-    /// `cancel()`, values already on their way to the scheduler are dropped.
-    ///
-    /// As in Combine, each value and the completion costs one
-    /// `schedule(options:_:)` call on the scheduler, and the pipeline stays
-    /// alive until every scheduled action has run. A `cancel()` drops the
-    /// values still on their way, unless the upstream has already
-    /// completed: then the remaining values and the completion still
-    /// arrive (Combine ignores that cancel).
-    ///
-    /// Cost: pending values wait in a ring buffer and every action is the
-    /// same pre-formed closure, so the operator allocates nothing per value
-    /// once warm; each value costs what one `schedule(options:_:)` of the
-    /// scheduler costs (nothing for `ImmediateScheduler`, a warmed-up
-    /// `TestScheduler` or a `UVLoop`; one work item for a `DispatchQueue`).
-    ///
-    /// ```swift
-    /// let c = subject
-    ///     .receive(on: DispatchQueue.main)
-    ///     .sink { label.text = $0 }
-    /// ```
-    @inlinable
-    public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
-        -> Publishers.ReceiveOn<Self, S>
-    {
-        Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
-    }
+/// How `receive(on:)` and `delay` hand an event to their scheduler: the one
+/// thing the two operators' subscription (``ScheduledDeliveryInner``)
+/// leaves to each. A small struct holding the scheduler and its arguments;
+/// specialised with the inner, so the call costs what the scheduler's
+/// `schedule` costs.
+@usableFromInline
+internal protocol ScheduledDeliveryTiming {
+    /// Schedules `action` (the same pre-formed closure for every event).
+    func schedule(_ action: @escaping () -> Void)
 }
 
-extension Publishers {
-    /// A publisher that delivers elements to its downstream subscriber on a
-    /// specific scheduler.
-    ///
-    /// ```swift
-    /// let p = Publishers.ReceiveOn(upstream: Just(1), scheduler: ImmediateScheduler.shared, options: nil)
-    /// ```
-    public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
-        /// The upstream's output type.
-        public typealias Output = Upstream.Output
-        /// The upstream's failure type.
-        public typealias Failure = Upstream.Failure
-
-        /// The publisher from which this publisher receives elements.
-        public let upstream: Upstream
-        /// The scheduler the publisher is to use for element delivery.
-        public let scheduler: Context
-        /// Scheduler options that customize the delivery of elements.
-        public let options: Context.SchedulerOptions?
-
-        /// Creates a publisher that delivers `upstream`'s elements on
-        /// `scheduler`.
-        @inlinable
-        public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
-            self.upstream = upstream
-            self.scheduler = scheduler
-            self.options = options
-        }
-
-        /// Subscribes an inner subscriber to the upstream.
-        @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ReceiveOnInner<S, Context>(
-                downstream: subscriber, scheduler: scheduler, options: options)
-            upstream.receive(subscriber: inner)
-        }
-    }
+/// A timing whose subscription describes itself (`receive(on:)`'s, as
+/// Combine's does); `delay`'s, like Combine's, customises no debug output.
+@usableFromInline
+internal protocol DescribedScheduledDeliveryTiming: ScheduledDeliveryTiming {
+    /// The subscription's `description` and `playgroundDescription`.
+    static var operatorName: String { get }
 }
 
-/// Schedules one action per value and per completion, as Combine does
-/// (see ``ScheduledEvents``).
+/// The subscription behind `receive(on:)` and `delay`: one scheduled action
+/// per value and per completion, as Combine schedules them (see
+/// ``ScheduledEvents``), and one drain loop that delivers them in order.
 ///
 /// Combine's rules, kept here: `cancel()` stops the values still on their
 /// way, but once the upstream has completed it is ignored, so the values
 /// queued before the completion and the completion itself still arrive;
 /// the inner object (and its subscriber) stays alive until every scheduled
 /// action has run; `request` (`.none` included) goes straight upstream.
+///
+/// Threading: the upstream may deliver on any thread; the subscriber is
+/// called on the scheduler, one event at a time.
 @usableFromInline
-internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+internal final class ScheduledDeliveryInner<Downstream: Subscriber, Timing: ScheduledDeliveryTiming>:
+    Subscriber, Subscription
 {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
@@ -109,8 +53,7 @@ internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
     }
 
     @usableFromInline let downstream: Downstream
-    @usableFromInline let scheduler: Context
-    @usableFromInline let options: Context.SchedulerOptions?
+    @usableFromInline let timing: Timing
     @usableFromInline let state = Locked(State())
     /// The action scheduled for every event, formed once in the
     /// initialiser (where it is specialised), so scheduling allocates no
@@ -119,10 +62,9 @@ internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
     @usableFromInline internal private(set) var deliverAction: () -> Void = {}
 
     @inlinable
-    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+    init(downstream: Downstream, timing: Timing) {
         self.downstream = downstream
-        self.scheduler = scheduler
-        self.options = options
+        self.timing = timing
         deliverAction = { [weak self] in self?.runScheduled() }
     }
 
@@ -147,7 +89,7 @@ internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
             s.pending.push(.value(input), owner: self)
             return true
         }
-        if schedule { scheduler.schedule(options: options, deliverAction) }
+        if schedule { timing.schedule(deliverAction) }
         return .none
     }
 
@@ -159,7 +101,7 @@ internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
             s.pending.push(.completion(completion), owner: self)
             return true
         }
-        if schedule { scheduler.schedule(options: options, deliverAction) }
+        if schedule { timing.schedule(deliverAction) }
     }
 
     /// One scheduled action: delivers its event, and those of actions that
@@ -222,8 +164,19 @@ internal final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
         }
         subscription?.cancel()
     }
+}
 
-    @usableFromInline var description: String { "ReceiveOn" }
+// Debug output only for the operators whose Combine subscription has it
+// (conditional, so `delay`'s subscription is none of these, as Combine's).
+
+extension ScheduledDeliveryInner: CustomStringConvertible where Timing: DescribedScheduledDeliveryTiming {
+    @usableFromInline var description: String { Timing.operatorName }
+}
+
+extension ScheduledDeliveryInner: CustomReflectable where Timing: DescribedScheduledDeliveryTiming {
     @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-    @usableFromInline var playgroundDescription: Any { description }
+}
+
+extension ScheduledDeliveryInner: CustomPlaygroundDisplayConvertible where Timing: DescribedScheduledDeliveryTiming {
+    @usableFromInline var playgroundDescription: Any { Timing.operatorName }
 }
