@@ -87,7 +87,7 @@ let package = Package(
             name: "UVCombine",
             dependencies: [
                 "UVCombineCore", "UVCombineDispatch", "UVCombineFoundation", "UVCombineLoop",
-                "UVCombineLoopFoundation", "UVCombineHTTP",
+                "UVCombineLoopFoundation", "UVCombineHTTP", "UVCombineWebSocket",
             ]
         ),
         // Re-exports Combine on Apple platforms and UVCombine elsewhere.
@@ -109,6 +109,22 @@ let package = Package(
             dependencies: [
                 "UVCombineCore",
                 "UVCombineLoop",
+                "COpenSSL",
+                "CZlib",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // WebSocket (RFC 6455, RFC 7692) tasks on a UVURLSession: the
+        // I/O-free protocol core (frame codec, UTF-8 validation, close
+        // rules, handshake, permessage-deflate) and the task that runs it
+        // on the loop over UVCombineHTTP's TCP, TLS and proxy tunnel
+        // connections (docs/websocket.md). At most FoundationEssentials.
+        .target(
+            name: "UVCombineWebSocket",
+            dependencies: [
+                "UVCombineCore",
+                "UVCombineLoop",
+                "UVCombineHTTP",
                 "COpenSSL",
                 "CZlib",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -180,6 +196,16 @@ let package = Package(
                 "CUVCombineMallocCounter", "CZlib",
                 "TestServerSupport",
             ]
+        ),
+        .testTarget(
+            name: "UVCombineWebSocketTests",
+            dependencies: [
+                "UVCombineWebSocket", "UVCombineHTTP", "UVCombineLoop", "UVCombineCore", "UVCombineTesting",
+                "CUVCombineMallocCounter", "CZlib", "TestServerSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            // The echo servers (python's websockets, node's ws), run by path.
+            exclude: ["Servers"]
         ),
         // Builds libuvcombine-c.so and C programs with gcc (`make c-build`)
         // and runs them: every header function, bad input, AddressSanitizer.

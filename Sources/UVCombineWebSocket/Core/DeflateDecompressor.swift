@@ -1,0 +1,105 @@
+internal import CZlib
+
+/// Inflates incoming compressed messages for permessage-deflate (RFC
+/// 7692, 7.2.2): frame payloads as they arrive, then the `00 00 FF FF`
+/// the sender removed. Output beyond the message size limit fails with
+/// 1009 as soon as it is produced, so a deflate bomb (a few KiB that
+/// inflate to gigabytes) costs at most the limit in memory; data zlib
+/// rejects fails with 1007.
+///
+/// A 15-bit window inflates whatever window the server used.
+///
+/// ```swift
+/// let inflater = try DeflateDecompressor(noContextTakeover: false)
+/// var message: [UInt8] = []
+/// try inflater.inflate(payload, into: &message, limit: 1 << 20)
+/// try inflater.finishMessage(into: &message, limit: 1 << 20)
+/// ```
+///
+/// Threading: one thread at a time (the loop's).
+package final class DeflateDecompressor {
+    private let stream: UnsafeMutablePointer<z_stream>
+    private let noContextTakeover: Bool
+    private static let tail: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
+
+    /// - Throws: 1011 when zlib cannot start.
+    package init(noContextTakeover: Bool) throws(WebSocketProtocolError) {
+        stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        self.noContextTakeover = noContextTakeover
+        let status = czlib_inflate_init2(stream, -15)
+        guard status == Z_OK else {
+            stream.deallocate()
+            throw WebSocketProtocolError(.internalServerError, "inflateInit2 failed (\(status))")
+        }
+    }
+
+    deinit {
+        inflateEnd(stream)
+        stream.deallocate()
+    }
+
+    /// Inflates one frame's payload, appending to `message`.
+    ///
+    /// - Throws: 1009 when `message` would exceed `limit` bytes; 1007 for
+    ///   data that is not DEFLATE.
+    package func inflate(_ input: UnsafeRawBufferPointer, into message: inout [UInt8], limit: Int) throws(WebSocketProtocolError) {
+        guard input.count > 0 else { return }
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: Bytef.self))
+        stream.pointee.avail_in = uInt(input.count)
+        defer {
+            stream.pointee.next_in = nil
+            stream.pointee.next_out = nil
+        }
+        while true {
+            // Grow by what the input suggests, never past the limit + 1
+            // (one byte beyond tells that the limit was exceeded).
+            let used = message.count
+            let room = min(max(input.count * 4, 16 * 1024), limit + 1 - used)
+            guard room > 0 else {
+                throw WebSocketProtocolError(.messageTooBig, "the inflated message exceeds the limit of \(limit) bytes")
+            }
+            message.append(contentsOf: repeatElement(0, count: room))
+            let status = message.withUnsafeMutableBytes { raw -> Int32 in
+                stream.pointee.next_out = (raw.baseAddress! + used).assumingMemoryBound(to: Bytef.self)
+                stream.pointee.avail_out = uInt(room)
+                return CZlib.inflate(stream, Z_SYNC_FLUSH)
+            }
+            let left = Int(stream.pointee.avail_out)
+            message.removeLast(left)
+            switch status {
+            case Z_OK, Z_BUF_ERROR:
+                break
+            case Z_STREAM_END:
+                // The sender ended the DEFLATE stream (a final block);
+                // what follows starts a new one.
+                inflateReset(stream)
+            default:
+                let reason = stream.pointee.msg.map { String(cString: $0) } ?? "status \(status)"
+                throw WebSocketProtocolError(.invalidFramePayloadData, "the compressed message is not valid DEFLATE: \(reason)")
+            }
+            if message.count > limit {
+                throw WebSocketProtocolError(.messageTooBig, "the inflated message exceeds the limit of \(limit) bytes")
+            }
+            // Done when the input is consumed and zlib had output room left.
+            if stream.pointee.avail_in == 0 && left > 0 { return }
+            if status == Z_BUF_ERROR && left > 0 { return }
+        }
+    }
+
+    /// Inflates the message's end (the `00 00 FF FF` the sender removed),
+    /// and resets the window when the server does not take it over.
+    package func finishMessage(into message: inout [UInt8], limit: Int) throws(WebSocketProtocolError) {
+        var failure: WebSocketProtocolError?
+        Self.tail.withUnsafeBytes { raw in
+            do throws(WebSocketProtocolError) { try inflate(raw, into: &message, limit: limit) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        if noContextTakeover { inflateReset(stream) }
+    }
+
+    /// Forgets the message in progress (after a failure).
+    package func reset() {
+        inflateReset(stream)
+    }
+}
