@@ -35,6 +35,11 @@ package final class DeflateCompressor {
 
     /// The compressed form of `message`.
     package func compress(_ message: UnsafeRawBufferPointer) throws(WebSocketProtocolError) -> [UInt8] {
+        // RFC 7692, 7.2.3.6: an empty message is one 0x00 byte (with the
+        // removed tail, an empty stored block). Not through zlib: a second
+        // Z_SYNC_FLUSH without input in between is Z_BUF_ERROR and
+        // produces nothing, which would not inflate.
+        guard message.count > 0 else { return [0x00] }
         var output = [UInt8](repeating: 0, count: max(64, message.count / 2 + 64))
         var produced = 0
         stream.pointee.next_in = UnsafeMutablePointer(mutating: message.baseAddress?.assumingMemoryBound(to: Bytef.self))

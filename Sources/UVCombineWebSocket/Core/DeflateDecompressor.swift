@@ -21,6 +21,9 @@ package final class DeflateDecompressor {
     private let stream: UnsafeMutablePointer<z_stream>
     private let noContextTakeover: Bool
     private static let tail: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
+    /// Whether the message in progress had compressed bytes: an empty
+    /// payload is an empty message (the tail alone is not DEFLATE).
+    private var hasInput = false
 
     /// - Throws: 1011 when zlib cannot start.
     package init(noContextTakeover: Bool) throws(WebSocketProtocolError) {
@@ -45,6 +48,7 @@ package final class DeflateDecompressor {
     ///   data that is not DEFLATE.
     package func inflate(_ input: UnsafeRawBufferPointer, into message: inout [UInt8], limit: Int) throws(WebSocketProtocolError) {
         guard input.count > 0 else { return }
+        hasInput = true
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: Bytef.self))
         stream.pointee.avail_in = uInt(input.count)
         defer {
@@ -90,16 +94,20 @@ package final class DeflateDecompressor {
     /// Inflates the message's end (the `00 00 FF FF` the sender removed),
     /// and resets the window when the server does not take it over.
     package func finishMessage(into message: inout [UInt8], limit: Int) throws(WebSocketProtocolError) {
+        guard hasInput else { return }
         var failure: WebSocketProtocolError?
         Self.tail.withUnsafeBytes { raw in
             do throws(WebSocketProtocolError) { try inflate(raw, into: &message, limit: limit) } catch { failure = error }
         }
+        // After the tail, which `inflate` counted as input.
+        hasInput = false
         if let failure { throw failure }
         if noContextTakeover { inflateReset(stream) }
     }
 
     /// Forgets the message in progress (after a failure).
     package func reset() {
+        hasInput = false
         inflateReset(stream)
     }
 }

@@ -75,7 +75,7 @@ struct WebSocketHandshakeTests {
     }
 
     @Test("bad answers fail the handshake with the reason", arguments: [
-        (["HTTP/1.1 404 Not Found", "", ""], "expected status 404"),
+        (["HTTP/1.1 404 Not Found", "", ""], "expected status 101, got 404 Not Found"),
         (["HTTP/1.1 101 Switching Protocols", "Connection: Upgrade", "Sec-WebSocket-Accept: \(accept)", "", ""], "the answer has no \"Upgrade: websocket\""),
         (["HTTP/1.1 101 Switching Protocols", "Upgrade: websocket", "Sec-WebSocket-Accept: \(accept)", "", ""], "the answer has no \"Connection: Upgrade\""),
         (["HTTP/1.1 101 Switching Protocols", "Upgrade: websocket", "Connection: Upgrade", "", ""], "the answer has no Sec-WebSocket-Accept"),

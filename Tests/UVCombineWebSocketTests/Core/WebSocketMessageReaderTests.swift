@@ -122,3 +122,29 @@ struct WebSocketMessageReaderTests {
         }
     }
 }
+
+@Suite("permessage-deflate codec")
+struct DeflateCodecTests {
+    @Test("empty messages compress to one 0x00 byte, also the second in a row, and inflate back (RFC 7692, 7.2.3.6)")
+    func emptyMessages() throws {
+        let compressor = try DeflateCompressor(windowBits: 12, noContextTakeover: false)
+        #expect(try compressor.compress([]) == [0x00])
+        #expect(try compressor.compress([]) == [0x00])
+        let inflater = try DeflateDecompressor(noContextTakeover: false)
+        for payload in [[0x00], [], [0x00]] as [[UInt8]] {
+            var message: [UInt8] = []
+            try payload.withUnsafeBytes { raw in
+                do throws(WebSocketProtocolError) { try inflater.inflate(raw, into: &message, limit: 10) } catch { throw error }
+            }
+            try inflater.finishMessage(into: &message, limit: 10)
+            #expect(message.isEmpty)
+        }
+        let after = try compressor.compress(Array("x".utf8))
+        var message: [UInt8] = []
+        try after.withUnsafeBytes { raw in
+            do throws(WebSocketProtocolError) { try inflater.inflate(raw, into: &message, limit: 10) } catch { throw error }
+        }
+        try inflater.finishMessage(into: &message, limit: 10)
+        #expect(message == Array("x".utf8))
+    }
+}
