@@ -14,16 +14,21 @@ internal import CZlib
 package final class DeflateCompressor {
     private let stream: UnsafeMutablePointer<z_stream>
     private let noContextTakeover: Bool
+    /// zlib's output, copied into the result after each call.
+    private let scratch: UnsafeMutablePointer<Bytef>
+    private static let scratchSize = 64 * 1024
 
     /// - Throws: 1011 when zlib cannot start.
     package init(windowBits: Int, noContextTakeover: Bool) throws(WebSocketProtocolError) {
         stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         self.noContextTakeover = noContextTakeover
+        scratch = UnsafeMutablePointer<Bytef>.allocate(capacity: Self.scratchSize)
         // Negative: raw DEFLATE, no zlib header.
         let status = czlib_deflate_init2(stream, Z_DEFAULT_COMPRESSION, -Int32(max(9, windowBits)))
         guard status == Z_OK else {
             stream.deallocate()
+            scratch.deallocate()
             throw WebSocketProtocolError(.internalServerError, "deflateInit2 failed (\(status))")
         }
     }
@@ -31,6 +36,7 @@ package final class DeflateCompressor {
     deinit {
         deflateEnd(stream)
         stream.deallocate()
+        scratch.deallocate()
     }
 
     /// The compressed form of `message`.
@@ -40,28 +46,25 @@ package final class DeflateCompressor {
         // Z_SYNC_FLUSH without input in between is Z_BUF_ERROR and
         // produces nothing, which would not inflate.
         guard message.count > 0 else { return [0x00] }
-        var output = [UInt8](repeating: 0, count: max(64, message.count / 2 + 64))
-        var produced = 0
+        var output: [UInt8] = []
+        output.reserveCapacity(message.count / 2 + 64)
         stream.pointee.next_in = UnsafeMutablePointer(mutating: message.baseAddress?.assumingMemoryBound(to: Bytef.self))
         stream.pointee.avail_in = uInt(message.count)
         while true {
-            if produced == output.count { output += [UInt8](repeating: 0, count: output.count) }
-            let room = output.count - produced
-            let status = output.withUnsafeMutableBytes { raw -> Int32 in
-                stream.pointee.next_out = (raw.baseAddress! + produced).assumingMemoryBound(to: Bytef.self)
-                stream.pointee.avail_out = uInt(room)
-                return deflate(stream, Z_SYNC_FLUSH)
-            }
-            produced += room - Int(stream.pointee.avail_out)
+            // Into the scratch buffer, then appended (no zero-filled room).
+            stream.pointee.next_out = scratch
+            stream.pointee.avail_out = uInt(Self.scratchSize)
+            let status = deflate(stream, Z_SYNC_FLUSH)
+            let produced = Self.scratchSize - Int(stream.pointee.avail_out)
             guard status == Z_OK || status == Z_BUF_ERROR else {
                 throw WebSocketProtocolError(.internalServerError, "deflate failed (\(status))")
             }
+            output.appendRaw(UnsafeRawBufferPointer(start: scratch, count: produced))
             // Done when zlib consumed everything and had room left over.
             if stream.pointee.avail_in == 0 && stream.pointee.avail_out > 0 { break }
         }
         stream.pointee.next_in = nil
         stream.pointee.next_out = nil
-        output.removeSubrange(produced...)
         if output.count >= 4 && output.suffix(4).elementsEqual([0x00, 0x00, 0xFF, 0xFF]) {
             output.removeLast(4)
         }

@@ -20,6 +20,9 @@ internal import CZlib
 package final class DeflateDecompressor {
     private let stream: UnsafeMutablePointer<z_stream>
     private let noContextTakeover: Bool
+    /// zlib's output, copied into the message after each call.
+    private let scratch: UnsafeMutablePointer<Bytef>
+    private static let scratchSize = 64 * 1024
     private static let tail: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
     /// Whether the message in progress had compressed bytes: an empty
     /// payload is an empty message (the tail alone is not DEFLATE).
@@ -30,9 +33,11 @@ package final class DeflateDecompressor {
         stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         self.noContextTakeover = noContextTakeover
+        scratch = UnsafeMutablePointer<Bytef>.allocate(capacity: Self.scratchSize)
         let status = czlib_inflate_init2(stream, -15)
         guard status == Z_OK else {
             stream.deallocate()
+            scratch.deallocate()
             throw WebSocketProtocolError(.internalServerError, "inflateInit2 failed (\(status))")
         }
     }
@@ -40,6 +45,7 @@ package final class DeflateDecompressor {
     deinit {
         inflateEnd(stream)
         stream.deallocate()
+        scratch.deallocate()
     }
 
     /// Inflates one frame's payload, appending to `message`.
@@ -51,26 +57,19 @@ package final class DeflateDecompressor {
         hasInput = true
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: Bytef.self))
         stream.pointee.avail_in = uInt(input.count)
+        stream.pointee.next_out = scratch
+        stream.pointee.avail_out = uInt(Self.scratchSize)
         defer {
             stream.pointee.next_in = nil
             stream.pointee.next_out = nil
         }
         while true {
-            // Grow by what the input suggests, never past the limit + 1
-            // (one byte beyond tells that the limit was exceeded).
-            let used = message.count
-            let room = min(max(input.count * 4, 16 * 1024), limit + 1 - used)
-            guard room > 0 else {
-                throw WebSocketProtocolError(.messageTooBig, "the inflated message exceeds the limit of \(limit) bytes")
-            }
-            message.append(contentsOf: repeatElement(0, count: room))
-            let status = message.withUnsafeMutableBytes { raw -> Int32 in
-                stream.pointee.next_out = (raw.baseAddress! + used).assumingMemoryBound(to: Bytef.self)
-                stream.pointee.avail_out = uInt(room)
-                return CZlib.inflate(stream, Z_SYNC_FLUSH)
-            }
-            let left = Int(stream.pointee.avail_out)
-            message.removeLast(left)
+            // Into the scratch buffer, then appended: no zero-filling of
+            // room in the message, and the limit checked before growing it.
+            let status = CZlib.inflate(stream, Z_SYNC_FLUSH)
+            let produced = Self.scratchSize - Int(stream.pointee.avail_out)
+            stream.pointee.next_out = scratch
+            stream.pointee.avail_out = uInt(Self.scratchSize)
             switch status {
             case Z_OK, Z_BUF_ERROR:
                 break
@@ -82,12 +81,13 @@ package final class DeflateDecompressor {
                 let reason = stream.pointee.msg.map { String(cString: $0) } ?? "status \(status)"
                 throw WebSocketProtocolError(.invalidFramePayloadData, "the compressed message is not valid DEFLATE: \(reason)")
             }
-            if message.count > limit {
+            if message.count + produced > limit {
                 throw WebSocketProtocolError(.messageTooBig, "the inflated message exceeds the limit of \(limit) bytes")
             }
-            // Done when the input is consumed and zlib had output room left.
-            if stream.pointee.avail_in == 0 && left > 0 { return }
-            if status == Z_BUF_ERROR && left > 0 { return }
+            message.appendRaw(UnsafeRawBufferPointer(start: scratch, count: produced))
+            // Done when the input is consumed and zlib had room left over.
+            if stream.pointee.avail_in == 0 && produced < Self.scratchSize { return }
+            if status == Z_BUF_ERROR && produced == 0 { return }
         }
     }
 

@@ -42,6 +42,11 @@ package struct UTF8Validator: Sendable {
     }
 
     /// Checks `bytes` after the bytes seen so far.
+    ///
+    /// `@_optimize(speed)`: a byte loop over every received text byte,
+    /// optimised even in debug builds (where a 16 MiB message otherwise
+    /// takes seconds, and the tests would be slow).
+    @_optimize(speed)
     package mutating func validate(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var index = 0
         let count = bytes.count
@@ -56,16 +61,20 @@ package struct UTF8Validator: Sendable {
             let byte = bytes[index]
             index += 1
             if needed == 0 {
-                switch byte {
-                case 0x00...0x7F: continue
-                case 0xC2...0xDF: needed = 1
-                case 0xE0: needed = 2; lower = 0xA0
-                case 0xE1...0xEC, 0xEE...0xEF: needed = 2
-                case 0xED: needed = 2; upper = 0x9F
-                case 0xF0: needed = 3; lower = 0x90
-                case 0xF1...0xF3: needed = 3
-                case 0xF4: needed = 3; upper = 0x8F
-                default: return false
+                // Plain comparisons rather than range patterns, which call
+                // the generic `~=` unoptimised in debug builds.
+                if byte < 0x80 {
+                    continue
+                } else if byte >= 0xC2 && byte <= 0xDF {
+                    needed = 1
+                } else if byte >= 0xE0 && byte <= 0xEF {
+                    needed = 2
+                    if byte == 0xE0 { lower = 0xA0 } else if byte == 0xED { upper = 0x9F }
+                } else if byte >= 0xF0 && byte <= 0xF4 {
+                    needed = 3
+                    if byte == 0xF0 { lower = 0x90 } else if byte == 0xF4 { upper = 0x8F }
+                } else {
+                    return false
                 }
             } else {
                 guard byte >= lower && byte <= upper else { return false }

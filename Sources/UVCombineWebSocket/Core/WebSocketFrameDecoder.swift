@@ -60,7 +60,7 @@ package struct WebSocketFrameDecoder: Sendable {
     /// holds at most one partial frame and what arrived after it.
     package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compact()
-        buffer.append(contentsOf: bytes)
+        buffer.appendRaw(bytes)
     }
 
     /// Adds received bytes.

@@ -50,7 +50,7 @@ package struct WebSocketFrameEncoder: Sendable {
             }
         }
         guard masks else {
-            out.append(contentsOf: payload)
+            out.appendRaw(payload)
             return
         }
         let key = maskingKey ?? random.next()
@@ -58,7 +58,7 @@ package struct WebSocketFrameEncoder: Sendable {
                         UInt8(truncatingIfNeeded: key >> 8), UInt8(truncatingIfNeeded: key)]
         out.append(contentsOf: keyBytes)
         let start = out.count
-        out.append(contentsOf: payload)
+        out.appendRaw(payload)
         out.withUnsafeMutableBytes { buffer in
             Self.mask(UnsafeMutableRawBufferPointer(rebasing: buffer[start...]), key: keyBytes, offset: 0)
         }

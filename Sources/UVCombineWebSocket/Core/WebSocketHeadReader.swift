@@ -21,7 +21,7 @@ package struct WebSocketHeadReader: Sendable {
     /// - Throws: when the head exceeds ``maximumHeadBytes``.
     package mutating func append(_ input: UnsafeRawBufferPointer) throws(WebSocketHandshakeError) -> (head: [UInt8], rest: [UInt8])? {
         let searchStart = max(bytes.count - 3, 0)
-        bytes.append(contentsOf: input)
+        bytes.appendRaw(input)
         var index = searchStart
         while index + 3 < bytes.count {
             if bytes[index] == 0x0D && bytes[index + 1] == 0x0A && bytes[index + 2] == 0x0D && bytes[index + 3] == 0x0A {

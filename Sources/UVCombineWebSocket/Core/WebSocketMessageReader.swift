@@ -146,7 +146,7 @@ package struct WebSocketMessageReader {
         var validator = self.validator
         self.message = []
         let valid = decoder.withPayload(of: frame) { payload -> Bool in
-            message.append(contentsOf: payload)
+            message.appendRaw(payload)
             return !isText || validator.validate(payload)
         }
         self.message = message

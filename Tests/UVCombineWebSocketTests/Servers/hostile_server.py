@@ -5,6 +5,7 @@
 # connection ends without one). Prints "listening on port N " first.
 import base64
 import hashlib
+import select
 import socket
 import struct
 import sys
@@ -78,6 +79,29 @@ def read_close(connection):
                 return struct.unpack(">H", payload[:2])[0] if len(payload) >= 2 else 1005
 
 
+def flood(connection, count, size):
+    """Sends `count` binary messages of `size` bytes; prints "blocked after N
+    bytes" once the client stops reading (no write progress for 0.5 s),
+    then finishes sending and closes with 1000."""
+    connection.setblocking(False)
+    frame = bytes([0x82, 0x7E]) + struct.pack(">H", size) + b"f" * size
+    sent = 0
+    reported = False
+    for _ in range(count):
+        offset = 0
+        while offset < len(frame):
+            try:
+                offset += connection.send(frame[offset:])
+            except BlockingIOError:
+                _, writable, _ = select.select([], [connection], [], 0.5)
+                if not writable and not reported:
+                    print(f"blocked after {sent + offset} bytes", flush=True)
+                    reported = True
+        sent += len(frame)
+    connection.setblocking(True)
+    connection.sendall(bytes([0x88, 0x02, 0x03, 0xE8]))
+
+
 def main():
     listener = socket.socket()
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -99,6 +123,9 @@ def main():
             connection.sendall(bytes([0xC2, 0x7E]) + struct.pack(">H", len(bomb)) + bomb
                                if len(bomb) < 65536 else
                                bytes([0xC2, 0x7F]) + struct.pack(">Q", len(bomb)) + bomb)
+        elif path == "/flood":
+            connection.sendall(answer(request, path, None))
+            flood(connection, 1024, 65535)
         else:
             connection.sendall(answer(request, path, None))
             if path in FRAMES:
