@@ -135,7 +135,9 @@ public final class UVWebSocketTask: @unchecked Sendable, CustomStringConvertible
     /// Starts the close handshake with `closeCode` and `reason` (cut to
     /// 123 bytes); the connection closes when the server answers, or after
     /// ``Options/closeTimeout``. Before the connection opened it just ends
-    /// the task. Pending receives fail with ``WebSocketError/Reason/closed``.
+    /// the task. Messages the server sends before its close frame still go to
+    /// pending receives; after the close, receives fail with
+    /// ``WebSocketError/Reason/closed``.
     ///
     /// ```swift
     /// task.cancel(with: .goingAway, reason: Data("bye".utf8))
@@ -214,6 +216,6 @@ public final class UVWebSocketTask: @unchecked Sendable, CustomStringConvertible
     }
 
     internal func close(code: WebSocketCloseCode, completion: @escaping (WebSocketError?) -> Void) {
-        onLoop { $0.close(code: code, reason: [], completion: completion) }
+        onLoop { $0.close(code: code, reason: [], afterOpening: true, completion: completion) }
     }
 }

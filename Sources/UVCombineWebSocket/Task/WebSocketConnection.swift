@@ -57,6 +57,8 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
     /// The messages publisher's subscription and its demand.
     private var subscriber: (any WebSocketMessageSink)?
     private var subscriberDemand = 0
+    /// A close asked for (by the send publisher) before the connection opened.
+    private var pendingClose: (WebSocketCloseCode, [UInt8])?
     /// A message read while waiting for a pong without demand.
     private var heldMessage: UVWebSocketTask.Message?
     /// Pings asked for before the connection opened.
@@ -154,14 +156,21 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
     }
 
     /// Starts the close handshake with `code` (or ends a connection that
-    /// is not open yet); `completion` hears when the connection closed.
-    internal func close(code: WebSocketCloseCode, reason: [UInt8], completion: ((WebSocketError?) -> Void)?) {
+    /// is not open yet, unless `afterOpening`: then the handshake starts
+    /// once it opened and the queued sends went out); `completion` hears
+    /// when the connection closed.
+    internal func close(code: WebSocketCloseCode, reason: [UInt8], afterOpening: Bool = false,
+                        completion: ((WebSocketError?) -> Void)?) {
         if let completion {
             if state == .closed {
                 completion(terminalError.flatMap { $0.reason == .closed ? nil : $0 })
                 return
             }
             closeWaiters.append(completion)
+        }
+        if afterOpening && (state == .connecting || state == .handshaking) {
+            pendingClose = (code, reason)
+            return
         }
         switch state {
         case .idle:
@@ -174,8 +183,6 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
             var frame: [UInt8] = []
             encoder.encode(.close, payload: WebSocketCloseFrame.payload(code: code, reason: reason), into: &frame)
             writeFrames(frame, completion: nil)
-            // What was waiting for messages will not get any.
-            failReceivers(WebSocketError(.closed, closeCode: code))
             arm(after: options.closeTimeout)
             updateReading()
         case .closing, .closed:
@@ -311,6 +318,10 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
         let pings = queuedPings
         queuedPings = []
         for handler in pings { sendPing(handler) }
+        if let (code, reason) = pendingClose, state == .open {
+            pendingClose = nil
+            close(code: code, reason: reason, completion: nil)
+        }
         reader.append(rest)
         drain()
     }
@@ -357,8 +368,10 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
     private func handle(_ event: WebSocketMessageReader.Event) {
         switch event {
         case .message(let opcode, let bytes):
-            // After our close frame, messages are dropped.
-            guard state == .open else { return }
+            // After our close frame the server may still send messages
+            // (RFC 6455, 7.1.2): delivered while someone waits for one,
+            // else dropped, since reading goes on to find the close frame.
+            guard state == .open || hasDemand else { return }
             let message: UVWebSocketTask.Message = opcode == .text
                 ? .string(String(decoding: bytes, as: UTF8.self)) : .data(Data(bytes))
             if hasDemand {
