@@ -22,6 +22,12 @@ extension UVWebSocketTask {
     ///
     /// Threading: subscribe, request and cancel from any thread; values and
     /// the completion arrive on the loop thread.
+    ///
+    /// ```swift
+    /// let publisher: UVWebSocketTask.MessagePublisher = task.messages
+    /// publisher.compactMap { if case .string(let text) = $0 { text } else { nil } }
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// ```
     public struct MessagePublisher: Publisher, Sendable {
         /// A message.
         public typealias Output = Message

@@ -25,6 +25,11 @@ extension UVWebSocketTask {
     ///
     /// Threading: subscribe and cancel from any thread; the completion
     /// arrives on the loop thread.
+    ///
+    /// ```swift
+    /// let sending = task.sendPublisher(Just(.string("bye")))
+    /// sending.sink(receiveCompletion: { print($0) }, receiveValue: { _ in }) // finished
+    /// ```
     public struct SendPublisher<Upstream: Publisher>: Publisher
     where Upstream.Output == Message, Upstream.Failure == Never {
         /// Nothing: the publisher only completes.

@@ -51,6 +51,10 @@ public final class UVWebSocketTask: @unchecked Sendable, CustomStringConvertible
     }
 
     /// Where the task is, as `URLSessionTask.State`.
+    ///
+    /// ```swift
+    /// if task.state == .completed { print(task.closeCode) }
+    /// ```
     public enum State: Sendable, Hashable {
         /// Not resumed yet.
         case suspended

@@ -14,6 +14,10 @@ import UVCombineHTTP
 /// Threading: a value type; `Sendable`.
 public struct WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What happened.
+    ///
+    /// ```swift
+    /// if case .protocolViolation(let violation) = error.reason { print(violation.reason) }
+    /// ```
     public enum Reason: Sendable, Hashable {
         /// Connecting, TLS, the proxy or the connection itself failed
         /// (`.cannotConnectToHost`, `.secureConnectionFailed`,
