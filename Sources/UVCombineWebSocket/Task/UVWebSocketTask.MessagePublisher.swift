@@ -5,7 +5,8 @@ extension UVWebSocketTask {
     /// A publisher of the task's incoming messages, driven by demand: the
     /// socket is read only while the subscriber has demand, so a slow
     /// subscriber stops the reads and TCP flow control throttles the
-    /// server. The first demand resumes the task if nobody did.
+    /// server. The first demand resumes the task if nobody did; the end is
+    /// delivered even without demand.
     ///
     /// It finishes when the close handshake completes (whoever started
     /// it), and fails with the ``WebSocketError`` that ended the task
@@ -43,7 +44,13 @@ extension UVWebSocketTask {
         /// task.messages.subscribe(subscriber)
         /// ```
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Message, S.Failure == WebSocketError {
-            subscriber.receive(subscription: MessageSubscription(subscriber: subscriber, task: task))
+            let subscription = MessageSubscription(subscriber: subscriber, task: task)
+            // Attached first, so that demand requested inside
+            // `receive(subscription:)` finds it; an end reported before the
+            // subscriber has its subscription waits for it.
+            task.attach(subscription)
+            subscriber.receive(subscription: subscription)
+            subscription.subscriberHasSubscription()
         }
     }
 }
@@ -58,7 +65,10 @@ where Downstream.Input == UVWebSocketTask.Message, Downstream.Failure == WebSock
     // Mutex, which serialises every access to it.
     private struct State: @unchecked Sendable {
         var downstream: Downstream?
-        var isAttached = false
+        /// The downstream received its subscription.
+        var hasSubscription = false
+        /// The end, when it came before that.
+        var pendingEnd: WebSocketError??
     }
 
     private let state: Mutex<State>
@@ -73,13 +83,7 @@ where Downstream.Input == UVWebSocketTask.Message, Downstream.Failure == WebSock
 
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > .none, "UVWebSocketTask.MessagePublisher: demand must be greater than zero")
-        let attach: Bool? = state.withLock { state in
-            guard state.downstream != nil else { return nil }
-            defer { state.isAttached = true }
-            return !state.isAttached
-        }
-        guard let attach else { return }
-        if attach { task.attach(self) }
+        guard state.withLock({ $0.downstream != nil }) else { return }
         task.addDemand(demand.max ?? Int.max, for: self)
     }
 
@@ -100,10 +104,27 @@ where Downstream.Input == UVWebSocketTask.Message, Downstream.Failure == WebSock
     }
 
     func finish(_ error: WebSocketError?) {
-        let downstream = state.withLock { state in
+        let downstream = state.withLock { state -> Downstream? in
+            guard state.hasSubscription else {
+                state.pendingEnd = .some(error)
+                return nil
+            }
             defer { state.downstream = nil }
             return state.downstream
         }
         downstream?.receive(completion: error.map { .failure($0) } ?? .finished)
+    }
+
+    /// Delivers an end that came before the subscriber had its subscription.
+    func subscriberHasSubscription() {
+        let (downstream, end) = state.withLock { state -> (Downstream?, WebSocketError??) in
+            state.hasSubscription = true
+            guard let end = state.pendingEnd else { return (nil, nil) }
+            defer { state.downstream = nil }
+            return (state.downstream, end)
+        }
+        if let downstream, let end {
+            downstream.receive(completion: end.map { .failure($0) } ?? .finished)
+        }
     }
 }

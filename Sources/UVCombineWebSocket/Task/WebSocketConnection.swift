@@ -190,7 +190,8 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
         }
     }
 
-    /// Attaches the publisher's subscription; a second one is refused.
+    /// Attaches the publisher's subscription (at subscribe, before any
+    /// demand); a second one is refused.
     internal func attach(_ sink: any WebSocketMessageSink) {
         guard subscriber == nil else {
             sink.finish(WebSocketError(.cancelled))
@@ -200,8 +201,8 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
             sink.finish(terminalError.reason == .closed ? nil : terminalError)
             return
         }
+        // Connecting waits for the first demand (or resume()).
         subscriber = sink
-        resume()
     }
 
     internal func detach(_ sink: any WebSocketMessageSink) {
