@@ -100,6 +100,8 @@ C_OUT = $(C_SCRATCH)/c-host/$(C_CONFIG)
 C_LINK = -L$(C_LIB_DIR) -luvcombine-c -luv -lpthread -Wl,-rpath,$(abspath $(C_LIB_DIR))
 C_TEST_SOURCE = Tests/CUVCombineImplementationTests/C/api_test.c Tests/CUVCombineImplementationTests/C/test_http_server.c
 C_WITH_SERVER = Examples/c-host/run-with-server.sh
+# api_test's websocket case: python's websockets echo server in UVC_TEST_WS_URL.
+C_WITH_WS_SERVER = Tests/CUVCombineImplementationTests/C/run-with-ws-server.sh
 C_VERSION := $(shell awk '/^\#define UVC_VERSION_(MAJOR|MINOR|PATCH) /{v=v s $$3; s="."} END{print v}' $(C_INCLUDE)/uvcombine.h)
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -200,8 +202,8 @@ c-host: c-lib | $(C_OUT)
 	$(C_WITH_SERVER) $(C_OUT)/host
 
 c-test: c-build
-	$(C_OUT)/api_test
-	$(ASAN_RUN) $(C_OUT)/api_test-asan
+	$(C_WITH_WS_SERVER) $(C_OUT)/api_test
+	$(ASAN_RUN) $(C_WITH_WS_SERVER) $(C_OUT)/api_test-asan
 	$(ASAN_RUN) $(C_WITH_SERVER) $(C_OUT)/host-asan
 
 install: c-lib

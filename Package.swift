@@ -92,7 +92,7 @@ let package = Package(
             name: "UVCombine",
             dependencies: [
                 "UVCombineCore", "UVCombineDispatch", "UVCombineFoundation", "UVCombineLoop",
-                "UVCombineLoopFoundation", "UVCombineHTTP",
+                "UVCombineLoopFoundation", "UVCombineHTTP", "UVCombineWebSocket",
             ]
         ),
         // Re-exports Combine on Apple platforms and UVCombine elsewhere.
@@ -119,6 +119,22 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // WebSocket (RFC 6455, RFC 7692) tasks on a UVURLSession: the
+        // I/O-free protocol core (frame codec, UTF-8 validation, close
+        // rules, handshake, permessage-deflate) and the task that runs it
+        // on the loop over UVCombineHTTP's TCP, TLS and proxy tunnel
+        // connections (docs/websocket.md). At most FoundationEssentials.
+        .target(
+            name: "UVCombineWebSocket",
+            dependencies: [
+                "UVCombineCore",
+                "UVCombineLoop",
+                "UVCombineHTTP",
+                "COpenSSL",
+                "CZlib",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         // The C API: the hand-written header (libuv style) and the few
         // functions written in C (error strings, version).
         .target(name: "CUVCombine", dependencies: ["CLibUV"]),
@@ -132,7 +148,7 @@ let package = Package(
         .target(
             name: "CUVCombineImplementation",
             dependencies: ["CUVCombine", "UVCombineLoop", "UVCombineLoopFoundation", "UVCombineCore", "UVCombineHTTP",
-                           "CLibUV"],
+                           "UVCombineWebSocket", "CLibUV"],
             exclude: ["uvcombine.map"]
         ),
         // The demo and command-line tool (`uvcombine demo`, `uvcombine
@@ -185,6 +201,16 @@ let package = Package(
                 "CUVCombineMallocCounter", "CZlib",
                 "TestServerSupport",
             ]
+        ),
+        .testTarget(
+            name: "UVCombineWebSocketTests",
+            dependencies: [
+                "UVCombineWebSocket", "UVCombineHTTP", "UVCombineLoop", "UVCombineCore", "UVCombineTesting",
+                "CUVCombineMallocCounter", "CZlib", "TestServerSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            // The echo servers (python's websockets, node's ws), run by path.
+            exclude: ["Servers"]
         ),
         // Builds libuvcombine-c.so and C programs with gcc (`make c-build`)
         // and runs them: every header function, bad input, AddressSanitizer.

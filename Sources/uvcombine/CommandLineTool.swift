@@ -10,6 +10,7 @@ enum CommandLineTool {
     static let usage = """
         usage: uvcombine demo [--fast]
                uvcombine fetch [options] URL      (uvcombine fetch --help for the options)
+               uvcombine ws [--cacert FILE] [-k] [-H header] URL
 
           demo      start an embedded HTTP server on a loopback port and run the
                     five seed scenarios (connectable data task, autoconnect,
@@ -20,6 +21,9 @@ enum CommandLineTool {
           fetch     curl's common command lines (-sSfL, -o, -O, -i, -I, -X, -H, -d,
                     -T, -u, -w, --retry, -m, -v ...) over HTTP/1.1 with the
                     data-task publishers: the same output and exit status
+          ws        a WebSocket client for scripts: lines of standard input go out
+                    as text messages, each message received is printed on its own
+                    line; closes with 1000 at the end of input (uvcombine ws --help)
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -60,6 +64,10 @@ enum CommandLineTool {
                 return 0
             }
             return FetchCommand(options: parsed).run()
+        case "ws":
+            let (command, status) = WebSocketCommand.parse(options)
+            guard let command else { return status }
+            return command.run()
         case "-h", "--help", "help":
             print(usage)
             return 0

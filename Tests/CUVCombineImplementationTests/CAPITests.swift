@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestServerSupport
 
 /// The C API through C: Tests/CUVCombineImplementationTests/C/api_test.c
 /// (with test_http_server.c, the fetch cases' HTTP server on the same
@@ -35,6 +36,7 @@ struct CAPITests {
         "fetch_detach",
         "fetch_close",
         "fetch_threads",
+        "websocket",
     ]
 
     @Test("every case of api_test.c is run here")
@@ -55,17 +57,37 @@ struct CAPITests {
         #expect(uncalled.isEmpty, "not called by api_test.c: \(uncalled.sorted())")
     }
 
+    /// For the `websocket` case: python's websockets echo server, its URL in
+    /// `UVC_TEST_WS_URL` (the suite is serialized, so one case at a time
+    /// sees the variable). Nil for the other cases.
+    static func webSocketServer(for name: String) throws -> ServerProcess? {
+        guard name == "websocket" else { return nil }
+        let script = CPrograms.root.appendingPathComponent("Tests/UVCombineWebSocketTests/Servers/python_echo_server.py").path
+        let server = try ServerProcess(executable: ServerProcess.executable(named: "python3") ?? "/usr/bin/python3",
+                                       arguments: ["-u", script, "deflate"])
+        guard let port = server.readPort().port else {
+            server.stop()
+            return nil
+        }
+        setenv("UVC_TEST_WS_URL", "ws://127.0.0.1:\(port)/echo", 1)
+        return server
+    }
+
     @Test("a case passes", arguments: cases)
-    func apiCase(_ name: String) async {
+    func apiCase(_ name: String) async throws {
         guard await CPrograms.requireBuild() else { return }
+        let server = try Self.webSocketServer(for: name)
+        defer { server?.stop() }
         let result = await CPrograms.runBuilt("api_test", [name])
         #expect(result.status == 0, "\(result.tail)")
         #expect(result.output.contains("1 passed, 0 failed"))
     }
 
     @Test("a case passes under AddressSanitizer and LeakSanitizer", arguments: cases)
-    func apiCaseUnderAddressSanitizer(_ name: String) async {
+    func apiCaseUnderAddressSanitizer(_ name: String) async throws {
         guard await CPrograms.requireBuild() else { return }
+        let server = try Self.webSocketServer(for: name)
+        defer { server?.stop() }
         let result = await CPrograms.runBuilt("api_test-asan", [name])
         #expect(result.status == 0, "\(result.tail)")
         #expect(result.output.contains("1 passed, 0 failed"))

@@ -38,6 +38,7 @@ struct ModuleImportTests {
         // FoundationEssentials (Date, Data, URL) at most.
         Rule(folder: "Sources/UVCombineLoopFoundation", allowed: nil, forbidden: foundation.union(["Dispatch"])),
         Rule(folder: "Sources/UVCombineHTTP", allowed: nil, forbidden: foundation),
+        Rule(folder: "Sources/UVCombineWebSocket", allowed: nil, forbidden: foundation),
         Rule(folder: "Sources/CUVCombineImplementation", allowed: nil, forbidden: foundation),
     ]
 

@@ -753,6 +753,119 @@ int uvc_shared_fetch_cancel(uvc_shared_fetch_t *_Nullable shared);
  */
 int uvc_shared_fetch_free(uvc_shared_fetch_t *_Nullable shared);
 
+/* ---------------------------------------------------------------------- */
+/* WebSockets                                                              */
+
+/**
+ * A WebSocket client connection (RFC 6455, with permessage-deflate offered),
+ * made by uvc_websocket_connect() on a session's loop: ws:// or wss:// (the
+ * session's TLS options). Messages reach the callback only
+ * as far as uvc_websocket_request() asked for them: without demand the
+ * socket is not read, and TCP flow control makes the server wait.
+ */
+typedef struct uvc_websocket_s uvc_websocket_t;
+
+/** A message's type. */
+typedef enum {
+  UVC_WS_TEXT = 1,
+  UVC_WS_BINARY = 2,
+} uvc_ws_message_type;
+
+/** What a WebSocket callback reports. */
+typedef enum {
+  /** A message: type, data and length are set. */
+  UVC_WS_EVENT_MESSAGE = 1,
+  /** The end, once: close_code, status and message are set. */
+  UVC_WS_EVENT_CLOSED = 2,
+} uvc_ws_event_kind;
+
+/** One WebSocket event; every pointer is valid during the callback only. */
+typedef struct uvc_ws_event_s {
+  /** UVC_WS_EVENT_MESSAGE or UVC_WS_EVENT_CLOSED. */
+  int kind;
+  /** A message's type: UVC_WS_TEXT (UTF-8, checked) or UVC_WS_BINARY. */
+  int type;
+  /** A message's bytes (not NUL-terminated); NULL for an empty message. */
+  const void *_Nullable data;
+  /** A message's length in bytes. */
+  size_t length;
+  /**
+   * The end's close code: the server's (1000, 4001, ...), the one the
+   * connection was failed with (1002 protocol error, 1007 invalid UTF-8, 1009
+   * message too big), 1006 when it ended without a close frame, 0 when it
+   * never opened.
+   */
+  int close_code;
+  /**
+   * The end's status: 0 after a close handshake; UV_EPROTO when the server
+   * broke the protocol (close_code says how); UV_EOF when the connection
+   * ended without a close frame; UV_ECANCELED when freed or closed before it
+   * opened; a fetch code when it could not be opened (UVC_ECANNOTCONNECT,
+   * UVC_ESECURECONNECTION, UVC_EBADRESPONSE for a refused handshake,
+   * UVC_ETIMEDOUT, ...).
+   */
+  int status;
+  /** The end's description, NUL-terminated; NULL for a message. */
+  const char *_Nullable message;
+} uvc_ws_event_t;
+
+/** Receives a WebSocket's messages and, last, its end. Loop thread. */
+typedef void (*uvc_websocket_cb)(uvc_websocket_t *_Nonnull ws, const uvc_ws_event_t *_Nonnull event,
+                                 void *_Nullable user_data);
+
+/**
+ * Connects to `url` (ws:// or wss://) on the session's loop, offering the
+ * subprotocols in `protocols` (comma-separated, or NULL), and performs the
+ * opening handshake. Messages arrive only after uvc_websocket_request(); the
+ * callback never runs inside this call.
+ *
+ * Thread: any thread. Errors: UV_EINVAL (a NULL argument). A URL that is not
+ * valid, or a connection that fails, is reported by the callback
+ * (UVC_WS_EVENT_CLOSED).
+ */
+int uvc_websocket_connect(uvc_session_t *_Nullable session, const char *_Nullable url,
+                          const char *_Nullable protocols, uvc_websocket_cb _Nullable cb,
+                          void *_Nullable user_data, uvc_websocket_t *_Nullable *_Nullable ws_out);
+
+/**
+ * Asks for `count` more messages (UINT64_MAX: all of them); the demand adds
+ * up. The socket is read while demand remains.
+ *
+ * Thread: any thread, also from the callback. Errors: UV_EINVAL (NULL, or 0).
+ */
+int uvc_websocket_request(uvc_websocket_t *_Nullable ws, uint64_t count);
+
+/**
+ * Sends a message of `length` bytes (copied; `data` may be NULL when
+ * `length` is 0). A send before the connection opened waits for it. A send
+ * that cannot be made (the connection ended) is dropped; the callback's
+ * UVC_WS_EVENT_CLOSED says why.
+ *
+ * Thread: any thread, also from the callback. Errors: UV_EINVAL (NULL ws, a
+ * type other than UVC_WS_TEXT or UVC_WS_BINARY, NULL data with a length).
+ */
+int uvc_websocket_send(uvc_websocket_t *_Nullable ws, int type, const void *_Nullable data, size_t length);
+
+/**
+ * Starts the close handshake with `code` (1000-4999) and `reason` (UTF-8,
+ * NUL-terminated, cut to 123 bytes; or NULL). The callback reports
+ * UVC_WS_EVENT_CLOSED with status 0 when the server answered.
+ *
+ * Thread: any thread, also from the callback. Errors: UV_EINVAL (NULL ws, a
+ * code outside 1000-4999).
+ */
+int uvc_websocket_close(uvc_websocket_t *_Nullable ws, int code, const char *_Nullable reason);
+
+/**
+ * Frees a WebSocket: no callback runs after this returns (one running on
+ * the loop thread is waited for). A connection still open is closed with
+ * 1001 (going away) through the close handshake. Free every WebSocket before
+ * closing its loop.
+ *
+ * Thread: any thread, also from the callback. Errors: UV_EINVAL (NULL).
+ */
+int uvc_websocket_free(uvc_websocket_t *_Nullable ws);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1973,6 +1973,104 @@ struct test_case {
   void (*run)(void);
 };
 
+/* ---------------------------------------------------------------------- */
+/* websocket: echo, demand, close and bad input against the echo server in */
+/* UVC_TEST_WS_URL (python's websockets, started by CAPITests)            */
+
+struct ws_record {
+  int messages;
+  int texts;
+  int binaries;
+  int closed;
+  int close_code;
+  int status;
+  char message[256];
+};
+
+static void record_ws(uvc_websocket_t *ws, const uvc_ws_event_t *event, void *user_data) {
+  struct ws_record *record = user_data;
+  if (event->kind == UVC_WS_EVENT_MESSAGE) {
+    record->messages++;
+    if (event->type == UVC_WS_TEXT) {
+      CHECK(event->length == 5 && memcmp(event->data, "hello", 5) == 0);
+      record->texts++;
+    } else {
+      CHECK(event->type == UVC_WS_BINARY);
+      CHECK(event->length == 3 && memcmp(event->data, "\x01\x00\x02", 3) == 0);
+      record->binaries++;
+    }
+    /* Both echoes in: close from inside the callback. */
+    if (record->messages == 2) CHECK_STATUS(0, uvc_websocket_close(ws, 1000, "done"));
+    return;
+  }
+  CHECK(event->kind == UVC_WS_EVENT_CLOSED);
+  CHECK(event->message != NULL);
+  record->closed++;
+  record->close_code = event->close_code;
+  record->status = event->status;
+  snprintf(record->message, sizeof record->message, "%s", event->message);
+}
+
+static void test_websocket(void) {
+  const char *url = getenv("UVC_TEST_WS_URL");
+  if (url == NULL) {
+    fprintf(stderr, "websocket: UVC_TEST_WS_URL is not set (CAPITests starts the echo server)\n");
+    exit(1);
+  }
+  uvc_loop_t *loop;
+  CHECK_STATUS(0, uvc_loop_new(&loop));
+  uvc_session_t *session;
+  CHECK_STATUS(0, uvc_session_new(loop, NULL, &session));
+
+  struct ws_record echo, refused;
+  memset(&echo, 0, sizeof echo);
+  memset(&refused, 0, sizeof refused);
+  uvc_websocket_t *ws = NULL, *nowhere = NULL;
+  CHECK_STATUS(UV_EINVAL, uvc_websocket_connect(NULL, url, NULL, record_ws, &echo, &ws));
+  CHECK_STATUS(UV_EINVAL, uvc_websocket_connect(session, NULL, NULL, record_ws, &echo, &ws));
+  CHECK_STATUS(UV_EINVAL, uvc_websocket_connect(session, url, NULL, NULL, &echo, &ws));
+  CHECK_STATUS(UV_EINVAL, uvc_websocket_connect(session, url, NULL, record_ws, &echo, NULL));
+  CHECK(ws == NULL);
+  CHECK_STATUS(0, uvc_websocket_connect(session, url, NULL, record_ws, &echo, &ws));
+  CHECK(ws != NULL);
+  /* Bad input, refused before anything happens. */
+  CHECK_STATUS(UV_EINVAL, uvc_websocket_request(NULL, 1));
+  CHECK_STATUS(UV_EINVAL, uvc_websocket_request(ws, 0));
+  CHECK_STATUS(UV_EINVAL, uvc_websocket_send(NULL, UVC_WS_TEXT, "x", 1));
+  CHECK_STATUS(UV_EINVAL, uvc_websocket_send(ws, 7, "x", 1));
+  CHECK_STATUS(UV_EINVAL, uvc_websocket_send(ws, UVC_WS_BINARY, NULL, 1));
+  CHECK_STATUS(UV_EINVAL, uvc_websocket_close(NULL, 1000, NULL));
+  CHECK_STATUS(UV_EINVAL, uvc_websocket_close(ws, 999, NULL));
+  CHECK_STATUS(UV_EINVAL, uvc_websocket_close(ws, 5000, NULL));
+  CHECK_STATUS(UV_EINVAL, uvc_websocket_free(NULL));
+  /* Sent before the connection opened: they wait for it. */
+  CHECK_STATUS(0, uvc_websocket_send(ws, UVC_WS_TEXT, "hello", 5));
+  CHECK_STATUS(0, uvc_websocket_send(ws, UVC_WS_BINARY, "\x01\x00\x02", 3));
+  CHECK_STATUS(0, uvc_websocket_request(ws, 1));
+  CHECK_STATUS(0, uvc_websocket_request(ws, 1));
+
+  char refused_url[128];
+  snprintf(refused_url, sizeof refused_url, "ws://127.0.0.1:%d/", test_server_unused_port());
+  CHECK_STATUS(0, uvc_websocket_connect(session, refused_url, "chat, superchat", record_ws, &refused, &nowhere));
+
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  CHECK(echo.texts == 1 && echo.binaries == 1);
+  CHECK(echo.closed == 1);
+  CHECK_STATUS(0, echo.status);
+  CHECK(echo.close_code == 1000);
+  CHECK(refused.closed == 1 && refused.messages == 0);
+  CHECK_STATUS(UVC_ECANNOTCONNECT, refused.status);
+  CHECK(refused.close_code == 0);
+  CHECK(strstr(refused.message, "UV_ECONNREFUSED") != NULL);
+
+  CHECK_STATUS(0, uvc_websocket_free(ws));
+  CHECK_STATUS(0, uvc_websocket_free(nowhere));
+  CHECK_STATUS(0, uvc_session_free(session));
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  CHECK_STATUS(0, uvc_loop_close(loop));
+  CHECK_STATUS(0, uvc_loop_free(loop));
+}
+
 static const struct test_case cases[] = {
     {"version_and_errors", test_version_and_errors},
     {"null_pointers", test_null_pointers},
@@ -1998,6 +2096,7 @@ static const struct test_case cases[] = {
     {"fetch_detach", test_fetch_detach},
     {"fetch_close", test_fetch_close},
     {"fetch_threads", test_fetch_threads},
+    {"websocket", test_websocket},
 };
 
 #define CASE_COUNT ((int)(sizeof cases / sizeof cases[0]))

@@ -1,0 +1,30 @@
+/// A frame's opcode (RFC 6455, 5.2): the four data and control kinds this
+/// library knows. Any other number is a protocol error (1002).
+///
+/// ```swift
+/// print(WebSocketOpcode(rawValue: 0x9)) // Prints: "Optional(ping)"
+/// ```
+///
+/// Threading: a value type; `Sendable`.
+package enum WebSocketOpcode: UInt8, Sendable, CustomStringConvertible {
+    case continuation = 0x0
+    case text = 0x1
+    case binary = 0x2
+    case close = 0x8
+    case ping = 0x9
+    case pong = 0xA
+
+    /// Close, ping and pong: never fragmented, at most 125 payload bytes.
+    package var isControl: Bool { rawValue & 0x8 != 0 }
+
+    package var description: String {
+        switch self {
+        case .continuation: "continuation"
+        case .text: "text"
+        case .binary: "binary"
+        case .close: "close"
+        case .ping: "ping"
+        case .pong: "pong"
+        }
+    }
+}

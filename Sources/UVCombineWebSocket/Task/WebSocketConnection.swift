@@ -1,0 +1,605 @@
+@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineLoop
+import FoundationEssentials
+import HTTPTypes
+
+/// The loop side of a ``UVWebSocketTask``: the connection from the
+/// session, the opening handshake, the message reader and the frame
+/// encoder, the receivers waiting for messages, and the close handshake.
+///
+/// ## States
+///
+/// idle → connecting (TCP, TLS, proxy tunnel) → handshaking (request
+/// sent, reading the answer's head) → open → closing (close frame sent,
+/// waiting for the server's) → closed. A close frame from the server in
+/// `open` is answered with the same code and the connection closes once
+/// the answer is written.
+///
+/// ## Backpressure
+///
+/// The socket is read only while someone waits for a message (a pending
+/// ``receive(_:)`` or demand from the messages publisher), during the
+/// handshakes, and while closing. Frames already received stay in the
+/// reader until then, so a slow subscriber stops the reads and TCP flow
+/// control throttles the server. A ping arriving then is answered when
+/// reading resumes.
+///
+/// Threading: loop thread only.
+internal final class WebSocketConnection: HTTPConnectionHandler {
+    internal enum State: Equatable {
+        case idle, connecting, handshaking, open, closing, closed
+    }
+
+    /// A message receiver: a completion handler, or the publisher's subscription.
+    internal typealias Receiver = (Result<UVWebSocketTask.Message, WebSocketError>) -> Void
+
+    private let session: UVURLSession
+    private let loop: UVLoop
+    private let status: WebSocketTaskStatus
+    private let options: UVWebSocketTask.Options
+    private let target: Result<HTTPRequestTarget, UVURLError>
+    private let extraFields: HTTPFields
+    private let handshake: WebSocketHandshake
+
+    internal private(set) var state = State.idle
+    private var io: (any HTTPConnectionIO)?
+    private var headReader = WebSocketHeadReader()
+    private var reader: WebSocketMessageReader
+    private var encoder = WebSocketFrameEncoder(masks: true)
+    private var compressor: DeflateCompressor?
+    /// Whether the socket is being read.
+    private var isReading = false
+    /// Inside ``drain()``: demand added meanwhile is picked up by it.
+    private var isDraining = false
+
+    /// Completion handlers waiting for a message, oldest first.
+    private var receivers: [Receiver] = []
+    /// The messages publisher's subscription and its demand.
+    private var subscriber: (any WebSocketMessageSink)?
+    private var subscriberDemand = 0
+    /// A close asked for (by the send publisher) before the connection opened.
+    private var pendingClose: (WebSocketCloseCode, [UInt8])?
+    /// A message read while waiting for a pong without demand.
+    private var heldMessage: UVWebSocketTask.Message?
+    /// Pings asked for before the connection opened.
+    private var queuedPings: [(WebSocketError?) -> Void] = []
+    /// Sends made before the connection opened.
+    private var queuedSends: [(UVWebSocketTask.Message, ((WebSocketError?) -> Void)?)] = []
+    /// One entry per write given to the connection, in order: what to
+    /// call when the kernel took it.
+    private var writeCompletions: [((WebSocketError?) -> Void)?] = []
+    /// Pings waiting for their pong: payload and handler.
+    private var pongHandlers: [([UInt8], (WebSocketError?) -> Void)] = []
+    private var pingCounter: UInt64 = 0
+    /// Called once the connection is closed: nil after a completed close
+    /// handshake, else the error.
+    private var closeWaiters: [(WebSocketError?) -> Void] = []
+    /// The error every later operation fails with, once closed.
+    private var terminalError: WebSocketError?
+    /// Close the connection once the writes in flight completed.
+    private var closesAfterWrites = false
+    private var timer: UVDeadlineTimer?
+
+    internal init(session: UVURLSession, status: WebSocketTaskStatus, options: UVWebSocketTask.Options,
+                  target: Result<HTTPRequestTarget, UVURLError>, extraFields: HTTPFields, subprotocols: [String]) {
+        self.session = session
+        loop = session.loop
+        self.status = status
+        self.options = options
+        self.target = target
+        self.extraFields = extraFields
+        handshake = WebSocketHandshake(subprotocols: subprotocols, compression: options.compression)
+        reader = WebSocketMessageReader(maximumMessageSize: status.maximumMessageSize)
+    }
+
+    // MARK: Operations (from UVWebSocketTask, on the loop thread)
+
+    internal func resume() {
+        guard state == .idle else { return }
+        let target: HTTPRequestTarget
+        switch self.target {
+        case .success(let value): target = value
+        case .failure(let error):
+            terminate(WebSocketError(.transport(error)), code: .invalid)
+            return
+        }
+        state = .connecting
+        status.update { $0.state = .running }
+        do throws(UVURLError) {
+            io = try session.openStreamConnection(to: target, handler: self)
+        } catch {
+            terminate(WebSocketError(.transport(error)), code: .invalid)
+            return
+        }
+        arm(after: options.openingHandshakeTimeout)
+    }
+
+    internal func send(_ message: UVWebSocketTask.Message, completion: ((WebSocketError?) -> Void)?) {
+        switch state {
+        case .idle, .connecting, .handshaking:
+            queuedSends.append((message, completion))
+        case .open:
+            write(message, completion: completion)
+        case .closing, .closed:
+            completion?(terminalError ?? WebSocketError(.closed, closeCode: status.closeCode))
+        }
+    }
+
+    internal func receive(_ receiver: @escaping Receiver) {
+        if let terminalError {
+            receiver(.failure(terminalError))
+            return
+        }
+        receivers.append(receiver)
+        demandChanged()
+    }
+
+    internal func sendPing(_ handler: @escaping (WebSocketError?) -> Void) {
+        switch state {
+        case .idle, .connecting, .handshaking:
+            // Sent once the connection opens, as sends are.
+            queuedPings.append(handler)
+            return
+        case .closing, .closed:
+            handler(terminalError ?? WebSocketError(.closed, closeCode: status.closeCode))
+            return
+        case .open:
+            break
+        }
+        pingCounter += 1
+        let payload = withUnsafeBytes(of: pingCounter.bigEndian) { Array($0) }
+        pongHandlers.append((payload, handler))
+        var frame: [UInt8] = []
+        encoder.encode(.ping, payload: payload, into: &frame)
+        writeFrames(frame, completion: nil)
+        drain()
+    }
+
+    /// Starts the close handshake with `code` (or ends a connection that
+    /// is not open yet, unless `afterOpening`: then the handshake starts
+    /// once it opened and the queued sends went out); `completion` hears
+    /// when the connection closed.
+    internal func close(code: WebSocketCloseCode, reason: [UInt8], afterOpening: Bool = false,
+                        completion: ((WebSocketError?) -> Void)?) {
+        if let completion {
+            if state == .closed {
+                completion(terminalError.flatMap { $0.reason == .closed ? nil : $0 })
+                return
+            }
+            closeWaiters.append(completion)
+        }
+        if afterOpening && (state == .connecting || state == .handshaking) {
+            pendingClose = (code, reason)
+            return
+        }
+        switch state {
+        case .idle:
+            terminate(WebSocketError(.cancelled, closeCode: code), code: code)
+        case .connecting, .handshaking:
+            closeConnection()
+            terminate(WebSocketError(.cancelled, closeCode: code), code: code)
+        case .open:
+            state = .closing
+            var frame: [UInt8] = []
+            encoder.encode(.close, payload: WebSocketCloseFrame.payload(code: code, reason: reason), into: &frame)
+            writeFrames(frame, completion: nil)
+            arm(after: options.closeTimeout)
+            updateReading()
+        case .closing, .closed:
+            break
+        }
+    }
+
+    /// Attaches the publisher's subscription (at subscribe, before any
+    /// demand); a second one is refused.
+    internal func attach(_ sink: any WebSocketMessageSink) {
+        guard subscriber == nil else {
+            sink.finish(WebSocketError(.cancelled))
+            return
+        }
+        if let terminalError {
+            sink.finish(terminalError.reason == .closed ? nil : terminalError)
+            return
+        }
+        // Connecting waits for the first demand (or resume()).
+        subscriber = sink
+    }
+
+    internal func detach(_ sink: any WebSocketMessageSink) {
+        guard let subscriber, subscriber === sink else { return }
+        self.subscriber = nil
+        subscriberDemand = 0
+        updateReading()
+    }
+
+    internal func addDemand(_ demand: Int, for sink: any WebSocketMessageSink) {
+        guard let subscriber, subscriber === sink else { return }
+        subscriberDemand = subscriberDemand > Int.max - demand ? Int.max : subscriberDemand + demand
+        demandChanged()
+    }
+
+    internal func setMaximumMessageSize(_ size: Int) {
+        reader.maximumMessageSize = size
+    }
+
+    // MARK: HTTPConnectionHandler
+
+    internal func connectionDidConnect() {
+        guard state == .connecting, case .success(let target) = target else { return }
+        do throws(WebSocketHandshakeError) {
+            let head = try handshake.requestHead(authority: target.authority, target: target.target, extraFields: extraFields)
+            state = .handshaking
+            writeFrames(head, completion: nil)
+            updateReading()
+        } catch {
+            closeConnection()
+            terminate(WebSocketError(.handshake(error)), code: .invalid)
+        }
+    }
+
+    internal func connectionDidFailToConnect(_ error: UVURLError) {
+        guard state == .connecting else { return }
+        closeConnection()
+        terminate(WebSocketError(.transport(error)), code: .invalid)
+    }
+
+    internal func connectionDidRead(_ bytes: UnsafeRawBufferPointer) {
+        switch state {
+        case .handshaking:
+            readHandshake(bytes)
+        case .open, .closing:
+            reader.append(bytes)
+            drain()
+        case .idle, .connecting, .closed:
+            break
+        }
+    }
+
+    internal func connectionDidWrite() {
+        guard !writeCompletions.isEmpty else { return }
+        // Every write done when nothing is pending (TLS may report writes
+        // of its own: never complete later than the kernel took the bytes).
+        let count = io?.hasPendingWrites == false ? writeCompletions.count : 1
+        let done = writeCompletions.prefix(count)
+        writeCompletions.removeFirst(count)
+        for completion in done { completion?(nil) }
+        if closesAfterWrites && writeCompletions.isEmpty {
+            closeConnection()
+        }
+    }
+
+    internal func connectionDidReachEndOfStream() {
+        connectionEnded(error: nil)
+    }
+
+    internal func connectionDidFail(_ error: UVURLError) {
+        connectionEnded(error: error)
+    }
+
+    // MARK: Handshake
+
+    private func readHandshake(_ bytes: UnsafeRawBufferPointer) {
+        let agreement: WebSocketHandshake.Agreement
+        let rest: [UInt8]
+        do throws(WebSocketHandshakeError) {
+            guard let (head, after) = try headReader.append(bytes) else { return }
+            agreement = try handshake.validate(responseHead: head)
+            rest = after
+        } catch {
+            closeConnection()
+            terminate(WebSocketError(.handshake(error)), code: .invalid)
+            return
+        }
+        do throws(WebSocketProtocolError) {
+            if let parameters = agreement.compression {
+                try reader.enableCompression(parameters)
+                // zlib cannot deflate with a 2^8 window: send uncompressed.
+                if parameters.clientMaxWindowBits >= 9 {
+                    compressor = try DeflateCompressor(windowBits: parameters.clientMaxWindowBits,
+                                                       noContextTakeover: parameters.clientNoContextTakeover)
+                }
+            }
+        } catch {
+            closeConnection()
+            terminate(WebSocketError(.protocolViolation(error)), code: .invalid)
+            return
+        }
+        state = .open
+        disarm()
+        status.update {
+            $0.response = agreement.response
+            $0.subprotocol = agreement.subprotocol
+            $0.compression = agreement.compression
+        }
+        let sends = queuedSends
+        queuedSends = []
+        for (message, completion) in sends where state == .open {
+            write(message, completion: completion)
+        }
+        let pings = queuedPings
+        queuedPings = []
+        for handler in pings { sendPing(handler) }
+        if let (code, reason) = pendingClose, state == .open {
+            pendingClose = nil
+            close(code: code, reason: reason, completion: nil)
+        }
+        reader.append(rest)
+        drain()
+    }
+
+    // MARK: Reading
+
+    /// Whether someone waits for a message.
+    private var hasDemand: Bool { !receivers.isEmpty || subscriberDemand > 0 }
+
+    private func demandChanged() {
+        guard !isDraining else { return }
+        if state == .idle && hasDemand { resume() }
+        drain()
+    }
+
+    /// Hands out the messages the reader holds while there is demand (all
+    /// while closing), answers control frames, then reads or stops. While
+    /// a pong is awaited without demand, frames are read on until a
+    /// message arrives, which is held for the next demand.
+    private func drain() {
+        guard !isDraining else { return }
+        isDraining = true
+        defer {
+            isDraining = false
+            updateReading()
+        }
+        if hasDemand, let held = heldMessage {
+            heldMessage = nil
+            deliver(.success(held))
+        }
+        while state == .open && (hasDemand || (heldMessage == nil && !pongHandlers.isEmpty)) || state == .closing {
+            let event: WebSocketMessageReader.Event?
+            do throws(WebSocketProtocolError) {
+                event = try reader.next()
+            } catch {
+                fail(error)
+                return
+            }
+            guard let event else { return }
+            handle(event)
+        }
+    }
+
+    private func handle(_ event: WebSocketMessageReader.Event) {
+        switch event {
+        case .message(let opcode, let bytes):
+            // After our close frame the server may still send messages
+            // (RFC 6455, 7.1.2): delivered while someone waits for one,
+            // else dropped, since reading goes on to find the close frame.
+            guard state == .open || hasDemand else { return }
+            let message: UVWebSocketTask.Message = opcode == .text
+                ? .string(String(decoding: bytes, as: UTF8.self)) : .data(Data(bytes))
+            if hasDemand {
+                deliver(.success(message))
+            } else {
+                heldMessage = message
+            }
+        case .ping(let payload):
+            guard state == .open else { return }
+            var frame: [UInt8] = []
+            encoder.encode(.pong, payload: payload, into: &frame)
+            writeFrames(frame, completion: nil)
+        case .pong(let payload):
+            if let index = pongHandlers.firstIndex(where: { $0.0 == payload }) {
+                // A pong answers its ping and every earlier one.
+                let answered = pongHandlers[...index]
+                pongHandlers.removeFirst(index + 1)
+                for (_, handler) in answered { handler(nil) }
+            }
+        case .close(let frame):
+            status.update {
+                $0.closeCode = frame.code
+                $0.closeReason = frame.reasonBytes.isEmpty ? nil : Data(frame.reasonBytes)
+            }
+            if state == .open {
+                // The server closes: answer with its code, then close.
+                var reply: [UInt8] = []
+                encoder.encode(.close, payload: WebSocketCloseFrame.payload(code: frame.code, reason: []), into: &reply)
+                writeFrames(reply, completion: nil)
+                closesAfterWrites = true
+                arm(after: options.closeTimeout)
+            } else {
+                closeConnection()
+            }
+            terminate(WebSocketError(.closed, closeCode: frame.code), code: frame.code)
+        }
+    }
+
+    private func deliver(_ result: Result<UVWebSocketTask.Message, WebSocketError>) {
+        if !receivers.isEmpty {
+            let receiver = receivers.removeFirst()
+            receiver(result)
+            return
+        }
+        guard let subscriber, subscriberDemand > 0, case .success(let message) = result else { return }
+        if subscriberDemand != Int.max { subscriberDemand -= 1 }
+        let more = subscriber.receive(message)
+        if more > 0 { subscriberDemand = subscriberDemand > Int.max - more ? Int.max : subscriberDemand + more }
+    }
+
+    private func updateReading() {
+        guard let io else { return }
+        let wanted: Bool
+        switch state {
+        case .handshaking, .closing: wanted = true
+        case .open: wanted = hasDemand || (heldMessage == nil && !pongHandlers.isEmpty)
+        case .idle, .connecting, .closed: wanted = false
+        }
+        guard wanted != isReading else { return }
+        isReading = wanted
+        if wanted { io.startReading() } else { io.stopReading() }
+    }
+
+    // MARK: Writing
+
+    private func write(_ message: UVWebSocketTask.Message, completion: ((WebSocketError?) -> Void)?) {
+        let opcode: WebSocketOpcode
+        var payload: [UInt8]
+        switch message {
+        case .string(let text): opcode = .text; payload = Array(text.utf8)
+        case .data(let data): opcode = .binary; payload = Array(data)
+        }
+        var compressed = false
+        if let compressor {
+            do throws(WebSocketProtocolError) {
+                payload = try compressor.compress(payload)
+                compressed = true
+            } catch {
+                completion?(WebSocketError(.protocolViolation(error)))
+                return
+            }
+        }
+        var frames: [UInt8] = []
+        frames.reserveCapacity(payload.count + 14 * (payload.count / max(options.maximumFrameSize, 1) + 1))
+        let frameSize = max(options.maximumFrameSize, 1)
+        payload.withUnsafeBytes { raw in
+            var offset = 0
+            repeat {
+                let end = min(offset + frameSize, raw.count)
+                encoder.encode(offset == 0 ? opcode : .continuation, payload: UnsafeRawBufferPointer(rebasing: raw[offset..<end]),
+                               fin: end == raw.count, rsv1: compressed && offset == 0, into: &frames)
+                offset = end
+            } while offset < raw.count
+        }
+        writeFrames(frames, completion: completion)
+    }
+
+    private func writeFrames(_ bytes: [UInt8], completion: ((WebSocketError?) -> Void)?) {
+        guard let io else {
+            completion?(terminalError ?? WebSocketError(.closed))
+            return
+        }
+        writeCompletions.append(completion)
+        io.write(bytes)
+    }
+
+    // MARK: Ending
+
+    /// The server broke the protocol: close with its code.
+    private func fail(_ error: WebSocketProtocolError) {
+        let wasOpen = state == .open
+        status.update { $0.closeCode = error.closeCode }
+        if wasOpen {
+            var frame: [UInt8] = []
+            encoder.encode(.close, payload: WebSocketCloseFrame.payload(code: error.closeCode, reason: error.reason), into: &frame)
+            writeFrames(frame, completion: nil)
+            closesAfterWrites = true
+            arm(after: options.closeTimeout)
+        } else {
+            closeConnection()
+        }
+        terminate(WebSocketError(.protocolViolation(error), closeCode: error.closeCode), code: error.closeCode)
+    }
+
+    private func connectionEnded(error: UVURLError?) {
+        switch state {
+        case .handshaking:
+            closeConnection()
+            terminate(WebSocketError(.transport(error ?? UVURLError(.networkConnectionLost,
+                                                                    detail: "the server closed the connection during the opening handshake"))),
+                      code: .invalid)
+        case .open, .closing:
+            // Gone without a close frame: 1006.
+            closeConnection()
+            status.update { $0.closeCode = .abnormalClosure }
+            terminate(WebSocketError(error.map { .transport($0) } ?? .abnormalClosure, closeCode: .abnormalClosure),
+                      code: .abnormalClosure)
+        case .closed:
+            // The close handshake is done; the server closed TCP.
+            closeConnection()
+        case .idle, .connecting:
+            break
+        }
+    }
+
+    /// Fails what waits, finishes the publisher, tells the close waiters.
+    private func terminate(_ error: WebSocketError, code: WebSocketCloseCode) {
+        guard terminalError == nil else {
+            if state != .closed { state = .closed }
+            return
+        }
+        terminalError = error
+        state = .closed
+        status.update {
+            $0.state = .completed
+            if $0.closeCode == .invalid { $0.closeCode = code }
+        }
+        failReceivers(error)
+        let sends = queuedSends
+        queuedSends = []
+        for (_, completion) in sends { completion?(error) }
+        let pings = pongHandlers.map(\.1) + queuedPings
+        pongHandlers = []
+        queuedPings = []
+        for handler in pings { handler(error) }
+        if let subscriber {
+            self.subscriber = nil
+            subscriberDemand = 0
+            subscriber.finish(error.reason == .closed ? nil : error)
+        }
+        let waiters = closeWaiters
+        closeWaiters = []
+        for waiter in waiters { waiter(error.reason == .closed ? nil : error) }
+        if io == nil { disarm() }
+    }
+
+    private func failReceivers(_ error: WebSocketError) {
+        let waiting = receivers
+        receivers = []
+        for receiver in waiting { receiver(.failure(error)) }
+    }
+
+    private func closeConnection() {
+        isReading = false
+        io?.close()
+        io = nil
+        closesAfterWrites = false
+        let completions = writeCompletions
+        writeCompletions = []
+        for completion in completions { completion?(terminalError ?? WebSocketError(.closed)) }
+        disarm()
+    }
+
+    // MARK: Timer
+
+    private func arm(after duration: Duration) {
+        if timer == nil {
+            timer = UVDeadlineTimer(loop: loop) { [weak self] in self?.timerFired() }
+        }
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = UInt64(max(seconds, 0)) * 1_000_000_000 + UInt64(max(attoseconds, 0) / 1_000_000_000)
+        timer!.arm(at: loop.now.uptimeNanoseconds + nanoseconds)
+    }
+
+    private func disarm() {
+        timer?.close()
+        timer = nil
+    }
+
+    private func timerFired() {
+        switch state {
+        case .connecting, .handshaking, .closing:
+            closeConnection()
+            terminate(WebSocketError(.timedOut, closeCode: .abnormalClosure), code: .abnormalClosure)
+        case .closed:
+            // The server never read our close answer (or never closed).
+            closeConnection()
+        case .idle, .open:
+            break
+        }
+    }
+}
+
+/// The messages publisher's subscription, as the connection sees it.
+internal protocol WebSocketMessageSink: AnyObject {
+    /// A message; returns more demand.
+    func receive(_ message: UVWebSocketTask.Message) -> Int
+    /// The end: nil for a completed close handshake.
+    func finish(_ error: WebSocketError?)
+}
