@@ -1,6 +1,6 @@
 /*
  * The calling thread's identity for UVCombineCore's re-entrancy gates and
- * the loop's home-thread checks (Sources/UVCombineCore/Helpers/ThreadIdentity.swift).
+ * the loop's home-thread checks (Sources/UVCombineCore/Concurrency/ThreadIdentity.swift).
  *
  * Why C: Swift has no inline assembly, and the two ways Swift can reach the
  * thread pointer are both wrong or slow in the core's hot paths. glibc

@@ -75,7 +75,7 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
         }
     }
 
-    /// The package's one re-entrant delivery gate (Helpers/DownstreamGate).
+    /// The package's one re-entrant delivery gate (Concurrency/DownstreamGate).
     @usableFromInline let gate = DownstreamGate()
     @usableFromInline let storage: UnsafeMutablePointer<Storage>
     /// Frees `storage` when the engine dies (see ``SubjectEngineLifetime``).
