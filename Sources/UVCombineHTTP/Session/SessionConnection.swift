@@ -1,3 +1,5 @@
+import UVCombineHTTPCore
+
 /// One pooled connection as the session engine keeps it: the transport's
 /// socket, the response parser (kept across exchanges so its buffers keep
 /// their capacity), the write buffer, and the task it carries.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import UVCombineHTTPCore
 
 // A streaming task's backpressure: a part offered without demand is kept,
 // the connection stops reading, and reading resumes (pending part, decoder

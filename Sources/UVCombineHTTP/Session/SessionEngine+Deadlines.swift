@@ -1,4 +1,5 @@
 import FoundationEssentials
+import UVCombineHTTPCore
 
 // Deadlines: the tasks' timeout machines and the connections' connect and
 // idle timeouts in one DeadlineHeap, behind the session's one transport

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTTPTypes
+import UVCombineHTTPCore
 
 // The driver of ConnectionPoolStateMachine: the engine asks the pure state
 // machine what to do and runs the actions it returns here (connections

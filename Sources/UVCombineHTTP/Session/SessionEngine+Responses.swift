@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTTPTypes
+import UVCombineHTTPCore
 
 // Responses: received bytes through the connection's parser (and the
 // content decoder), into a data task's body or a streaming task's parts,

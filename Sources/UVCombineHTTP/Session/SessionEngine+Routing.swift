@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTTPTypes
+import UVCombineHTTPCore
 
 // Where a request goes: the connection key for its target (the session's
 // Unix socket or a proxy instead of the origin), and the redirect policy's

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import UVCombineHTTPCore
 
 // Streamed request bodies: the body publisher subscribed behind the
 // request head, one chunk asked for at a time as the writes complete,

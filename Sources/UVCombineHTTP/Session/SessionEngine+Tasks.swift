@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTTPTypes
+import UVCombineHTTPCore
 
 // A task entering and leaving the engine: admission (the request head
 // checked, the connection key chosen, the task handed to the pool),

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import UVCombineHTTPCore
 
 // The transport's events on a connection (SessionConnection forwards
 // them): connected, failed, bytes read, bytes written, end of stream. Each

@@ -2,6 +2,7 @@ import FoundationEssentials
 import HTTPTypes
 import UVCombineCore
 import UVCombineLoop
+import UVCombineHTTPCore
 
 /// The loop-side half of a ``UVURLSession``: it owns the pool state machine,
 /// the connections, the running tasks and the session's one timer, feeds

@@ -5,6 +5,7 @@ import Glibc
 import HTTPTypes
 import Synchronization
 import UVCombineCore
+import UVCombineHTTPCore
 
 /// What a publisher asks a session to fetch: the request, its body, and the
 /// checked target (or the error that checking produced, reported when the
@@ -21,7 +22,7 @@ internal struct HTTPTaskRequest: Sendable {
     /// for chunked transfer coding.
     @usableFromInline let streamedBodyLength: Int?
     /// Where it goes, or why it cannot go anywhere.
-    @_spi(HTTPCore) @usableFromInline let target: Result<HTTPRequestTarget, UVURLError>
+    @usableFromInline let target: Result<HTTPRequestTarget, UVURLError>
     /// Per-request overrides of the session's settings (deadlines).
     @usableFromInline let options: UVURLSession.RequestOptions
     /// The request head as it goes on the wire, serialised and checked once

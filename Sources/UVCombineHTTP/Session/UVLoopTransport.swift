@@ -1,5 +1,6 @@
 import UVCombineCore
 import UVCombineLoop
+import UVCombineHTTPCore
 
 /// The session's transport on a real loop: TCP connections from
 /// UVCombineLoop (`UVTCP.connect`, name resolution included), or Unix

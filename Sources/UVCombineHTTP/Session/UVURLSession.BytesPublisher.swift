@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HTTPTypes
 import UVCombineCore
+import UVCombineHTTPCore
 
 extension UVURLSession {
     /// One element of a streamed response: first the head, then the body

@@ -81,7 +81,7 @@ import HTTPTypes
 ///
 /// Threading: a value type; the owner keeps it under its lock or on the
 /// loop thread.
-@_spi(HTTPCore) public struct ConnectionPoolStateMachine: Sendable {
+public struct ConnectionPoolStateMachine: Sendable {
     /// Pool limits and timeouts.
     ///
     /// ```swift
