@@ -61,6 +61,7 @@ extension SessionEngine {
             // first); the task waits for `execute` on the fresh one.
             let task = tasks[id]!
             detach(task)
+            task.exchange.retried()
             task.resetExchange()
             task.timeouts?.exchangeEnded()
         }
@@ -94,7 +95,7 @@ extension SessionEngine {
     private func execute(_ task: SessionTask, on connection: SessionConnection) {
         connection.task = task
         task.connection = connection
-        task.reportedResponseBytes = false
+        guard case .writeRequest(let startsBody) = task.exchange.executed() else { return }
         let prepared = task.usesPreparedHead ? task.spec.preparedHead : nil
         connection.writeBuffer.removeAll(keepingCapacity: true)
         let result: HTTPRequestWriter.Result
@@ -104,7 +105,7 @@ extension SessionEngine {
                                                   byteCount: prepared.bytes.count)
             } else if let body = task.body, !body.isEmpty {
                 result = try HTTPRequestWriter.append(task.request, body: body, to: &connection.writeBuffer)
-            } else if task.streamsBody {
+            } else if startsBody {
                 result = try appendHead(of: task, to: &connection.writeBuffer)
             } else {
                 result = try HTTPRequestWriter.appendHead(
@@ -137,13 +138,10 @@ extension SessionEngine {
         // size or fewer: that size stands in for the `ioctl`, which would
         // cost a system call per request. Only larger requests, the ones
         // whose upload can make progress worth noticing, ask the socket.
-        if result.byteCount < 64 * 1024 {
-            task.lastUnacknowledgedOutput = result.byteCount
-        } else {
-            task.lastUnacknowledgedOutput = connection.io?.unacknowledgedOutputByteCount ?? 0
-        }
+        task.exchange.requestWritten(unacknowledged: result.byteCount < 64 * 1024
+            ? result.byteCount : connection.io?.unacknowledgedOutputByteCount ?? 0)
         connection.startReading()
-        if task.streamsBody { startBody(of: task) }
+        if startsBody { startBody(of: task) }
     }
 
     internal func shutdown() {

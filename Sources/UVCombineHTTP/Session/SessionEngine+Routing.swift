@@ -53,11 +53,9 @@ extension SessionEngine {
     internal func follow(_ step: RedirectStateMachine.Step, for task: SessionTask) {
         task.resetExchange()
         task.request = step.request
-        task.usesPreparedHead = false
-        if !step.keepsBody {
-            task.body = nil
-            task.streamsBody = false
-        }
+        // The exchange machine stopped streaming the body itself
+        // (`responseHead(.follow(keepsBody: false))`).
+        if !step.keepsBody { task.body = nil }
         issue(task, redirectedTo: step.target)
     }
 }

@@ -9,8 +9,7 @@ extension SessionEngine {
     // MARK: Tasks: admission, cancellation, outcome
 
     internal func start(_ task: SessionTask) {
-        guard case .notStarted = task.progress else { return }
-        task.progress = .running
+        guard task.exchange.start() == .issue else { return }
         if case .failure(let error) = task.spec.target {
             finish(task, .failure(error))
             return
@@ -67,7 +66,7 @@ extension SessionEngine {
     /// Appends the task's request head: framed for its body (a whole
     /// `Data`, or a streamed body with or without a length).
     internal func appendHead(of task: SessionTask, to buffer: inout [UInt8]) throws(UVURLError) -> HTTPRequestWriter.Result {
-        if task.streamsBody {
+        if task.exchange.streamsBody {
             let framing: HTTPRequestWriter.BodyFraming = task.spec.streamedBodyLength.map { .length($0) } ?? .chunked
             return try HTTPRequestWriter.appendHead(of: task.request, framing: framing, to: &buffer)
         }
@@ -75,16 +74,7 @@ extension SessionEngine {
     }
 
     internal func cancel(_ task: SessionTask) {
-        switch task.progress {
-        case .notStarted:
-            task.progress = .done
-            return
-        case .done:
-            return
-        case .running:
-            break
-        }
-        task.progress = .done
+        guard task.exchange.cancel() == .leavePool else { return }
         stopTimeouts(task)
         let id = task.requestID
         if tasks.removeValue(forKey: id) != nil {
@@ -94,10 +84,17 @@ extension SessionEngine {
         release(task)
     }
 
-    /// Ends a task: stops its deadlines and hands the outcome to its
-    /// subscriber. The pool must already have forgotten it.
+    /// Ends a task: its exchange machine learns it, then ``complete(_:_:)``.
+    /// The pool must already have forgotten it.
     internal func finish(_ task: SessionTask, _ outcome: TaskOutcome) {
-        task.progress = .done
+        task.exchange.finished()
+        complete(task, outcome)
+    }
+
+    /// Stops the task's deadlines and hands the outcome to its subscriber,
+    /// once its exchange machine says it is finished (a response's end
+    /// says so itself).
+    internal func complete(_ task: SessionTask, _ outcome: TaskOutcome) {
         stopTimeouts(task)
         release(task)
         task.withGate { task.deliverOutcome(task, outcome) }
@@ -110,16 +107,9 @@ extension SessionEngine {
     private func release(_ task: SessionTask) {
         endBodyStream(of: task, cancellingUpstream: true)
         task.connection = nil
-        // Only streaming tasks park parts, and only redirects set a step;
-        // assigning nil costs a generic destroy even when there is nothing.
-        if task.isStreaming {
-            task.pendingPart = nil
-            task.stash = []
-        }
-        if task.isFollowingRedirect {
-            task.redirects?.step = nil
-            task.isFollowingRedirect = false
-        }
+        // Held parts and bytes went with the exchange machine's end. Only
+        // redirects set a step.
+        if let redirects = task.redirects { redirects.step = nil }
         if let decoder = task.decoder {
             task.decoder = nil
             spareDecoder = decoder

@@ -33,7 +33,8 @@ extension SessionEngine {
         if !connection.isClosed && !bytes.isEmpty {
             wireObserver?.sessionDidRead(bytes)
             if let task = connection.task {
-                if !process(bytes, for: task, on: connection), case .running = task.progress, task.connection === connection {
+                if !process(bytes, for: task, on: connection), task.exchange.phase == .exchanging,
+                   task.connection === connection {
                     afterInput(for: task, on: connection)
                     targetReads(of: connection, for: task)
                 }
@@ -50,11 +51,12 @@ extension SessionEngine {
     /// the idle timeout measures from now (a stall in either direction
     /// still times out). Only moves a stored instant, as reading does.
     internal func connectionDidWrite(_ connection: SessionConnection) {
+        assertInLoop()
         guard !connection.isClosed, let task = connection.task, task.connection === connection else { return }
         if task.timeouts != nil { task.timeouts!.activity(now: now) }
         // A streamed body asks for its next chunk once everything written
         // was taken by the kernel.
-        guard task.streamsBody, connection.io?.hasPendingWrites == false else { return }
+        guard task.exchange.streamsBody, connection.io?.hasPendingWrites == false else { return }
         beginTurn()
         bodyWritesCompleted(task)
         endTurn()
@@ -68,7 +70,7 @@ extension SessionEngine {
             if let task = connection.task {
                 do throws(UVURLError) {
                     if case .end = try connection.parser.endOfInput(isAuthenticated: isAuthenticated) {
-                        responseEnded(task, on: connection, reusable: false)
+                        responseEnded(task, on: connection, keepAlive: false, hasTrailingBytes: false)
                     }
                 } catch {
                     requestFailed(task, error)
@@ -100,7 +102,7 @@ extension SessionEngine {
     /// by ``detach(_:)`` and when the connection closes, before the buffer
     /// can move or go.
     private func targetReads(of connection: SessionConnection, for task: SessionTask) {
-        guard !task.isStreaming, task.decoder == nil, !task.isFollowingRedirect,
+        guard !task.isStreaming, task.decoder == nil, !task.exchange.isDiscardingBody,
               let remaining = connection.parser.remainingFixedBodyLength, remaining > 1,
               // All but the last byte: the read that ends the body then
               // goes to the connection's buffer and comes up short of it,
