@@ -45,7 +45,7 @@ extension SessionEngine {
 
     /// Demand came back for a paused streaming task.
     internal func resume(_ task: SessionTask) {
-        guard let connection = task.connection, case .resume(let part) = task.exchange.resume() else { return }
+        guard let connection = connection(of: task), case .resume(let part) = task.exchange.resume() else { return }
         applyTimeout(task, task.timeouts?.exchangeStarted(now: now) ?? .none)
         if let part {
             switch task.offerPart(task, part) {

@@ -33,7 +33,7 @@ extension SessionEngine {
     /// firing, none per request; a stall that starts mid-upload is seen
     /// one idle period late at most.
     private func noteUploadProgress(_ task: SessionTask, now instant: HTTPDeadline) {
-        guard let connection = task.connection, let io = connection.io else { return }
+        guard let connection = connection(of: task), let io = connection.io else { return }
         if task.exchange.uploadProgressObserved(unacknowledged: io.unacknowledgedOutputByteCount) {
             task.timeouts!.activity(now: instant)
         }

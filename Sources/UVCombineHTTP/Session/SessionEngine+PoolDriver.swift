@@ -17,6 +17,20 @@ extension SessionEngine {
         run(pool.requestFailed(task.requestID, error: error, now: now))
     }
 
+    /// The connection carrying `task`'s exchange, by the pool's link (its
+    /// one owner); nil while the task waits, or once it left the pool.
+    internal func connection(of task: SessionTask) -> SessionConnection? {
+        guard let id = pool.connection(leasedTo: task.requestID) else { return nil }
+        return connections[id]
+    }
+
+    /// The task whose exchange `connection` carries, by the pool's link;
+    /// nil while it connects or idles, or once the task was detached.
+    internal func task(on connection: SessionConnection) -> SessionTask? {
+        guard let id = pool.request(leasing: connection.id) else { return nil }
+        return tasks[id]
+    }
+
     internal func run(_ action: ConnectionPoolStateMachine.Action) {
         run(action.connection)
         run(action.request)
@@ -77,11 +91,6 @@ extension SessionEngine {
     private func closeConnection(_ id: ConnectionPoolStateMachine.ConnectionID) {
         guard let connection = connections.removeValue(forKey: id) else { return }
         deadlines.remove(connection)
-        if let task = connection.task {
-            connection.task = nil
-            if task.connection === connection { task.connection = nil }
-        }
-        connection.isClosed = true
         connection.isReading = false
         if connection.hasReadTarget {
             connection.hasReadTarget = false
@@ -93,8 +102,6 @@ extension SessionEngine {
 
     /// Writes the task's request on an established connection.
     private func execute(_ task: SessionTask, on connection: SessionConnection) {
-        connection.task = task
-        task.connection = connection
         guard case .writeRequest(let startsBody) = task.exchange.executed() else { return }
         let prepared = task.usesPreparedHead ? task.spec.preparedHead : nil
         connection.writeBuffer.removeAll(keepingCapacity: true)

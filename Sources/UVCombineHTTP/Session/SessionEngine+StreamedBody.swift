@@ -35,7 +35,7 @@ extension SessionEngine {
     /// exchange is on a connection.
     private func bodyTarget(of stream: BodyStream) -> (SessionTask, SessionConnection, any HTTPConnectionIO)? {
         guard let task = stream.task, task.bodyStream === stream, task.exchange.phase == .exchanging,
-              let connection = task.connection, let io = connection.io else { return nil }
+              let connection = connection(of: task), let io = connection.io else { return nil }
         return (task, connection, io)
     }
 

@@ -106,7 +106,6 @@ extension SessionEngine {
 
     private func release(_ task: SessionTask) {
         endBodyStream(of: task, cancellingUpstream: true)
-        task.connection = nil
         // Held parts and bytes went with the exchange machine's end. Only
         // redirects set a step.
         if let redirects = task.redirects { redirects.step = nil }
@@ -116,17 +115,15 @@ extension SessionEngine {
         }
     }
 
-    /// Unlinks a task and its connection; a body still streaming is
-    /// cancelled (the exchange is over).
+    /// Ends the task's use of its connection, before the pool forgets the
+    /// link (the task is out of ``tasks`` already, so ``task(on:)`` no
+    /// longer finds it): reads stop going into its body buffer, and a body
+    /// still streaming is cancelled (the exchange is over).
     internal func detach(_ task: SessionTask) {
         endBodyStream(of: task, cancellingUpstream: true)
-        if let connection = task.connection, connection.hasReadTarget {
+        if let connection = connection(of: task), connection.hasReadTarget {
             connection.hasReadTarget = false
             connection.io?.setReadTarget(nil)
         }
-        if let connection = task.connection, connection.task === task {
-            connection.task = nil
-        }
-        task.connection = nil
     }
 }

@@ -32,9 +32,9 @@ extension SessionEngine {
         beginTurn()
         if !connection.isClosed && !bytes.isEmpty {
             wireObserver?.sessionDidRead(bytes)
-            if let task = connection.task {
+            if let task = task(on: connection) {
                 if !process(bytes, for: task, on: connection), task.exchange.phase == .exchanging,
-                   task.connection === connection {
+                   pool.request(leasing: connection.id) == task.requestID {
                     afterInput(for: task, on: connection)
                     targetReads(of: connection, for: task)
                 }
@@ -52,7 +52,7 @@ extension SessionEngine {
     /// still times out). Only moves a stored instant, as reading does.
     internal func connectionDidWrite(_ connection: SessionConnection) {
         assertInLoop()
-        guard !connection.isClosed, let task = connection.task, task.connection === connection else { return }
+        guard !connection.isClosed, let task = task(on: connection) else { return }
         if task.timeouts != nil { task.timeouts!.activity(now: now) }
         // A streamed body asks for its next chunk once everything written
         // was taken by the kernel.
@@ -67,7 +67,7 @@ extension SessionEngine {
     internal func connectionDidReachEndOfStream(_ connection: SessionConnection, isAuthenticated: Bool) {
         beginTurn()
         if !connection.isClosed {
-            if let task = connection.task {
+            if let task = task(on: connection) {
                 do throws(UVURLError) {
                     if case .end = try connection.parser.endOfInput(isAuthenticated: isAuthenticated) {
                         responseEnded(task, on: connection, keepAlive: false, hasTrailingBytes: false)
@@ -85,7 +85,7 @@ extension SessionEngine {
     internal func connectionDidFail(_ connection: SessionConnection, error: UVURLError) {
         beginTurn()
         if !connection.isClosed {
-            if let task = connection.task {
+            if let task = task(on: connection) {
                 requestFailed(task, error)
             } else if connection.isEstablished {
                 run(pool.connectionClosed(connection.id, now: now))

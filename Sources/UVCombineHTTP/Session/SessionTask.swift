@@ -427,8 +427,6 @@ internal class SessionTask: DeadlineEntry {
     @exclusivity(unchecked) internal final var timeouts: RequestTimeoutStateMachine?
     /// The task's redirects, from its first redirect response on.
     @exclusivity(unchecked) internal final var redirects: Redirects?
-    /// The connection carrying the current exchange.
-    @exclusivity(unchecked) internal final var connection: SessionConnection?
     /// A data task's response head and body so far.
     @exclusivity(unchecked) internal final var response: HTTPResponse?
     @exclusivity(unchecked) internal final var data = BodyBuffer()
