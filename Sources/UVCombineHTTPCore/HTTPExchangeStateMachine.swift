@@ -181,8 +181,13 @@ public struct HTTPExchangeStateMachine: Sendable {
         return .writeRequest(startsBody: streamsBody)
     }
 
-    /// The request went out: `byteCount` bytes, of which `unacknowledged`
-    /// are not acknowledged yet (the upload-progress baseline).
+    /// The request went out; `unacknowledged` of its bytes are not
+    /// acknowledged yet (the upload-progress baseline that
+    /// ``uploadProgressObserved(unacknowledged:)`` compares with).
+    ///
+    /// ```swift
+    /// exchange.requestWritten(unacknowledged: head.count)
+    /// ```
     public mutating func requestWritten(unacknowledged: Int) {
         guard phase == .exchanging else {
             violation("requestWritten: a request is written while exchanging, but it is \(describe())")
