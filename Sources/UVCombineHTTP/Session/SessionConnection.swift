@@ -27,6 +27,14 @@ internal final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
     /// for once the previous one's write completed, so it is unique again
     /// and reused without copying).
     @exclusivity(unchecked) internal var bodyWriteBuffer: [UInt8] = []
+    /// The task whose exchange the connection carries: the pool's lease
+    /// (the pool owns the link) mirrored here, because every read asks
+    /// and two dictionary lookups per read cost about 600 instructions per
+    /// request (callgrind, issue 33). Written in two places only: set by
+    /// `execute`, cleared by `detach` and `closeConnection`, before the
+    /// pool forgets the lease; debug builds check it against the pool
+    /// (`SessionEngine.task(on:)`).
+    @exclusivity(unchecked) internal var task: SessionTask?
     /// Connected (the pending deadline is the idle one, not the connect one).
     @exclusivity(unchecked) internal var isEstablished = false
     /// The engine closed it (and let go of ``io``); the transport reports

@@ -24,11 +24,14 @@ extension SessionEngine {
         return connections[id]
     }
 
-    /// The task whose exchange `connection` carries, by the pool's link;
-    /// nil while it connects or idles, or once the task was detached.
+    /// The task whose exchange `connection` carries; nil while it
+    /// connects or idles, or once the task was detached. The connection's
+    /// mirror of the pool's lease, checked against the pool in debug
+    /// builds.
     internal func task(on connection: SessionConnection) -> SessionTask? {
-        guard let id = pool.request(leasing: connection.id) else { return nil }
-        return tasks[id]
+        assert(connection.task.map { pool.request(leasing: connection.id) == $0.requestID } ?? true,
+               "SessionConnection.task disagrees with the pool's lease of \(connection.id)")
+        return connection.task
     }
 
     internal func run(_ action: ConnectionPoolStateMachine.Action) {
@@ -91,6 +94,7 @@ extension SessionEngine {
     private func closeConnection(_ id: ConnectionPoolStateMachine.ConnectionID) {
         guard let connection = connections.removeValue(forKey: id) else { return }
         deadlines.remove(connection)
+        connection.task = nil
         connection.isReading = false
         if connection.hasReadTarget {
             connection.hasReadTarget = false
@@ -102,6 +106,7 @@ extension SessionEngine {
 
     /// Writes the task's request on an established connection.
     private func execute(_ task: SessionTask, on connection: SessionConnection) {
+        connection.task = task
         guard case .writeRequest(let startsBody) = task.exchange.executed() else { return }
         let prepared = task.usesPreparedHead ? task.spec.preparedHead : nil
         connection.writeBuffer.removeAll(keepingCapacity: true)

@@ -144,7 +144,7 @@ extension SessionEngine {
                                               hasPendingWrites: connection.io?.hasPendingWrites ?? true)
         let id = task.requestID
         tasks.removeValue(forKey: id)
-        detach(task)
+        detach(task, from: connection)
         switch end {
         case .follow(let reusable):
             let action = pool.requestFinished(id, keepAlive: reusable, now: now)

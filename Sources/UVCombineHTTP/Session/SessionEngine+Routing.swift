@@ -53,6 +53,7 @@ extension SessionEngine {
     internal func follow(_ step: RedirectStateMachine.Step, for task: SessionTask) {
         task.resetExchange()
         task.request = step.request
+        task.usesPreparedHead = false
         // The exchange machine stopped streaming the body itself
         // (`responseHead(.follow(keepsBody: false))`).
         if !step.keepsBody { task.body = nil }

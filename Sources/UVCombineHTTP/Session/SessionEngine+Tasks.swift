@@ -115,15 +115,18 @@ extension SessionEngine {
         }
     }
 
-    /// Ends the task's use of its connection, before the pool forgets the
-    /// link (the task is out of ``tasks`` already, so ``task(on:)`` no
-    /// longer finds it): reads stop going into its body buffer, and a body
-    /// still streaming is cancelled (the exchange is over).
-    internal func detach(_ task: SessionTask) {
+    /// Ends the task's use of its connection (`known`, or the one the
+    /// pool leased to it), before the pool forgets the lease: reads stop
+    /// going into its body buffer, the connection's mirror of the lease is
+    /// cleared, and a body still streaming is cancelled (the exchange is
+    /// over).
+    internal func detach(_ task: SessionTask, from known: SessionConnection? = nil) {
         endBodyStream(of: task, cancellingUpstream: true)
-        if let connection = connection(of: task), connection.hasReadTarget {
+        guard let connection = known ?? connection(of: task) else { return }
+        if connection.hasReadTarget {
             connection.hasReadTarget = false
             connection.io?.setReadTarget(nil)
         }
+        if connection.task === task { connection.task = nil }
     }
 }

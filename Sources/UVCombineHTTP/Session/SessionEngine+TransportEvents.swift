@@ -34,7 +34,7 @@ extension SessionEngine {
             wireObserver?.sessionDidRead(bytes)
             if let task = task(on: connection) {
                 if !process(bytes, for: task, on: connection), task.exchange.phase == .exchanging,
-                   pool.request(leasing: connection.id) == task.requestID {
+                   connection.task === task {
                     afterInput(for: task, on: connection)
                     targetReads(of: connection, for: task)
                 }
