@@ -33,6 +33,11 @@ let package = Package(
         // executable): header Sources/CUVCombine/include/uvcombine.h,
         // pkg-config name `uvcombine`; `make c-host`, `make install`.
         .library(name: "uvcombine-c", type: .dynamic, targets: ["CUVCombineImplementation"]),
+        // The I/O-free HTTP/1.1 protocol core, for the fuzzers (`Fuzz/`, a
+        // separate package) and for anyone who drives HTTP on their own
+        // sockets. Public, but its names are not stable API
+        // (docs/http-protocol-core.md); `import UVCombine` does not show it.
+        .library(name: "UVCombineHTTPCore", targets: ["UVCombineHTTPCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -102,17 +107,26 @@ let package = Package(
                 .target(name: "UVCombine", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi])),
             ]
         ),
-        // HTTP/1.1 protocol core (request writer, response parser, URL
-        // validation, redirect policy, pool and timeout state machines) and
-        // the URL session that drives it on a UVLoop, with TLS from OpenSSL.
-        // Never imports CLibUV. The core is `@_spi(HTTPCore) public`, not
-        // public API: only the session is. The fuzzers (another package)
-        // and our tests reach it with `@_spi(HTTPCore) import`
+        // The HTTP/1.1 protocol core: request writer, response parser, URL
+        // validation, redirect policy, and the pool, timeout and exchange
+        // state machines. No I/O, no clock, no loop: FoundationEssentials
+        // and swift-http-types only (ModuleImportTests), so the fuzzers
+        // and the state machines' tests build it alone
         // (docs/http-protocol-core.md).
+        .target(
+            name: "UVCombineHTTPCore",
+            dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+        // The URL session that drives the protocol core on a UVLoop, with
+        // TLS from OpenSSL. Never imports CLibUV. It re-exports only the
+        // core's public-API types (UVURLError, RedirectPolicy,
+        // RequestTimeouts); the rest of the core is reached with
+        // `import UVCombineHTTPCore`.
         .target(
             name: "UVCombineHTTP",
             dependencies: [
                 "UVCombineCore",
+                "UVCombineHTTPCore",
                 "UVCombineLoop",
                 "COpenSSL",
                 "CZlib",
@@ -130,6 +144,7 @@ let package = Package(
                 "UVCombineCore",
                 "UVCombineLoop",
                 "UVCombineHTTP",
+                "UVCombineHTTPCore",
                 "COpenSSL",
                 "CZlib",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -148,7 +163,7 @@ let package = Package(
         .target(
             name: "CUVCombineImplementation",
             dependencies: ["CUVCombine", "UVCombineLoop", "UVCombineLoopFoundation", "UVCombineCore", "UVCombineHTTP",
-                           "UVCombineWebSocket", "CLibUV"],
+                           "UVCombineWebSocket", "UVCombineHTTPCore", "CLibUV"],
             exclude: ["uvcombine.map"]
         ),
         // The demo and command-line tool (`uvcombine demo`, `uvcombine
@@ -156,7 +171,7 @@ let package = Package(
         // test-support module would link the malloc interposer into it.
         .executableTarget(
             name: "uvcombine",
-            dependencies: ["UVCombine", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["UVCombine", "UVCombineHTTPCore", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // Counts allocations per thread by interposing malloc: the opt-in
         // product UVCombineAllocationCounting, and a dependency of our own
@@ -196,7 +211,7 @@ let package = Package(
         .testTarget(
             name: "UVCombineHTTPTests",
             dependencies: [
-                "UVCombineHTTP", "UVCombineLoop", "UVCombineLoopFoundation", "UVCombineCore", "UVCombineFoundation",
+                "UVCombineHTTP", "UVCombineHTTPCore", "UVCombineLoop", "UVCombineLoopFoundation", "UVCombineCore", "UVCombineFoundation",
                 "UVCombineTesting",
                 "CUVCombineMallocCounter", "CZlib",
                 "TestServerSupport",
@@ -239,6 +254,7 @@ let package = Package(
                 "UVCombineLoop",
                 "UVCombineLoopFoundation",
                 "UVCombineHTTP",
+                "UVCombineHTTPCore",
                 "UVCombineTesting",
                 "CUVCombineMallocCounter",
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -6,10 +6,10 @@
 // `make fuzz` / `make fuzz-smoke`; docs/reliability.md explains each target
 // and the properties it checks.
 //
-// The HTTP core is `@_spi(HTTPCore)` in UVCombineHTTP (not public API; see
-// docs/http-protocol-core.md): the targets import it with
-// `@_spi(HTTPCore) import UVCombine`, which reaches it through the
-// umbrella's re-export.
+// The HTTP protocol core is its own target and product, UVCombineHTTPCore
+// (no I/O, no loop; see docs/http-protocol-core.md): the targets import
+// it plainly, `import UVCombineHTTPCore`, and build nothing else of the
+// library.
 //
 // Build (what the Makefile runs):
 //
@@ -47,7 +47,7 @@ let package = Package(
             name: "FuzzSupport",
             dependencies: [
                 "CLibFuzzer",
-                .product(name: "UVCombine", package: "UVCombine"),
+                .product(name: "UVCombineHTTPCore", package: "UVCombine"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -55,7 +55,7 @@ let package = Package(
             name: "ResponseParserFuzzer",
             dependencies: [
                 "FuzzSupport",
-                .product(name: "UVCombine", package: "UVCombine"),
+                .product(name: "UVCombineHTTPCore", package: "UVCombine"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -63,7 +63,7 @@ let package = Package(
             name: "ChunkedDecoderFuzzer",
             dependencies: [
                 "FuzzSupport",
-                .product(name: "UVCombine", package: "UVCombine"),
+                .product(name: "UVCombineHTTPCore", package: "UVCombine"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -71,7 +71,7 @@ let package = Package(
             name: "RequestValidationFuzzer",
             dependencies: [
                 "FuzzSupport",
-                .product(name: "UVCombine", package: "UVCombine"),
+                .product(name: "UVCombineHTTPCore", package: "UVCombine"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -79,7 +79,7 @@ let package = Package(
             name: "RequestWriterFuzzer",
             dependencies: [
                 "FuzzSupport",
-                .product(name: "UVCombine", package: "UVCombine"),
+                .product(name: "UVCombineHTTPCore", package: "UVCombine"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

@@ -5,8 +5,8 @@
 # dependency whose products carry unsafe flags, so this is the check that
 # Package.swift stays usable as a dependency (issue 21). It also pins what
 # `import UVCombine` shows: the HTTP protocol core (parser, writer, pool
-# state machine, ...) is `@_spi(HTTPCore)`, reachable only with
-# `@_spi(HTTPCore) import` (docs/http-protocol-core.md). `make check-dependent`.
+# state machine, ...) is the product UVCombineHTTPCore, reachable only with
+# `import UVCombineHTTPCore` (docs/http-protocol-core.md). `make check-dependent`.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/uvcombine-dependent.XXXXXX")"
@@ -30,7 +30,10 @@ let package = Package(
         ),
         .target(name: "CUser", dependencies: [.product(name: "uvcombine-c", package: "UVCombine")]),
         .executableTarget(name: "CUserMain", dependencies: ["CUser"]),
-        .target(name: "SPIProbe", dependencies: [.product(name: "UVCombine", package: "UVCombine")]),
+        .target(name: "SPIProbe", dependencies: [
+            .product(name: "UVCombine", package: "UVCombine"),
+            .product(name: "UVCombineHTTPCore", package: "UVCombine"),
+        ]),
     ]
 )
 MANIFEST
@@ -77,7 +80,7 @@ import CUser
 print("CUserMain: uvcombine-c \(String(cString: cuser_version()))")
 SWIFT
 
-# Built first with the SPI import (the fuzzers' way in), then without it.
+# Built first with the core's import (the fuzzers' way in), then without it.
 spi_probe() {
     cat > "$work/Sources/SPIProbe/probe.swift" <<SWIFT
 $1
@@ -88,7 +91,7 @@ public func probe() -> Bool {
 }
 SWIFT
 }
-spi_probe '@_spi(HTTPCore) import UVCombine'
+spi_probe 'import UVCombineHTTPCore'
 
 cd "$work"
 swift build ${DEPENDENT_SWIFT_FLAGS:-} 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
@@ -97,7 +100,7 @@ test "${PIPESTATUS[0]}" -eq 0
 "$(swift build --show-bin-path)/CUserMain"
 spi_probe 'import UVCombine'
 if swift build --target SPIProbe > spi-probe.log 2>&1; then
-    echo "check-dependent: \`import UVCombine\` alone reaches HTTPResponseParser (it must be @_spi(HTTPCore))"; exit 1
+    echo "check-dependent: \`import UVCombine\` alone reaches HTTPResponseParser (only \`import UVCombineHTTPCore\` may)"; exit 1
 fi
 grep -q "cannot find 'HTTPResponseParser' in scope" spi-probe.log || { cat spi-probe.log; exit 1; }
-echo "check-dependent: a package depending on UVCombine by path builds and runs; the HTTP core needs @_spi(HTTPCore)"
+echo "check-dependent: a package depending on UVCombine by path builds and runs; the HTTP core needs import UVCombineHTTPCore"

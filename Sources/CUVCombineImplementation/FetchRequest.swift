@@ -1,7 +1,8 @@
 import CUVCombine
 import FoundationEssentials
 import HTTPTypes
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 
 /// A `uvc_request_t` read and checked, so that bad input fails the call
 /// that passed it (uvc_fetch, uvc_shared_fetch_new) with a code, before

@@ -1,5 +1,6 @@
 import CZlib
 import HTTPTypes
+import UVCombineHTTPCore
 
 /// Undoes a response body's content coding (`Content-Encoding: gzip` or
 /// `deflate`) as the body arrives, through the system zlib: encoded runs

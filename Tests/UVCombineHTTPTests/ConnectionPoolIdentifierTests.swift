@@ -1,5 +1,6 @@
 import Testing
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 
 @Suite("ConnectionPoolStateMachine identifiers")
 struct ConnectionPoolIdentifierTests {

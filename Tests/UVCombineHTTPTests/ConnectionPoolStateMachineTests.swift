@@ -1,6 +1,7 @@
 import HTTPTypes
 import Testing
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 
 typealias Pool = ConnectionPoolStateMachine
 
@@ -425,6 +426,26 @@ struct ConnectionPoolStateMachineTests {
         #expect(pool.isEmpty)
         let late = pool.executeRequest(r(3), key: keyA, method: .get, now: t(2))
         #expect(late == fail(3, UVURLError(.resourceUnavailable, detail: "the session was shut down")))
+    }
+
+    /// The pool is the one owner of the request-connection link: it
+    /// answers both ways while a request is leased, and neither before nor
+    /// after.
+    @Test func theLinkIsTheLeaseBothWaysAndOnlyWhileLeased() {
+        var pool = Pool()
+        _ = pool.executeRequest(r(1), key: keyA, method: .get, now: t(0))
+        #expect(pool.connection(leasedTo: r(1)) == nil)
+        #expect(pool.request(leasing: c(1)) == nil)
+        _ = pool.connectionEstablished(c(1), now: t(0))
+        #expect(pool.connection(leasedTo: r(1)) == c(1))
+        #expect(pool.request(leasing: c(1)) == r(1))
+        pool.requestWriteStarted(r(1))
+        pool.responseBytesReceived(r(1))
+        #expect(pool.connection(leasedTo: r(1)) == c(1))
+        _ = pool.requestFinished(r(1), keepAlive: true, now: t(1))
+        #expect(pool.connection(leasedTo: r(1)) == nil)
+        #expect(pool.request(leasing: c(1)) == nil)
+        #expect(pool.connection(leasedTo: r(99)) == nil && pool.request(leasing: c(99)) == nil)
     }
 
     @Test func idempotentMethods() {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 import UVCombineHTTP
+import UVCombineHTTPCore
 
 /// Decodes `encoded` fed `inputStep` bytes at a time into a buffer of
 /// `outputSize` bytes, as the session does, then finishes.

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Testing
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 import UVCombineTesting
 
 /// Steady-state costs of the protocol core, measured per response with the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 
 @Suite("HTTPRequestTarget")
 struct HTTPRequestTargetTests {

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Testing
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 
 /// The error a throwing check produced, or nil.
 private func failure(_ body: () throws(UVURLError) -> Void) -> UVURLError? {

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
 import Testing
-@_spi(HTTPCore) @testable import UVCombineHTTP
+import UVCombineHTTP
+@testable import UVCombineHTTPCore
 
 /// The request writer's framing for streamed bodies: a head announcing a
 /// chunked body, the chunks, the last chunk.

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
 import Testing
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 
 /// Writes `request` and returns the bytes as a string, or the error.
 private func written(

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Testing
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 
 /// The parser's events must not depend on how the bytes were cut into
 /// chunks: for every response, parsing it whole, split at every single

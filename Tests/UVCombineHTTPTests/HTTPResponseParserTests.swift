@@ -1,6 +1,7 @@
 import HTTPTypes
 import Testing
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 
 /// One response and the events it must produce.
 struct ParserCase: CustomTestStringConvertible, Sendable {

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Testing
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 
 private func target(_ string: String) -> HTTPRequestTarget {
     try! HTTPRequestTarget(string: string)

@@ -1,5 +1,6 @@
 import Testing
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 
 private func t(_ seconds: Double) -> HTTPDeadline {
     HTTPDeadline(uptimeNanoseconds: UInt64(seconds * 1_000_000_000))

@@ -1,5 +1,6 @@
 import Testing
 import UVCombineHTTP
+import UVCombineHTTPCore
 
 @Suite("UVURLError")
 struct UVURLErrorTests {

@@ -18,7 +18,7 @@
 //   chunk extensions, decodes to the same bytes.
 import FuzzSupport
 import HTTPTypes
-@_spi(HTTPCore) import UVCombine
+import UVCombineHTTPCore
 
 /// The head every input's body follows.
 let head = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)

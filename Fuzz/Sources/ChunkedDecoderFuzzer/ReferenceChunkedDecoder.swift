@@ -1,5 +1,5 @@
 import FuzzSupport
-@_spi(HTTPCore) import UVCombine
+import UVCombineHTTPCore
 
 /// A chunked body decoder written straight from RFC 9112 section 7.1, on the
 /// whole body at once, with the parser's documented choices and limits:

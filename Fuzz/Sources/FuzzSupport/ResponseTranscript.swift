@@ -1,5 +1,5 @@
 import HTTPTypes
-@_spi(HTTPCore) import UVCombine
+import UVCombineHTTPCore
 
 /// Everything observable about one response as `HTTPResponseParser`
 /// reported it: the head, the body bytes joined, and how it ended.
@@ -65,9 +65,7 @@ public struct ResponseTranscript: Equatable, CustomStringConvertible {
 /// The setting of one parser run: what the request was and what the
 /// connection does after each response.
 public struct ParserSetup {
-    /// `package`, not `public`: the parser's type is `@_spi(HTTPCore)`, which
-    /// a plain public declaration may not expose; only this package's
-    /// fuzzers use it.
+    /// The parser's limits (only this package's fuzzers use it).
     package var configuration = HTTPResponseParser.Configuration()
     public var method: HTTPRequest.Method = .get
     public var requestClosesConnection = false

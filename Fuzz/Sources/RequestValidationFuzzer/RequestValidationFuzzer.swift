@@ -21,7 +21,7 @@
 //   never repairs).
 import FuzzSupport
 import HTTPTypes
-@_spi(HTTPCore) import UVCombine
+import UVCombineHTTPCore
 
 func accepts(_ body: () throws(UVURLError) -> Void, codes: [UVURLError.Code]) -> Bool {
     do throws(UVURLError) {

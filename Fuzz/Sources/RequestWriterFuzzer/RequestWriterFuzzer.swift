@@ -28,7 +28,7 @@
 //   and `closesConnection` are right.
 import FuzzSupport
 import HTTPTypes
-@_spi(HTTPCore) import UVCombine
+import UVCombineHTTPCore
 
 /// Checks the properties above on one input.
 func check(_ data: UnsafeRawBufferPointer) {

@@ -27,7 +27,7 @@
 //   a chunked body), parses to the same status, reason, fields and body.
 import FuzzSupport
 import HTTPTypes
-@_spi(HTTPCore) import UVCombine
+import UVCombineHTTPCore
 
 /// Checks the properties above on one input.
 func check(_ data: UnsafeRawBufferPointer) {

@@ -6,6 +6,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import UVCombineHTTPCore
 
 /// curl's `NO_PROXY` matching (lib/noproxy.c, checked against curl 7.88.1
 /// with a proxy and the variable set): a list separated by commas and

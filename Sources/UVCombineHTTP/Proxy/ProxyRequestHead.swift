@@ -1,4 +1,5 @@
 import HTTPTypes
+import UVCombineHTTPCore
 
 /// Turns a request written for an origin into one for a forwarding proxy
 /// (RFC 9112, 3.2.2): the request target in absolute form

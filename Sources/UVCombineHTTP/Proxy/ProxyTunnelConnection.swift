@@ -1,3 +1,5 @@
+import UVCombineHTTPCore
+
 /// A `CONNECT` tunnel through an HTTP proxy, layered between the TLS
 /// connection to the origin (above) and the TCP connection to the proxy
 /// (below), as ``TLSConnection`` is layered on TCP.

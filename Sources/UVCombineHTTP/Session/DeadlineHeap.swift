@@ -1,3 +1,5 @@
+import UVCombineHTTPCore
+
 /// Something with a deadline in a ``DeadlineHeap``: a task (its idle read
 /// and total timeouts) or a connection (its connect or idle timeout).
 ///

@@ -6,6 +6,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import UVCombineHTTPCore
 
 /// The file a download writes: a POSIX descriptor opened for writing,
 /// created or truncated. `FileHandle` would do the same, but it lives in

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Synchronization
 import UVCombineCore
+import UVCombineHTTPCore
 
 /// A file's bytes as a publisher of `Data` chunks, read on demand: each
 /// unit of demand reads one chunk (`read(2)` of up to ``chunkSize``

@@ -1,3 +1,5 @@
+import UVCombineHTTPCore
+
 /// What a ``UVURLSession`` needs from the world below HTTP: a monotonic
 /// clock, one timer, and connections (TCP, or TLS over TCP for `https`). The real implementation runs on a
 /// libuv loop (``UVLoopTransport``); tests use an in-memory fake that they

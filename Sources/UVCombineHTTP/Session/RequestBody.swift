@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Synchronization
 import UVCombineCore
+import UVCombineHTTPCore
 
 extension UVURLSession {
     /// How far a streamed request body has gone: what

@@ -1,9 +1,12 @@
+import UVCombineHTTPCore
+
 /// One pooled connection as the session engine keeps it: the transport's
 /// socket, the response parser (kept across exchanges so its buffers keep
-/// their capacity), the write buffer, and the task it carries.
+/// their capacity) and the write buffers.
 ///
-/// The pool state machine decides everything about the connection; this
-/// object only mirrors what the engine needs to run the pool's actions and
+/// The pool state machine decides everything about the connection, and
+/// owns which task it carries (`SessionEngine.task(on:)` asks it); this
+/// object keeps only what the engine needs to run the pool's actions and
 /// forwards the transport's events to the engine.
 ///
 /// Threading: loop thread only.
@@ -14,7 +17,8 @@ internal final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
     /// rewritten for the proxy).
     internal let isForwardProxied: Bool
     internal unowned let engine: SessionEngine
-    /// The socket; set right after creation.
+    /// The socket; set right after creation (no transport calls back
+    /// synchronously, so nothing sees it nil before), nil once closed.
     @exclusivity(unchecked) internal var io: (any HTTPConnectionIO)?
     @exclusivity(unchecked) internal var parser: HTTPResponseParser
     /// The request bytes; not mutated while a write of them is in flight.
@@ -23,12 +27,20 @@ internal final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
     /// for once the previous one's write completed, so it is unique again
     /// and reused without copying).
     @exclusivity(unchecked) internal var bodyWriteBuffer: [UInt8] = []
-    /// The task whose exchange the connection carries.
+    /// The task whose exchange the connection carries: the pool's lease
+    /// (the pool owns the link) mirrored here, because every read asks
+    /// and two dictionary lookups per read cost about 600 instructions per
+    /// request (callgrind, issue 33). Written in two places only: set by
+    /// `execute`, cleared by `detach` and `closeConnection`, before the
+    /// pool forgets the lease; debug builds check it against the pool
+    /// (`SessionEngine.task(on:)`).
     @exclusivity(unchecked) internal var task: SessionTask?
     /// Connected (the pending deadline is the idle one, not the connect one).
     @exclusivity(unchecked) internal var isEstablished = false
-    /// The engine closed it; the transport reports nothing more.
-    @exclusivity(unchecked) internal var isClosed = false
+    /// The engine closed it (and let go of ``io``); the transport reports
+    /// nothing more. Derived, not stored: who holds the socket says whether
+    /// it is open (docs/url-session.md, "Who owns what").
+    internal var isClosed: Bool { io == nil }
     /// Whether reading is started.
     @exclusivity(unchecked) internal var isReading = false
     /// The transport's reads go into the carried task's body buffer

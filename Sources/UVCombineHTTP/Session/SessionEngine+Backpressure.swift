@@ -1,4 +1,5 @@
 import FoundationEssentials
+import UVCombineHTTPCore
 
 // A streaming task's backpressure: a part offered without demand is kept,
 // the connection stops reading, and reading resumes (pending part, decoder
@@ -14,9 +15,7 @@ extension SessionEngine {
         case .delivered:
             return false
         case .noDemand:
-            task.pendingPart = part
-            task.stash.append(contentsOf: rest)
-            pause(task, on: connection)
+            pause(task, task.exchange.partRefused(part, unparsed: rest), on: connection)
             return true
         case .cancelled:
             return true
@@ -27,32 +26,33 @@ extension SessionEngine {
     /// task without demand stops reading.
     internal func afterInput(for task: SessionTask, on connection: SessionConnection) {
         if task.isStreaming && task.pauseIfNoDemand() {
-            pause(task, on: connection)
+            pause(task, task.exchange.demandExhausted(), on: connection)
         } else {
             connection.startReading()
         }
     }
 
-    private func pause(_ task: SessionTask, on connection: SessionConnection) {
-        task.isPaused = true
-        connection.stopReading()
-        // The subscriber is slow, not the server: only the total timeout
-        // runs while paused.
-        task.timeouts?.exchangeEnded()
+    private func pause(_ task: SessionTask, _ action: HTTPExchangeStateMachine.PauseAction,
+                       on connection: SessionConnection) {
+        switch action {
+        case .pause:
+            connection.stopReading()
+            // The subscriber is slow, not the server: only the total
+            // timeout runs while paused.
+            task.timeouts?.exchangeEnded()
+        }
     }
 
     /// Demand came back for a paused streaming task.
     internal func resume(_ task: SessionTask) {
-        guard case .running = task.progress, task.isPaused, let connection = task.connection else { return }
-        task.isPaused = false
+        guard let connection = connection(of: task), case .resume(let part) = task.exchange.resume() else { return }
         applyTimeout(task, task.timeouts?.exchangeStarted(now: now) ?? .none)
-        if let part = task.pendingPart {
-            task.pendingPart = nil
+        if let part {
             switch task.offerPart(task, part) {
             case .delivered: break
             case .noDemand:
-                task.pendingPart = part
-                pause(task, on: connection)
+                pause(task, task.exchange.partRefused(part, unparsed: UnsafeRawBufferPointer(start: nil, count: 0)),
+                      on: connection)
                 return
             case .cancelled:
                 return
@@ -73,23 +73,19 @@ extension SessionEngine {
             }
             if stopped { return }
         }
-        // The parser is asked again even with nothing stashed: the part
-        // just delivered may have been the response's last, and only the
+        // The parser is asked again even with nothing held: the part just
+        // delivered may have been the response's last, and only the
         // parser can say that the response ended (issue 17: a small
         // response on a keep-alive connection, read .max(1) at a time,
         // never finished because the parser was never asked again).
-        var stash: [UInt8] = []
-        swap(&stash, &task.stash)
-        let finished = stash.withUnsafeBytes { bytes in
+        var unparsed = task.exchange.takeUnparsed()
+        let finished = unparsed.withUnsafeBytes { bytes in
             process(bytes, for: task, on: connection)
         }
-        // Give the buffer back (it is reused by the next pause).
-        if task.stash.isEmpty, case .running = task.progress {
-            stash.removeAll(keepingCapacity: true)
-            task.stash = stash
-        }
+        // Give the buffer back (the next pause reuses it).
+        task.exchange.recycle(&unparsed)
         if finished { return }
-        guard !task.isPaused, case .running = task.progress else { return }
+        guard !task.exchange.isPaused, task.exchange.phase == .exchanging else { return }
         afterInput(for: task, on: connection)
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import UVCombineHTTPCore
 
 // Deadlines: the tasks' timeout machines and the connections' connect and
 // idle timeouts in one DeadlineHeap, behind the session's one transport
@@ -12,7 +13,7 @@ extension SessionEngine {
         let instant = now
         while let entry = deadlines.popDue(now: instant.uptimeNanoseconds) {
             if let task = entry as? SessionTask {
-                guard case .running = task.progress, task.timeouts != nil else { continue }
+                guard task.exchange.isRunning, task.timeouts != nil else { continue }
                 noteUploadProgress(task, now: instant)
                 applyTimeout(task, task.timeouts!.timerFired(now: instant))
             } else if let connection = entry as? SessionConnection, !connection.isClosed {
@@ -26,23 +27,14 @@ extension SessionEngine {
         endTurn()
     }
 
-    /// Counts an upload's progress that no write completion reported: a
-    /// write completes when the kernel took the bytes, and the kernel's
-    /// send buffer (megabytes, on loopback) then drains as slowly as the
-    /// server reads. When the unacknowledged output changed since the
-    /// last look and bytes still wait (or a large amount, 64 KiB or more,
-    /// went), an upload is moving: activity now. A small request that the
-    /// server acknowledged late is no upload: its progress is older than
-    /// this firing and does not count, so its stall times out on time.
-    /// A stall that starts mid-upload is seen one idle period late at
-    /// most. One `ioctl` per firing, none per request.
+    /// Counts an upload's progress that no write completion reported
+    /// (the exchange machine's `uploadProgressObserved`: the kernel's send
+    /// buffer drains as slowly as the server reads). One `ioctl` per
+    /// firing, none per request; a stall that starts mid-upload is seen
+    /// one idle period late at most.
     private func noteUploadProgress(_ task: SessionTask, now instant: HTTPDeadline) {
-        guard let connection = task.connection, let io = connection.io else { return }
-        let unacknowledged = io.unacknowledgedOutputByteCount
-        let previous = task.lastUnacknowledgedOutput
-        task.lastUnacknowledgedOutput = unacknowledged
-        guard unacknowledged != previous else { return }
-        if unacknowledged > 0 || previous - unacknowledged >= 64 * 1024 {
+        guard let connection = connection(of: task), let io = connection.io else { return }
+        if task.exchange.uploadProgressObserved(unacknowledged: io.unacknowledgedOutputByteCount) {
             task.timeouts!.activity(now: instant)
         }
     }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTTPTypes
+import UVCombineHTTPCore
 
 // The driver of ConnectionPoolStateMachine: the engine asks the pure state
 // machine what to do and runs the actions it returns here (connections
@@ -14,6 +15,23 @@ extension SessionEngine {
     internal func requestFailed(_ task: SessionTask, _ error: UVURLError) {
         guard tasks[task.requestID] === task else { return }
         run(pool.requestFailed(task.requestID, error: error, now: now))
+    }
+
+    /// The connection carrying `task`'s exchange, by the pool's link (its
+    /// one owner); nil while the task waits, or once it left the pool.
+    internal func connection(of task: SessionTask) -> SessionConnection? {
+        guard let id = pool.connection(leasedTo: task.requestID) else { return nil }
+        return connections[id]
+    }
+
+    /// The task whose exchange `connection` carries; nil while it
+    /// connects or idles, or once the task was detached. The connection's
+    /// mirror of the pool's lease, checked against the pool in debug
+    /// builds.
+    internal func task(on connection: SessionConnection) -> SessionTask? {
+        assert(connection.task.map { pool.request(leasing: connection.id) == $0.requestID } ?? true,
+               "SessionConnection.task disagrees with the pool's lease of \(connection.id)")
+        return connection.task
     }
 
     internal func run(_ action: ConnectionPoolStateMachine.Action) {
@@ -60,6 +78,7 @@ extension SessionEngine {
             // first); the task waits for `execute` on the fresh one.
             let task = tasks[id]!
             detach(task)
+            task.exchange.retried()
             task.resetExchange()
             task.timeouts?.exchangeEnded()
         }
@@ -75,11 +94,7 @@ extension SessionEngine {
     private func closeConnection(_ id: ConnectionPoolStateMachine.ConnectionID) {
         guard let connection = connections.removeValue(forKey: id) else { return }
         deadlines.remove(connection)
-        if let task = connection.task {
-            connection.task = nil
-            if task.connection === connection { task.connection = nil }
-        }
-        connection.isClosed = true
+        connection.task = nil
         connection.isReading = false
         if connection.hasReadTarget {
             connection.hasReadTarget = false
@@ -92,8 +107,7 @@ extension SessionEngine {
     /// Writes the task's request on an established connection.
     private func execute(_ task: SessionTask, on connection: SessionConnection) {
         connection.task = task
-        task.connection = connection
-        task.reportedResponseBytes = false
+        guard case .writeRequest(let startsBody) = task.exchange.executed() else { return }
         let prepared = task.usesPreparedHead ? task.spec.preparedHead : nil
         connection.writeBuffer.removeAll(keepingCapacity: true)
         let result: HTTPRequestWriter.Result
@@ -103,7 +117,7 @@ extension SessionEngine {
                                                   byteCount: prepared.bytes.count)
             } else if let body = task.body, !body.isEmpty {
                 result = try HTTPRequestWriter.append(task.request, body: body, to: &connection.writeBuffer)
-            } else if task.streamsBody {
+            } else if startsBody {
                 result = try appendHead(of: task, to: &connection.writeBuffer)
             } else {
                 result = try HTTPRequestWriter.appendHead(
@@ -136,13 +150,10 @@ extension SessionEngine {
         // size or fewer: that size stands in for the `ioctl`, which would
         // cost a system call per request. Only larger requests, the ones
         // whose upload can make progress worth noticing, ask the socket.
-        if result.byteCount < 64 * 1024 {
-            task.lastUnacknowledgedOutput = result.byteCount
-        } else {
-            task.lastUnacknowledgedOutput = connection.io?.unacknowledgedOutputByteCount ?? 0
-        }
+        task.exchange.requestWritten(unacknowledged: result.byteCount < 64 * 1024
+            ? result.byteCount : connection.io?.unacknowledgedOutputByteCount ?? 0)
         connection.startReading()
-        if task.streamsBody { startBody(of: task) }
+        if startsBody { startBody(of: task) }
     }
 
     internal func shutdown() {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTTPTypes
+import UVCombineHTTPCore
 
 // Responses: received bytes through the connection's parser (and the
 // content decoder), into a data task's body or a streaming task's parts,
@@ -12,8 +13,7 @@ extension SessionEngine {
     /// failed, redirected) or the task paused or was cancelled: the caller
     /// must not touch the connection on the task's behalf any more.
     internal func process(_ input: UnsafeRawBufferPointer, for task: SessionTask, on connection: SessionConnection) -> Bool {
-        if !task.reportedResponseBytes {
-            task.reportedResponseBytes = true
+        if task.exchange.responseBytesReceived() == .reportFirstBytes {
             pool.responseBytesReceived(task.requestID)
         }
         task.timeouts?.activity(now: now)
@@ -32,6 +32,7 @@ extension SessionEngine {
             case .head(let response):
                 switch redirectDecision(for: task, response: response, statusCode: connection.parser.statusCode) {
                 case .deliver:
+                    _ = task.exchange.responseHead(.deliver)
                     if configuration.decompressesResponses, connection.parser.hasContentEncoding,
                        let coding = ContentDecoder.coding(of: response) {
                         if let decoder = spareDecoder {
@@ -51,13 +52,14 @@ extension SessionEngine {
                 case .follow(let step):
                     // redirectDecision made `redirects` before it said so.
                     task.redirects!.step = step
-                    task.isFollowingRedirect = true
+                    // The body is dropped (`isDiscardingBody`).
+                    _ = task.exchange.responseHead(.follow(keepsBody: step.keepsBody))
                 case .fail(let error):
                     requestFailed(task, error)
                     return true
                 }
             case .body(let slice):
-                guard !task.isFollowingRedirect else { continue }
+                guard !task.exchange.isDiscardingBody else { continue }
                 if let decoder = task.decoder {
                     if decode(slice, with: decoder, for: task, on: connection, rest: rest) { return true }
                 } else if task.isStreaming {
@@ -67,12 +69,7 @@ extension SessionEngine {
                     task.data.append(slice)
                 }
             case .end(let keepAlive):
-                // Bytes after the response, or a request still being
-                // written: the connection cannot carry another exchange.
-                // A streamed body cut short by the response is too.
-                let reusable = keepAlive && rest.isEmpty && connection.io?.hasPendingWrites == false
-                    && (!task.streamsBody || task.isBodyComplete)
-                responseEnded(task, on: connection, reusable: reusable)
+                responseEnded(task, on: connection, keepAlive: keepAlive, hasTrailingBytes: !rest.isEmpty)
                 return true
             case .needMoreData:
                 return false
@@ -113,7 +110,7 @@ extension SessionEngine {
                 if task.isStreaming {
                     let part = UVURLSession.ResponsePart.body(Data(bytes: output.baseAddress!, count: count))
                     if offer(part, for: task, on: connection, rest: rest) {
-                        if task.isPaused {
+                        if task.exchange.isPaused {
                             decoder.pendingInput.append(contentsOf: input)
                             decoder.needsDrain = true
                         }
@@ -127,9 +124,13 @@ extension SessionEngine {
         }
     }
 
-    /// The response ended: the connection goes back to the pool (or is
-    /// closed), then the task follows its redirect or delivers.
-    internal func responseEnded(_ task: SessionTask, on connection: SessionConnection, reusable: Bool) {
+    /// The response ended: the connection goes back to the pool (kept
+    /// alive when the exchange machine says it may carry another exchange:
+    /// `keepAlive`, no bytes after the response, no request still being
+    /// written, no streamed body cut short), then the task follows its
+    /// redirect or delivers.
+    internal func responseEnded(_ task: SessionTask, on connection: SessionConnection, keepAlive: Bool,
+                                hasTrailingBytes: Bool) {
         if let decoder = task.decoder {
             do throws(UVURLError) {
                 try decoder.finish()
@@ -139,24 +140,28 @@ extension SessionEngine {
                 return
             }
         }
+        let end = task.exchange.responseEnded(keepAlive: keepAlive, hasTrailingBytes: hasTrailingBytes,
+                                              hasPendingWrites: connection.io?.hasPendingWrites ?? true)
         let id = task.requestID
         tasks.removeValue(forKey: id)
-        detach(task)
-        let action = pool.requestFinished(id, keepAlive: reusable, now: now)
-        if task.isFollowingRedirect, let step = task.redirects?.step {
+        detach(task, from: connection)
+        switch end {
+        case .follow(let reusable):
+            let action = pool.requestFinished(id, keepAlive: reusable, now: now)
             task.timeouts?.exchangeEnded()
             run(action)
-            follow(step, for: task)
-            return
-        }
-        run(action)
-        if task.isStreaming {
-            finish(task, .finished)
-        } else {
-            let response = task.response!
-            let data = task.data.take()
-            task.response = nil
-            finish(task, .value(data, response))
+            // `responseHead(.follow)` came with the step.
+            follow(task.redirects!.step!, for: task)
+        case .deliver(let reusable):
+            run(pool.requestFinished(id, keepAlive: reusable, now: now))
+            if task.isStreaming {
+                complete(task, .finished)
+            } else {
+                let response = task.response!
+                let data = task.data.take()
+                task.response = nil
+                complete(task, .value(data, response))
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTTPTypes
+import UVCombineHTTPCore
 
 // Where a request goes: the connection key for its target (the session's
 // Unix socket or a proxy instead of the origin), and the redirect policy's
@@ -53,10 +54,9 @@ extension SessionEngine {
         task.resetExchange()
         task.request = step.request
         task.usesPreparedHead = false
-        if !step.keepsBody {
-            task.body = nil
-            task.streamsBody = false
-        }
+        // The exchange machine stopped streaming the body itself
+        // (`responseHead(.follow(keepsBody: false))`).
+        if !step.keepsBody { task.body = nil }
         issue(task, redirectedTo: step.target)
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import UVCombineHTTPCore
 
 // Streamed request bodies: the body publisher subscribed behind the
 // request head, one chunk asked for at a time as the writes complete,
@@ -8,13 +9,10 @@ extension SessionEngine {
     // MARK: Streamed request bodies
 
     /// The head was written: subscribes to the body publisher for this
-    /// exchange and asks for the first chunk (written behind the head).
+    /// exchange and asks for the first chunk (written behind the head), as
+    /// the exchange machine's `.writeRequest(startsBody: true)` says.
     internal func startBody(of task: SessionTask) {
         guard let source = task.spec.streamedBody else { return }
-        task.bodyBytesWritten = 0
-        task.bodyBytesCompleted = 0
-        task.isBodyComplete = false
-        task.isAwaitingBodyChunk = true
         let stream = source.makeStream(self)
         stream.task = task
         task.bodyStream = stream
@@ -29,7 +27,6 @@ extension SessionEngine {
     internal func endBodyStream(of task: SessionTask, cancellingUpstream: Bool) {
         guard let stream = task.bodyStream else { return }
         task.bodyStream = nil
-        task.isAwaitingBodyChunk = false
         stream.task = nil
         if cancellingUpstream { stream.cancelUpstream() }
     }
@@ -37,27 +34,28 @@ extension SessionEngine {
     /// The task's stream, when `stream` is still its current one and the
     /// exchange is on a connection.
     private func bodyTarget(of stream: BodyStream) -> (SessionTask, SessionConnection, any HTTPConnectionIO)? {
-        guard let task = stream.task, task.bodyStream === stream, case .running = task.progress,
-              let connection = task.connection, let io = connection.io else { return nil }
+        guard let task = stream.task, task.bodyStream === stream, task.exchange.phase == .exchanging,
+              let connection = connection(of: task), let io = connection.io else { return nil }
         return (task, connection, io)
     }
 
     internal func bodyChunk(_ stream: BodyStream, _ chunk: Data) {
         guard let (task, connection, io) = bodyTarget(of: stream) else { return }
-        task.isAwaitingBodyChunk = false
-        if chunk.isEmpty {
-            // Nothing to write: ask again now, or when the writes in
-            // flight complete.
-            if !io.hasPendingWrites { bodyWritesCompleted(task) }
+        let chunked: Bool
+        switch task.exchange.bodyChunkArrived(count: chunk.count, hasPendingWrites: io.hasPendingWrites) {
+        case .none:
+            // Empty, with writes in flight: their completion asks again.
             return
-        }
-        if let length = task.spec.streamedBodyLength, task.bodyBytesWritten + chunk.count > length {
-            bodyFailed(task, UVURLError(
-                .requestBodyLengthMismatch,
-                detail: "the body publisher sent \(task.bodyBytesWritten + chunk.count) bytes or more, past the Content-Length of \(length)"))
+        case .requestChunk:
+            // Empty, with nothing in flight: ask again now.
+            bodyWritesCompleted(task)
             return
+        case .fail(let error):
+            bodyFailed(task, error)
+            return
+        case .write(let isChunked):
+            chunked = isChunked
         }
-        let chunked = task.spec.streamedBodyLength == nil
         var bytes: [UInt8]
         if chunk.count <= Self.reusedBodyBufferLimit {
             // One buffer per connection: unique again once its write
@@ -76,8 +74,8 @@ extension SessionEngine {
         } else {
             chunk.withUnsafeBytes { bytes.append(contentsOf: $0) }
         }
-        task.bodyBytesWritten += chunk.count
-        peakUploadBytesInFlight = max(peakUploadBytesInFlight, task.bodyBytesWritten - task.bodyBytesCompleted)
+        peakUploadBytesInFlight = max(peakUploadBytesInFlight,
+                                      task.exchange.bodyBytesWritten - task.exchange.bodyBytesCompleted)
         if let wireObserver { bytes.withUnsafeBytes { wireObserver.sessionWillWrite($0) } }
         io.write(bytes)
         if chunk.count <= Self.reusedBodyBufferLimit { connection.bodyWriteBuffer = bytes }
@@ -101,15 +99,13 @@ extension SessionEngine {
             bodyFailed(task, error)
             return
         }
-        if let length = task.spec.streamedBodyLength, task.bodyBytesWritten != length {
-            bodyFailed(task, UVURLError(
-                .requestBodyLengthMismatch,
-                detail: "the body publisher finished after \(task.bodyBytesWritten) of the \(length) bytes of its Content-Length"))
-            return
-        }
-        endBodyStream(of: task, cancellingUpstream: false)
-        task.isBodyComplete = true
-        if task.spec.streamedBodyLength == nil {
+        switch task.exchange.bodyFinished() {
+        case .fail(let error):
+            bodyFailed(task, error)
+        case .none:
+            endBodyStream(of: task, cancellingUpstream: false)
+        case .writeLastChunk:
+            endBodyStream(of: task, cancellingUpstream: false)
             let last = Self.lastChunk
             if let wireObserver { last.withUnsafeBytes { wireObserver.sessionWillWrite($0) } }
             io.write(last)
@@ -117,22 +113,14 @@ extension SessionEngine {
     }
 
     /// Everything written was taken by the kernel: progress, and the next
-    /// chunk is asked for.
+    /// chunk, as the exchange machine says.
     internal func bodyWritesCompleted(_ task: SessionTask) {
-        reportBodyProgress(of: task)
-        guard let stream = task.bodyStream, !task.isAwaitingBodyChunk else { return }
-        task.isAwaitingBodyChunk = true
-        stream.requestChunk()
-    }
-
-    /// Reports the body bytes written so far as sent, when that changed.
-    /// Only when nothing is pending.
-    private func reportBodyProgress(of task: SessionTask) {
-        guard task.bodyBytesCompleted != task.bodyBytesWritten else { return }
-        task.bodyBytesCompleted = task.bodyBytesWritten
-        guard let progress = task.spec.streamedBody?.progress else { return }
-        progress(UVURLSession.UploadProgress(bytesSent: Int64(task.bodyBytesCompleted),
-                                             totalBytesExpectedToSend: task.spec.streamedBodyLength.map { Int64($0) }))
+        let action = task.exchange.writesCompleted()
+        if let sent = action.progress, let progress = task.spec.streamedBody?.progress {
+            progress(UVURLSession.UploadProgress(bytesSent: Int64(sent),
+                                                 totalBytesExpectedToSend: task.spec.streamedBodyLength.map { Int64($0) }))
+        }
+        if action.requestsChunk, let stream = task.bodyStream { stream.requestChunk() }
     }
 
     /// The body publisher failed or broke its length: the exchange fails

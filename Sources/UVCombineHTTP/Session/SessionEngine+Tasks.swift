@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTTPTypes
+import UVCombineHTTPCore
 
 // A task entering and leaving the engine: admission (the request head
 // checked, the connection key chosen, the task handed to the pool),
@@ -8,8 +9,7 @@ extension SessionEngine {
     // MARK: Tasks: admission, cancellation, outcome
 
     internal func start(_ task: SessionTask) {
-        guard case .notStarted = task.progress else { return }
-        task.progress = .running
+        guard task.exchange.start() == .issue else { return }
         if case .failure(let error) = task.spec.target {
             finish(task, .failure(error))
             return
@@ -66,7 +66,7 @@ extension SessionEngine {
     /// Appends the task's request head: framed for its body (a whole
     /// `Data`, or a streamed body with or without a length).
     internal func appendHead(of task: SessionTask, to buffer: inout [UInt8]) throws(UVURLError) -> HTTPRequestWriter.Result {
-        if task.streamsBody {
+        if task.exchange.streamsBody {
             let framing: HTTPRequestWriter.BodyFraming = task.spec.streamedBodyLength.map { .length($0) } ?? .chunked
             return try HTTPRequestWriter.appendHead(of: task.request, framing: framing, to: &buffer)
         }
@@ -74,16 +74,7 @@ extension SessionEngine {
     }
 
     internal func cancel(_ task: SessionTask) {
-        switch task.progress {
-        case .notStarted:
-            task.progress = .done
-            return
-        case .done:
-            return
-        case .running:
-            break
-        }
-        task.progress = .done
+        guard task.exchange.cancel() == .leavePool else { return }
         stopTimeouts(task)
         let id = task.requestID
         if tasks.removeValue(forKey: id) != nil {
@@ -93,10 +84,17 @@ extension SessionEngine {
         release(task)
     }
 
-    /// Ends a task: stops its deadlines and hands the outcome to its
-    /// subscriber. The pool must already have forgotten it.
+    /// Ends a task: its exchange machine learns it, then ``complete(_:_:)``.
+    /// The pool must already have forgotten it.
     internal func finish(_ task: SessionTask, _ outcome: TaskOutcome) {
-        task.progress = .done
+        task.exchange.finished()
+        complete(task, outcome)
+    }
+
+    /// Stops the task's deadlines and hands the outcome to its subscriber,
+    /// once its exchange machine says it is finished (a response's end
+    /// says so itself).
+    internal func complete(_ task: SessionTask, _ outcome: TaskOutcome) {
         stopTimeouts(task)
         release(task)
         task.withGate { task.deliverOutcome(task, outcome) }
@@ -108,34 +106,27 @@ extension SessionEngine {
 
     private func release(_ task: SessionTask) {
         endBodyStream(of: task, cancellingUpstream: true)
-        task.connection = nil
-        // Only streaming tasks park parts, and only redirects set a step;
-        // assigning nil costs a generic destroy even when there is nothing.
-        if task.isStreaming {
-            task.pendingPart = nil
-            task.stash = []
-        }
-        if task.isFollowingRedirect {
-            task.redirects?.step = nil
-            task.isFollowingRedirect = false
-        }
+        // Held parts and bytes went with the exchange machine's end. Only
+        // redirects set a step.
+        if let redirects = task.redirects { redirects.step = nil }
         if let decoder = task.decoder {
             task.decoder = nil
             spareDecoder = decoder
         }
     }
 
-    /// Unlinks a task and its connection; a body still streaming is
-    /// cancelled (the exchange is over).
-    internal func detach(_ task: SessionTask) {
+    /// Ends the task's use of its connection (`known`, or the one the
+    /// pool leased to it), before the pool forgets the lease: reads stop
+    /// going into its body buffer, the connection's mirror of the lease is
+    /// cleared, and a body still streaming is cancelled (the exchange is
+    /// over).
+    internal func detach(_ task: SessionTask, from known: SessionConnection? = nil) {
         endBodyStream(of: task, cancellingUpstream: true)
-        if let connection = task.connection, connection.hasReadTarget {
+        guard let connection = known ?? connection(of: task) else { return }
+        if connection.hasReadTarget {
             connection.hasReadTarget = false
             connection.io?.setReadTarget(nil)
         }
-        if let connection = task.connection, connection.task === task {
-            connection.task = nil
-        }
-        task.connection = nil
+        if connection.task === task { connection.task = nil }
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import UVCombineHTTPCore
 
 // The transport's events on a connection (SessionConnection forwards
 // them): connected, failed, bytes read, bytes written, end of stream. Each
@@ -31,8 +32,9 @@ extension SessionEngine {
         beginTurn()
         if !connection.isClosed && !bytes.isEmpty {
             wireObserver?.sessionDidRead(bytes)
-            if let task = connection.task {
-                if !process(bytes, for: task, on: connection), case .running = task.progress, task.connection === connection {
+            if let task = task(on: connection) {
+                if !process(bytes, for: task, on: connection), task.exchange.phase == .exchanging,
+                   connection.task === task {
                     afterInput(for: task, on: connection)
                     targetReads(of: connection, for: task)
                 }
@@ -49,11 +51,12 @@ extension SessionEngine {
     /// the idle timeout measures from now (a stall in either direction
     /// still times out). Only moves a stored instant, as reading does.
     internal func connectionDidWrite(_ connection: SessionConnection) {
-        guard !connection.isClosed, let task = connection.task, task.connection === connection else { return }
+        assertInLoop()
+        guard !connection.isClosed, let task = task(on: connection) else { return }
         if task.timeouts != nil { task.timeouts!.activity(now: now) }
         // A streamed body asks for its next chunk once everything written
         // was taken by the kernel.
-        guard task.streamsBody, connection.io?.hasPendingWrites == false else { return }
+        guard task.exchange.streamsBody, connection.io?.hasPendingWrites == false else { return }
         beginTurn()
         bodyWritesCompleted(task)
         endTurn()
@@ -64,10 +67,10 @@ extension SessionEngine {
     internal func connectionDidReachEndOfStream(_ connection: SessionConnection, isAuthenticated: Bool) {
         beginTurn()
         if !connection.isClosed {
-            if let task = connection.task {
+            if let task = task(on: connection) {
                 do throws(UVURLError) {
                     if case .end = try connection.parser.endOfInput(isAuthenticated: isAuthenticated) {
-                        responseEnded(task, on: connection, reusable: false)
+                        responseEnded(task, on: connection, keepAlive: false, hasTrailingBytes: false)
                     }
                 } catch {
                     requestFailed(task, error)
@@ -82,7 +85,7 @@ extension SessionEngine {
     internal func connectionDidFail(_ connection: SessionConnection, error: UVURLError) {
         beginTurn()
         if !connection.isClosed {
-            if let task = connection.task {
+            if let task = task(on: connection) {
                 requestFailed(task, error)
             } else if connection.isEstablished {
                 run(pool.connectionClosed(connection.id, now: now))
@@ -99,7 +102,7 @@ extension SessionEngine {
     /// by ``detach(_:)`` and when the connection closes, before the buffer
     /// can move or go.
     private func targetReads(of connection: SessionConnection, for task: SessionTask) {
-        guard !task.isStreaming, task.decoder == nil, !task.isFollowingRedirect,
+        guard !task.isStreaming, task.decoder == nil, !task.exchange.isDiscardingBody,
               let remaining = connection.parser.remainingFixedBodyLength, remaining > 1,
               // All but the last byte: the read that ends the body then
               // goes to the connection's buffer and comes up short of it,

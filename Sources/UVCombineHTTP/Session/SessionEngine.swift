@@ -2,6 +2,7 @@ import FoundationEssentials
 import HTTPTypes
 import UVCombineCore
 import UVCombineLoop
+import UVCombineHTTPCore
 
 /// The loop-side half of a ``UVURLSession``: it owns the pool state machine,
 /// the connections, the running tasks and the session's one timer, feeds
@@ -137,7 +138,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     /// tasks. Loop thread.
     package var heldResponseByteCount: Int {
         tasks.values.reduce(0) { total, task in
-            total + task.stash.count + (task.pendingPart?.data?.count ?? 0) + (task.decoder?.pendingInput.count ?? 0)
+            total + task.exchange.heldByteCount + (task.decoder?.pendingInput.count ?? 0)
         }
     }
     /// Response bytes held below the session, not yet delivered (TLS
@@ -170,6 +171,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     }
 
     private func perform(_ operation: Operation) {
+        assertInLoop()
         if isInTurn {
             deferred.append(operation)
             return
@@ -190,7 +192,10 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         }
     }
 
+    /// Every transport event and the timer start a turn here: the debug
+    /// build checks the thread once for all of them.
     internal func beginTurn() {
+        assertInLoop()
         if isInTurn { violation("SessionEngine: a transport called back synchronously (turns do not nest)") }
         isInTurn = true
     }
@@ -214,4 +219,13 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     }
 
     internal var now: HTTPDeadline { transport.now }
+
+    /// Debug builds trap when an entry point runs off the loop's thread, as
+    /// NIO's `assertInEventLoop`: the engine's state is unguarded, so such
+    /// a call is a data race. `assert` is compiled out of release builds
+    /// (`-O`), which therefore pay nothing.
+    @inline(__always)
+    internal func assertInLoop(_ function: StaticString = #function) {
+        assert(loop.isInLoop, "SessionEngine.\(function) runs on its loop's thread only")
+    }
 }

@@ -5,6 +5,7 @@ import Glibc
 import HTTPTypes
 import Synchronization
 import UVCombineCore
+import UVCombineHTTPCore
 
 /// What a publisher asks a session to fetch: the request, its body, and the
 /// checked target (or the error that checking produced, reported when the
@@ -21,7 +22,7 @@ internal struct HTTPTaskRequest: Sendable {
     /// for chunked transfer coding.
     @usableFromInline let streamedBodyLength: Int?
     /// Where it goes, or why it cannot go anywhere.
-    @_spi(HTTPCore) @usableFromInline let target: Result<HTTPRequestTarget, UVURLError>
+    @usableFromInline let target: Result<HTTPRequestTarget, UVURLError>
     /// Per-request overrides of the session's settings (deadlines).
     @usableFromInline let options: UVURLSession.RequestOptions
     /// The request head as it goes on the wire, serialised and checked once
@@ -261,7 +262,8 @@ internal class SessionTask: DeadlineEntry {
         self.offerPart = offerPart
         request = spec.request
         body = spec.body
-        streamsBody = spec.streamedBody != nil
+        exchange = HTTPExchangeStateMachine(streamedBodyLength: spec.streamedBodyLength,
+                                            streamsBody: spec.streamedBody != nil)
         // Stored after its last read, so it is moved in: stored first, it
         // was copied and the parameter destroyed (about 800 instructions
         // per task; callgrind, issue 17).
@@ -375,41 +377,29 @@ internal class SessionTask: DeadlineEntry {
         }
     }
 
-    /// The engine's view of the task.
-    internal enum Progress {
-        /// Not started (the start may still be on its way to the loop).
-        case notStarted
-        /// Started: in the pool, or being redirected.
-        case running
-        /// Delivered, failed or cancelled.
-        case done
-    }
-
     // MARK: Loop thread only
 
-    @exclusivity(unchecked) internal final var progress = Progress.notStarted
+    /// Where the request's exchange is: started or not, in the pool or on
+    /// a connection, the response delivered or discarded (a redirect),
+    /// reading paused for want of demand (and what is held meanwhile), a
+    /// streamed body's chunks, end and progress. The engine feeds it events
+    /// and runs the actions it returns (docs/http-protocol-core.md, "The
+    /// exchange"); nothing else here says how far the task got.
+    @exclusivity(unchecked) internal final var exchange: HTTPExchangeStateMachine
     /// The pool's name for the current exchange.
     @exclusivity(unchecked) internal final var requestID = ConnectionPoolStateMachine.RequestID(0)
     /// The current request (redirects rewrite it).
     @exclusivity(unchecked) internal final var request: HTTPRequest
     /// Whether `request` is still the spec's, so that its prepared head
-    /// (if any) is what to write; a redirect clears it.
+    /// (if any) is what to write; a redirect clears it. Stored, not
+    /// derived from ``target`` being nil: testing that optional copied the
+    /// whole target (a struct of a dozen references), about 750
+    /// instructions per request (callgrind, issue 33).
     @exclusivity(unchecked) internal final var usesPreparedHead = true
     /// The current body (a 303 drops it).
     @exclusivity(unchecked) internal final var body: Data?
-    /// Whether the current request streams its body from
-    /// `spec.streamedBody` (a 303 drops it).
-    @exclusivity(unchecked) internal final var streamsBody: Bool
     /// The current exchange's streamed body while it is being sent.
     @exclusivity(unchecked) internal final var bodyStream: BodyStream?
-    /// Streamed body bytes handed to the connection, this exchange.
-    @exclusivity(unchecked) internal final var bodyBytesWritten = 0
-    /// Streamed body bytes whose writes completed (progress), this exchange.
-    @exclusivity(unchecked) internal final var bodyBytesCompleted = 0
-    /// A chunk was asked of the body publisher and has not come.
-    @exclusivity(unchecked) internal final var isAwaitingBodyChunk = false
-    /// The streamed body was sent in full, this exchange.
-    @exclusivity(unchecked) internal final var isBodyComplete = false
     /// The current target once a redirect changed it; nil while it is the
     /// spec's (``currentTarget``). Why: the spec's target was copied here
     /// for every request, a copy and a destroy of a struct of a dozen
@@ -426,6 +416,7 @@ internal class SessionTask: DeadlineEntry {
         return checked
     }
 
+
     /// ``currentTarget``'s pool key, without copying the target.
     internal final var currentKey: ConnectionKey {
         if let key = target?.key { return key }
@@ -439,27 +430,9 @@ internal class SessionTask: DeadlineEntry {
     @exclusivity(unchecked) internal final var timeouts: RequestTimeoutStateMachine?
     /// The task's redirects, from its first redirect response on.
     @exclusivity(unchecked) internal final var redirects: Redirects?
-    /// The connection carrying the current exchange.
-    @exclusivity(unchecked) internal final var connection: SessionConnection?
-    /// The connection's unacknowledged output when last looked at (after
-    /// the request was written, then at each idle-timer firing).
-    @exclusivity(unchecked) internal final var lastUnacknowledgedOutput = 0
-    /// Whether the pool was told that response bytes arrived.
-    @exclusivity(unchecked) internal final var reportedResponseBytes = false
-    /// Whether a redirect is being followed (`redirects.step` is set):
-    /// the current response's body is dropped. The per-request paths test
-    /// this flag.
-    @exclusivity(unchecked) internal final var isFollowingRedirect = false
     /// A data task's response head and body so far.
     @exclusivity(unchecked) internal final var response: HTTPResponse?
     @exclusivity(unchecked) internal final var data = BodyBuffer()
-    /// Streaming: a part the subscriber had no demand for.
-    @exclusivity(unchecked) internal final var pendingPart: UVURLSession.ResponsePart?
-    /// Streaming: response bytes read but not parsed yet while paused (at
-    /// most the rest of one read buffer).
-    @exclusivity(unchecked) internal final var stash: [UInt8] = []
-    /// Streaming: reading is stopped until the subscriber asks for more.
-    @exclusivity(unchecked) internal final var isPaused = false
     /// The current response's content decoder (`Content-Encoding: gzip`
     /// or `deflate`, ``UVURLSession/Configuration/decompressesResponses``),
     /// or nil.
@@ -469,9 +442,7 @@ internal class SessionTask: DeadlineEntry {
 
     /// Forgets one exchange's response (before a retry or a redirect).
     internal final func resetExchange() {
-        reportedResponseBytes = false
-        redirects?.step = nil
-        isFollowingRedirect = false
+        if let redirects { redirects.step = nil }
         response = nil
         data.reset()
         decoder = nil

@@ -1,3 +1,5 @@
+import UVCombineHTTPCore
+
 /// Sees a session's HTTP/1.1 bytes where they cross the wire (after TLS
 /// decryption): each request as written and the response bytes as read,
 /// and each connection as it is established. For `uvcombine fetch`'s

@@ -1,5 +1,6 @@
 import UVCombineCore
 import UVCombineLoop
+import UVCombineHTTPCore
 
 /// The session's transport on a real loop: TCP connections from
 /// UVCombineLoop (`UVTCP.connect`, name resolution included), or Unix
@@ -125,10 +126,12 @@ internal final class UVLoopTransport: HTTPTransport {
 internal final class UVLoopConnection: HTTPConnectionIO, UVTCPConnectionHandler {
     /// Released on close, so nothing is reported afterwards.
     private var handler: (any HTTPConnectionHandler)?
+    /// Closed by the session: derived from the released handler, not
+    /// stored (the TCP connection below owns the socket's own state).
+    private var isClosed: Bool { handler == nil }
     /// The TCP or Unix domain socket connect in progress.
     internal var attempt: (any Cancellable)?
     private var tcp: UVTCPConnection?
-    private var isClosed = false
     /// Set before the connection exists; applied when it does.
     private var keepsLoopAlive = true
     /// The connection goes to a proxy: a failure to connect says so
@@ -212,7 +215,6 @@ internal final class UVLoopConnection: HTTPConnectionIO, UVTCPConnectionHandler 
 
     internal func close() {
         guard !isClosed else { return }
-        isClosed = true
         handler = nil
         attempt?.cancel()
         attempt = nil

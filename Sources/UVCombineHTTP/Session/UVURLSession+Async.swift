@@ -3,6 +3,7 @@ import HTTPTypes
 import Synchronization
 import UVCombineCore
 import UVCombineLoop
+import UVCombineHTTPCore
 
 /// The async/await API: `URLSession`'s `data(for:)`, `upload(for:from:)`,
 /// `bytes(for:)` and `download(for:)` on a loop.

@@ -1,4 +1,5 @@
 import UVCombineLoop
+import UVCombineHTTPCore
 
 // Added for UVCombineWebSocket (issue 34): the session's connection
 // machinery (TCP, TLS with the session's verification and SNI, the proxy's

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HTTPTypes
 import UVCombineCore
+import UVCombineHTTPCore
 
 /// Streamed uploads: a request body given as a publisher of `Data`, or read
 /// from a file, sent as it comes without ever being held whole.

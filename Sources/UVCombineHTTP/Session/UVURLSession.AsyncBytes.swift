@@ -3,6 +3,7 @@ import HTTPTypes
 import Synchronization
 import UVCombineCore
 import UVCombineLoop
+import UVCombineHTTPCore
 
 extension UVURLSession {
     /// Sends `request` with `body` and returns, once the response head has

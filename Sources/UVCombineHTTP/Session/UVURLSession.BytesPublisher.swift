@@ -1,10 +1,13 @@
 import FoundationEssentials
 import HTTPTypes
 import UVCombineCore
+import UVCombineHTTPCore
 
 extension UVURLSession {
     /// One element of a streamed response: first the head, then the body
-    /// in parts as they arrive.
+    /// in parts as they arrive (``HTTPResponsePart``, in the protocol core,
+    /// where the exchange state machine holds a part refused for want of
+    /// demand).
     ///
     /// ```swift
     /// switch part {
@@ -14,26 +17,7 @@ extension UVURLSession {
     /// ```
     ///
     /// Threading: a value type; `Sendable`.
-    public enum ResponsePart: Sendable {
-        /// The final response head (redirects already followed). Always the
-        /// first element.
-        case head(HTTPResponse)
-        /// A run of body bytes, in order; never empty. How the body is cut
-        /// into parts depends on how it arrived.
-        case body(Data)
-
-        /// The head, for `.head`.
-        public var response: HTTPResponse? {
-            if case .head(let response) = self { return response }
-            return nil
-        }
-
-        /// The bytes, for `.body`.
-        public var data: Data? {
-            if case .body(let data) = self { return data }
-            return nil
-        }
-    }
+    public typealias ResponsePart = HTTPResponsePart
 
     /// A publisher that performs one HTTP request per subscription and
     /// streams the response: ``ResponsePart/head(_:)`` first, then

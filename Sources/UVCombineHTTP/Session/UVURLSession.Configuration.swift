@@ -1,3 +1,5 @@
+import UVCombineHTTPCore
+
 extension UVURLSession {
     /// A session's limits, timeouts, redirect policy and TLS settings, in
     /// the spirit of `URLSessionConfiguration`.

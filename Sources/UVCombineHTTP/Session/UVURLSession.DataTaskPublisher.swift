@@ -2,6 +2,7 @@ import FoundationEssentials
 import HTTPTypes
 import Synchronization
 import UVCombineCore
+import UVCombineHTTPCore
 
 extension UVURLSession {
     /// A publisher that delivers the result of one HTTP request per

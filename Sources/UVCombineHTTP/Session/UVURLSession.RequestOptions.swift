@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTTPTypes
+import UVCombineHTTPCore
 
 extension UVURLSession {
     /// Settings carried by one request that override the session's

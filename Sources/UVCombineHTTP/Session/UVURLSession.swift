@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HTTPTypes
 import UVCombineLoop
+import UVCombineHTTPCore
 
 /// An HTTP/1.1 client bound to a ``/UVCombineLoop/UVLoop``, with Combine publishers for
 /// its data tasks: Foundation's `URLSession` with the loop in place of the

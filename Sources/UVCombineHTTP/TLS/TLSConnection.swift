@@ -8,6 +8,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import UVCombineHTTPCore
 
 /// One TLS client connection, layered on the connection below it (TCP):
 /// to the session it is an ``HTTPConnectionIO`` carrying plaintext; to the

@@ -7,6 +7,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import UVCombineHTTPCore
 
 /// A session's OpenSSL client context (`SSL_CTX`), built once from its
 /// ``UVURLSession/TLSConfiguration`` and shared by all its `https`

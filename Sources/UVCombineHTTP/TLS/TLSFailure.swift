@@ -1,3 +1,5 @@
+import UVCombineHTTPCore
+
 internal import COpenSSL
 
 /// OpenSSL's failures as ``UVURLError``s, each with OpenSSL's own reason

@@ -1,3 +1,5 @@
+import UVCombineHTTPCore
+
 extension UVURLSession {
     /// How a session secures `https` connections: which certificate
     /// authorities it trusts, whether it verifies the server's certificate

@@ -1,4 +1,5 @@
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 internal import COpenSSL
 import FoundationEssentials
 import HTTPTypes

@@ -1,4 +1,5 @@
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 import FoundationEssentials
 import HTTPTypes
 import UVCombineLoop

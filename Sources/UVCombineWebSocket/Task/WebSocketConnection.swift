@@ -1,4 +1,5 @@
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 import UVCombineLoop
 import FoundationEssentials
 import HTTPTypes

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
 import UVCombine
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 
 /// Proxy URLs, the environment's variables and the no-proxy list, with
 /// curl's rules (each case checked against curl 7.88.1 with a proxy and

@@ -4,6 +4,7 @@ import Testing
 import TestServerSupport
 import UVCombineCore
 import UVCombineHTTP
+import UVCombineHTTPCore
 import UVCombineLoop
 import UVCombineTesting
 

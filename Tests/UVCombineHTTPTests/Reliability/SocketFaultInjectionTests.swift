@@ -5,6 +5,7 @@ import HTTPTypes
 import Testing
 import UVCombineCore
 import UVCombineHTTP
+import UVCombineHTTPCore
 import UVCombineLoop
 import UVCombineTesting
 

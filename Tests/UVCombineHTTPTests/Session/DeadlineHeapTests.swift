@@ -1,5 +1,6 @@
 import Testing
 import UVCombineHTTP
+import UVCombineHTTPCore
 
 /// The session's deadline heap: earliest first, and equal deadlines in the
 /// order they were scheduled, as libuv's timers fire.

@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 import UVCombineCore
 import UVCombineHTTP
+import UVCombineHTTPCore
 import UVCombineLoop
 import UVCombineTesting
 

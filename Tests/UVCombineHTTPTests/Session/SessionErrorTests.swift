@@ -2,7 +2,8 @@ import Foundation
 import HTTPTypes
 import Testing
 import UVCombineCore
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 import UVCombineLoop
 import UVCombineTesting
 

@@ -4,6 +4,7 @@ import Testing
 import UVCombineCore
 import UVCombineFoundation
 import UVCombineHTTP
+import UVCombineHTTPCore
 import UVCombineLoop
 import UVCombineTesting
 

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import UVCombineCore
 import UVCombineHTTP
+import UVCombineHTTPCore
 import UVCombineLoop
 import UVCombineTesting
 

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 import UVCombineCore
 import UVCombineHTTP
+import UVCombineHTTPCore
 import UVCombineLoop
 import UVCombineTesting
 

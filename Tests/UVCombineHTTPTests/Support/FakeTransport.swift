@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 import UVCombineLoop
 
 /// An in-memory transport the tests drive event by event, on virtual time.

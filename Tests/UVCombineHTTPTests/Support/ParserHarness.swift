@@ -1,5 +1,6 @@
 import HTTPTypes
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 
 /// What the parser reported, in a comparable form. Adjacent body events are
 /// merged, because how a body is sliced depends on how its bytes were split

@@ -1,7 +1,8 @@
 import HTTPTypes
 import Testing
 import UVCombineCore
-@_spi(HTTPCore) import UVCombineHTTP
+import UVCombineHTTP
+import UVCombineHTTPCore
 import UVCombineLoop
 import UVCombineTesting
 

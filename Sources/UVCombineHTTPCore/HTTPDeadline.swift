@@ -12,7 +12,7 @@
 /// ```
 ///
 /// Threading: a value type; `Sendable`.
-@_spi(HTTPCore) public struct HTTPDeadline: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct HTTPDeadline: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Nanoseconds on the owner's monotonic clock.
     public let uptimeNanoseconds: UInt64
 

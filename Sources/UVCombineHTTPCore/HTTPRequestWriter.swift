@@ -49,7 +49,7 @@ import HTTPTypes
 /// ```
 ///
 /// Threading: stateless; call from any thread.
-@_spi(HTTPCore) public enum HTTPRequestWriter {
+public enum HTTPRequestWriter {
     /// What the writer did, for the connection's bookkeeping.
     ///
     /// ```swift
@@ -64,6 +64,17 @@ import HTTPTypes
         public var closesConnection: Bool
         /// How many bytes were appended, head and body.
         public var byteCount: Int
+
+        /// A result as the writer reports it; the session makes one for a
+        /// head it wrote earlier (a publisher's prepared head).
+        ///
+        /// ```swift
+        /// let result = HTTPRequestWriter.Result(closesConnection: false, byteCount: head.count)
+        /// ```
+        public init(closesConnection: Bool, byteCount: Int) {
+            self.closesConnection = closesConnection
+            self.byteCount = byteCount
+        }
     }
 
     /// Appends the request head and `body` to `buffer`.

@@ -36,7 +36,7 @@
 /// ```
 ///
 /// Threading: a value type; the owner uses it from the loop thread.
-@_spi(HTTPCore) public struct RequestTimeoutStateMachine: Sendable {
+public struct RequestTimeoutStateMachine: Sendable {
     /// What the owner does with the task's timer.
     ///
     /// ```swift
@@ -93,7 +93,7 @@
     /// As ``init(timeouts:now:)``, with `timeouts` already converted
     /// (`nanoseconds` must be `RequestTimeouts.Nanoseconds(timeouts)`): the
     /// session converts its timeouts once, not per task.
-    internal init(timeouts: RequestTimeouts, nanoseconds: RequestTimeouts.Nanoseconds, now: HTTPDeadline) {
+    package init(timeouts: RequestTimeouts, nanoseconds: RequestTimeouts.Nanoseconds, now: HTTPDeadline) {
         self.timeouts = timeouts
         idleReadNanoseconds = nanoseconds.idleRead
         totalDeadline = nanoseconds.total.map { now.advanced(byNanoseconds: $0) }

@@ -72,7 +72,7 @@ import HTTPTypes
 ///
 /// Threading: a value type with no shared state; use each parser from one
 /// thread at a time (the loop's).
-@_spi(HTTPCore) public struct HTTPResponseParser: Sendable {
+public struct HTTPResponseParser: Sendable {
     /// The parser's state; see the type's documentation for each one.
     internal enum Phase: UInt8 {
         case idle, head, fixedBody
@@ -137,15 +137,15 @@ import HTTPTypes
     internal var cachedHeadIsForHEAD = false
     /// The body length the current response's head announced
     /// (`Content-Length`), once its head was parsed; nil for other framings.
-    internal private(set) var announcedBodyLength: Int?
+    package private(set) var announcedBodyLength: Int?
     /// Whether the current response's head has a `Content-Encoding` field,
     /// once its head was parsed: without one there is nothing to decode,
     /// and the session need not look through the fields.
-    internal private(set) var hasContentEncoding = false
+    package private(set) var hasContentEncoding = false
     /// The current response's status code, once its head was parsed:
     /// cheaper than `HTTPResponse.status`, which reads the `:status`
     /// pseudo-field back (about 200 instructions; callgrind, issue 17).
-    internal private(set) var statusCode = 0
+    package private(set) var statusCode = 0
 
     /// Creates an idle parser.
     ///
@@ -159,7 +159,7 @@ import HTTPTypes
 
     /// Body bytes still to come in a `Content-Length` body (nothing else
     /// may arrive before them), or nil in any other state.
-    internal var remainingFixedBodyLength: Int? {
+    package var remainingFixedBodyLength: Int? {
         phase == .fixedBody ? remaining : nil
     }
 

@@ -31,7 +31,7 @@ import HTTPTypes
 /// ```
 ///
 /// Threading: stateless; call from any thread.
-@_spi(HTTPCore) public enum HTTPRequestValidation {
+public enum HTTPRequestValidation {
     /// Checks that `method` is an RFC 9110 token (`1*tchar`) and not
     /// `CONNECT`, which needs an authority-form target this client does not
     /// send.
@@ -234,7 +234,7 @@ import HTTPTypes
 
     /// The string in double quotes, with CR, LF, HTAB and NUL escaped so a
     /// message stays on one line.
-    internal static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -81,7 +81,7 @@ import HTTPTypes
 ///
 /// Threading: a value type; the owner keeps it under its lock or on the
 /// loop thread.
-@_spi(HTTPCore) public struct ConnectionPoolStateMachine: Sendable {
+public struct ConnectionPoolStateMachine: Sendable {
     /// Pool limits and timeouts.
     ///
     /// ```swift
@@ -153,6 +153,37 @@ import HTTPTypes
     public func queuedRequestCount(for key: ConnectionKey) -> Int { keySlots[key].map { keyStates[$0].queue.count } ?? 0 }
     /// Whether the pool knows no request and no connection.
     public var isEmpty: Bool { requests.isEmpty && connections.isEmpty }
+
+    // MARK: The request-connection link
+    //
+    // The pool is the one owner of which request runs on which connection
+    // (a request's `leased(c, _)` and its connection's `leased(r)` are
+    // set and cleared together, in its transitions): its owner asks here
+    // instead of keeping links of its own.
+
+    /// The connection `request` is leased on, or nil (queued, waiting for
+    /// a retry's connection, or unknown).
+    ///
+    /// ```swift
+    /// if let connection = pool.connection(leasedTo: request) { write(on: connection) }
+    /// ```
+    public func connection(leasedTo request: RequestID) -> ConnectionID? {
+        guard let index = requests.index(forKey: request),
+              case .leased(let connection, _) = requests.values[index].phase else { return nil }
+        return connection
+    }
+
+    /// The request `connection` carries, or nil (connecting, idle, or
+    /// unknown).
+    ///
+    /// ```swift
+    /// if let request = pool.request(leasing: connection) { feed(bytes, to: request) }
+    /// ```
+    public func request(leasing connection: ConnectionID) -> RequestID? {
+        guard let index = connections.index(forKey: connection),
+              case .leased(let request) = connections.values[index].phase else { return nil }
+        return request
+    }
 
     // MARK: Events
 

@@ -45,7 +45,7 @@ import HTTPTypes
 /// ```
 ///
 /// Threading: a value type; `Sendable`.
-@_spi(HTTPCore) public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
+public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
     /// The URL as given (after parsing), for resolving relative redirects.
     public let url: URL
     /// `http` or `https`, lowercased.
@@ -253,7 +253,7 @@ import HTTPTypes
 /// print(HTTPScheme.http.defaultPort)  // Prints: "80"
 /// print(HTTPScheme(rawValue: "https") == .https) // Prints: "true"
 /// ```
-@_spi(HTTPCore) public enum HTTPScheme: String, Sendable, Hashable, CustomStringConvertible {
+public enum HTTPScheme: String, Sendable, Hashable, CustomStringConvertible {
     /// Plain HTTP/1.1 over TCP; default port 80.
     case http
     /// HTTP/1.1 over TLS; default port 443.

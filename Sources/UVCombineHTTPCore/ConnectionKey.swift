@@ -14,7 +14,7 @@
 /// ```
 ///
 /// Threading: a value type; `Sendable`.
-@_spi(HTTPCore) public struct ConnectionKey: Sendable, Hashable, CustomStringConvertible {
+public struct ConnectionKey: Sendable, Hashable, CustomStringConvertible {
     /// `http` or `https`.
     public var scheme: HTTPScheme { didSet { hash = Self.hash(of: self) } }
     /// The host as ``HTTPRequestTarget/host`` gives it (lowercased name or
@@ -27,7 +27,7 @@
     /// or nil for TCP.
     public var socketPath: String? { didSet { hash = Self.hash(of: self); hasOptionals = socketPath != nil || proxy != nil } }
     /// The proxy the connection goes through, or nil for a direct one.
-    public var proxy: UVURLSession.Proxy? { didSet { hash = Self.hash(of: self); hasOptionals = socketPath != nil || proxy != nil } }
+    public var proxy: HTTPProxy? { didSet { hash = Self.hash(of: self); hasOptionals = socketPath != nil || proxy != nil } }
 
     /// The fields' hash, computed when the key is made or changed. Why: the
     /// pool and the session look keys up in dictionaries several times per
@@ -50,7 +50,7 @@
     /// print(key) // Prints: "http+unix://%2Ftmp%2Fapp.sock (localhost:80)"
     /// ```
     public init(scheme: HTTPScheme, host: String, port: Int, socketPath: String? = nil,
-                proxy: UVURLSession.Proxy? = nil) {
+                proxy: HTTPProxy? = nil) {
         self.scheme = scheme
         self.host = host
         self.port = port
@@ -109,7 +109,7 @@
     /// The key for `target` routed through `proxy`: per proxy for `http`
     /// (absolute-form requests), per proxy and origin for `https`
     /// (tunnels).
-    internal init(target: HTTPRequestTarget, proxy: UVURLSession.Proxy) {
+    package init(target: HTTPRequestTarget, proxy: HTTPProxy) {
         switch target.scheme {
         case .http: self.init(scheme: .http, host: proxy.host, port: proxy.port, proxy: proxy)
         case .https: self.init(scheme: .https, host: target.host, port: target.port, proxy: proxy)
@@ -118,7 +118,7 @@
 
     /// Whether requests on this connection are written in absolute form
     /// for a forwarding proxy (`http` through a proxy).
-    internal var isForwardProxied: Bool {
+    package var isForwardProxied: Bool {
         proxy != nil && scheme == .http && socketPath == nil
     }
 

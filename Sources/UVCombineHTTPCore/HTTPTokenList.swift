@@ -1,9 +1,9 @@
 /// Small byte-level helpers shared by the writer and the parser: comma
 /// separated token lists (`Connection: keep-alive, Upgrade`) and decimal
 /// numbers (`Content-Length: 42`), read without creating strings.
-internal enum HTTPTokenList {
+package enum HTTPTokenList {
     /// The result of reading an unsigned decimal number.
-    internal enum Decimal: Equatable {
+    package enum Decimal: Equatable {
         case value(Int)
         /// Not `1*DIGIT`: empty, a sign, a space, a letter.
         case invalid
@@ -12,7 +12,7 @@ internal enum HTTPTokenList {
     }
 
     /// Reads `1*DIGIT` exactly (no sign, no whitespace).
-    internal static func decimal(_ bytes: UnsafeRawBufferPointer) -> Decimal {
+    package static func decimal(_ bytes: UnsafeRawBufferPointer) -> Decimal {
         if bytes.isEmpty { return .invalid }
         var value = 0
         var overflowed = false
@@ -27,7 +27,7 @@ internal enum HTTPTokenList {
     }
 
     /// Reads `1*DIGIT`, `nil` when invalid or too large.
-    internal static func parseDecimal(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    package static func parseDecimal(_ bytes: UnsafeRawBufferPointer) -> Int? {
         if case .value(let value) = decimal(bytes) { return value }
         return nil
     }
@@ -37,7 +37,7 @@ internal enum HTTPTokenList {
     /// as RFC 9110 section 5.6.1 asks of recipients. Stops early when
     /// `body` returns `false`.
     @inline(__always)
-    internal static func forEachElement(
+    package static func forEachElement(
         _ bytes: UnsafeRawBufferPointer,
         _ body: (UnsafeRawBufferPointer) -> Bool
     ) {
@@ -59,7 +59,7 @@ internal enum HTTPTokenList {
 
     /// Whether a comma-separated list contains `token` (ASCII,
     /// case-insensitive).
-    internal static func contains(_ bytes: UnsafeRawBufferPointer, _ token: StaticString) -> Bool {
+    package static func contains(_ bytes: UnsafeRawBufferPointer, _ token: StaticString) -> Bool {
         var found = false
         forEachElement(bytes) { element in
             if equalsIgnoringCase(element, token) {
@@ -72,13 +72,13 @@ internal enum HTTPTokenList {
     }
 
     /// As `contains(_:_:)`, for a field value's bytes.
-    internal static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ token: StaticString) -> Bool {
+    package static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ token: StaticString) -> Bool {
         contains(UnsafeRawBufferPointer(bytes), token)
     }
 
     /// ASCII case-insensitive equality with a lowercase static string.
     @inline(__always)
-    internal static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+    package static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
         let count = lowercase.utf8CodeUnitCount
         guard bytes.count == count else { return false }
         let expected = lowercase.utf8Start
@@ -90,13 +90,13 @@ internal enum HTTPTokenList {
 
     /// The ASCII lowercase form of a byte.
     @inline(__always)
-    internal static func lowercased(_ byte: UInt8) -> UInt8 {
+    package static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
     /// SP or HTAB.
     @inline(__always)
-    internal static func isOWS(_ byte: UInt8) -> Bool {
+    package static func isOWS(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09
     }
 }

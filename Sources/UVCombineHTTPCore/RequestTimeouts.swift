@@ -33,14 +33,14 @@ extension RequestTimeouts {
     /// converted once per session instead of once or twice per request.
     ///
     /// Threading: a value type; `Sendable`.
-    internal struct Nanoseconds: Sendable {
+    package struct Nanoseconds: Sendable {
         /// ``RequestTimeouts/idleRead`` in nanoseconds.
-        internal let idleRead: UInt64?
+        package let idleRead: UInt64?
         /// ``RequestTimeouts/total`` in nanoseconds.
-        internal let total: UInt64?
+        package let total: UInt64?
 
         /// `timeouts` converted.
-        internal init(_ timeouts: RequestTimeouts) {
+        package init(_ timeouts: RequestTimeouts) {
             idleRead = timeouts.idleRead.map(HTTPDeadline.nanoseconds(of:))
             total = timeouts.total.map(HTTPDeadline.nanoseconds(of:))
         }

@@ -38,7 +38,7 @@ import HTTPTypes
 /// ```
 ///
 /// Threading: a value type; the owner uses it from the loop thread.
-@_spi(HTTPCore) public struct RedirectStateMachine: Sendable {
+public struct RedirectStateMachine: Sendable {
     /// What to do with a response.
     ///
     /// ```swift
