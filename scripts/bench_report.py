@@ -301,6 +301,15 @@ def command_check(args):
         print(f"{status}  {what}: {measured}, limit {relation} {format_value(check, check['limit'])}{note}")
         if not outcome.passed:
             failures.append(what)
+    # Every core workload that both libraries run is guarded as a ratio to
+    # OpenCombine's in the same run (issue 32: a 2.5x regression of the
+    # one-subscriber send passed every check because only some were).
+    guarded = {c["benchmark"] for c in load_thresholds(args.thresholds)
+               if c["kind"] == "speedup" and c.get("executable", UV) == UV}
+    for name in sorted(set(run.names(UV)) & set(run.names(OC))):
+        if name not in guarded:
+            failures.append(f"{name}: no speedup check")
+            print(f"FAIL  {name}: no speedup check against OpenCombine in Benchmarks/Thresholds")
     if failures:
         print(f"\n{len(failures)} benchmark check(s) failed; see docs/benchmarks.md for what each limit means.")
         return 1
