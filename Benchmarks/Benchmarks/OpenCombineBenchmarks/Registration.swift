@@ -14,4 +14,5 @@ let benchmarks: @Sendable () -> Void = {
     registerChains()
     registerSubscriptionCost()
     registerPublished()
+    registerOperators()
 }
