@@ -323,6 +323,7 @@ SECTIONS = [
     ("Fan-out", "FanOut.", "ns per delivered element (value × subscriber)", "element"),
     ("Chains", "Chain.", "ns per value", "element"),
     ("Subscription cost", "Subscribe.", "ns per pipeline (build, subscribe, receive if any, cancel)", "pipeline"),
+    ("Operators on shared engines", "Operator.", "ns per value", "element"),
 ]
 
 
