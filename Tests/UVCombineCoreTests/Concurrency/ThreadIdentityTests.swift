@@ -10,7 +10,7 @@ import Glibc
 /// oracle the package's inline identity read is checked against.
 @inline(never) @_optimize(none)
 private func oracleThread() -> UInt {
-    UInt(bitPattern: Int(bitPattern: UInt(pthread_self())))
+    UInt(pthread_self())
 }
 
 /// The package's thread identity (`currentThreadIdentity()`): one inline
