@@ -263,3 +263,40 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Issue 35: cookies and HTTP authentication as pure, I/O-free code (no
+// Foundation module, no Dispatch), for the session and `uvcombine fetch`
+// to wire in later (docs/cookies.md, docs/authentication.md).
+package.products += [
+    // RFC 6265 cookie store and curl's Netscape cookie-jar format.
+    .library(name: "UVCombineHTTPCookies", targets: ["UVCombineHTTPCookies"]),
+    // RFC 7616 Digest and RFC 7617 Basic authentication.
+    .library(name: "UVCombineHTTPAuthentication", targets: ["UVCombineHTTPAuthentication"]),
+]
+package.targets += [
+    // The standard library, Synchronization and swift-http-types only.
+    .target(
+        name: "UVCombineHTTPCookies",
+        dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")]
+    ),
+    // Digests (MD5, SHA-256, SHA-512/256) come from OpenSSL's libcrypto
+    // through COpenSSL; nothing else beyond swift-http-types.
+    .target(
+        name: "UVCombineHTTPAuthentication",
+        dependencies: ["COpenSSL", .product(name: "HTTPTypes", package: "swift-http-types")]
+    ),
+    .testTarget(
+        name: "UVCombineHTTPCookiesTests",
+        dependencies: [
+            "UVCombineHTTPCookies", "TestServerSupport",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]
+    ),
+    .testTarget(
+        name: "UVCombineHTTPAuthenticationTests",
+        dependencies: [
+            "UVCombineHTTPAuthentication", "TestServerSupport",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]
+    ),
+]

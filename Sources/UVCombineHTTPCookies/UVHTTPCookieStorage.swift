@@ -1,0 +1,69 @@
+public import HTTPTypes
+import Synchronization
+
+/// The session-wide cookie store: a ``CookieStore`` behind a `Mutex`, as
+/// `URLSessionConfiguration.httpCookieStorage` is for URLSession.
+///
+/// Every method takes the lock once and does only in-memory work under
+/// it; it never calls out while holding it. Time comes from the caller
+/// (`now`, seconds since the epoch), so a session passes its clock and a
+/// test a constant.
+///
+/// Threading: any thread; calls are serialised by the lock.
+///
+/// ```swift
+/// let storage = UVHTTPCookieStorage()
+/// let url = CookieRequestURL(scheme: "https", host: "example.com", path: "/")
+/// storage.receive(responseFields, from: url, now: now)
+/// if let value = storage.cookieHeader(for: url, now: now) { request.headerFields[.cookie] = value }
+/// ```
+public final class UVHTTPCookieStorage: Sendable {
+    /// The store; every access holds the lock.
+    private let store: Mutex<CookieStore>
+
+    /// A storage starting from `store` (empty by default).
+    public init(_ store: CookieStore = CookieStore()) {
+        self.store = Mutex(store)
+    }
+
+    /// Stores the `Set-Cookie` fields of a response to `url`; as
+    /// ``CookieStore/receive(_:from:now:)-(HTTPFields,_,_)``.
+    @discardableResult
+    public func receive(_ fields: HTTPFields, from url: CookieRequestURL, now: Int64) -> [CookieStore.Outcome] {
+        store.withLock { $0.receive(fields, from: url, now: now) }
+    }
+
+    /// Stores one `Set-Cookie` field value; as
+    /// ``CookieStore/receive(setCookie:from:now:)``.
+    @discardableResult
+    public func receive(setCookie line: String, from url: CookieRequestURL, now: Int64) -> CookieStore.Outcome {
+        store.withLock { $0.receive(setCookie: line, from: url, now: now) }
+    }
+
+    /// The `Cookie` field value for a request to `url`; as
+    /// ``CookieStore/cookieHeader(for:now:)``.
+    public func cookieHeader(for url: CookieRequestURL, now: Int64) -> String? {
+        store.withLock { $0.cookieHeader(for: url, now: now) }
+    }
+
+    /// Every cookie, oldest first; as ``CookieStore/cookies``.
+    public var cookies: [UVHTTPCookie] {
+        store.withLock { $0.cookies }
+    }
+
+    /// Removes every cookie.
+    public func removeAll() {
+        store.withLock { $0.removeAll() }
+    }
+
+    /// Runs `body` with the store under the lock, for anything else
+    /// (limits, removal, jar loading). `body` must not call back into this
+    /// storage: the lock is not recursive.
+    ///
+    /// ```swift
+    /// storage.withStore { $0.removeExpired(now: now) }
+    /// ```
+    public func withStore<Result: Sendable>(_ body: (inout CookieStore) -> Result) -> Result {
+        store.withLock { body(&$0) }
+    }
+}
