@@ -56,7 +56,8 @@ public enum NetscapeCookieJar {
         var rejected: [Int] = []
         var expired = 0
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character: split on it as on "\n".
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
             let line = rawLine.last == "\r" ? rawLine.dropLast() : rawLine
             if CookieASCII.trimmed(line).isEmpty { continue }
