@@ -6,8 +6,8 @@
 /// ```swift
 /// let challenge = try DigestChallenge(try AuthenticationChallenge.parse(
 ///     #"Digest realm="api", nonce="abc", qop="auth,auth-int", algorithm=SHA-256, stale=TRUE"#)[0])
-/// print(challenge.algorithm.name, challenge.qualitiesOfProtection, challenge.isStale)
-/// // Prints: "SHA-256 [auth, authInt] true"
+/// print(challenge.algorithm.name, challenge.qualitiesOfProtection.map(\.name), challenge.isStale)
+/// // Prints: "SHA-256 ["auth", "auth-int"] true"
 /// ```
 public struct DigestChallenge: Sendable, Hashable {
     /// Why a challenge cannot be answered with Digest.

@@ -6,7 +6,7 @@ extension CookieStore {
     ///
     /// ```swift
     /// let url = CookieRequestURL(scheme: "http", host: "a.example.com", path: "/")
-    /// print(store.receive(setCookie: "x=1; Domain=com", from: url, now: 0)) // Prints: "rejected(publicSuffix)"
+    /// print(store.receive(setCookie: "x=1; Domain=com", from: url, now: 0) == .rejected(.publicSuffix)) // Prints: "true"
     /// ```
     @discardableResult
     public mutating func receive(setCookie line: some StringProtocol, from url: CookieRequestURL, now: Int64) -> Outcome {
@@ -20,7 +20,7 @@ extension CookieStore {
     /// ```swift
     /// var fields = HTTPFields()
     /// fields.append(HTTPField(name: .setCookie, value: "a=1"))
-    /// print(store.receive(fields, from: url, now: 0)) // Prints: "[stored]"
+    /// print(store.receive(fields, from: url, now: 0) == [.stored]) // Prints: "true"
     /// ```
     @discardableResult
     public mutating func receive(_ fields: HTTPFields, from url: CookieRequestURL, now: Int64) -> [Outcome] {
@@ -31,6 +31,7 @@ extension CookieStore {
     @discardableResult
     public mutating func receive(_ setCookie: SetCookie, from url: CookieRequestURL, now: Int64) -> Outcome {
         guard !setCookie.name.isEmpty else { return .rejected(.malformed) }
+        guard !url.host.isEmpty else { return .rejected(.noHost) }
         guard setCookie.name.utf8.count + setCookie.value.utf8.count <= limits.maximumNameValueBytes else {
             return .rejected(.tooLarge)
         }

@@ -36,6 +36,8 @@ extension CookieStore {
         /// The request host does not domain-match the `Domain` attribute
         /// (for an IP-address host: is not the same address).
         case domainMismatch
+        /// The request URL has an empty host.
+        case noHost
         /// A `Secure` cookie from a request that is not a secure context.
         case secureFromInsecureContext
         /// From a request that is not a secure context, a cookie that

@@ -38,8 +38,8 @@ public struct SetCookie: Sendable, Hashable {
     /// The last recognised `SameSite` value.
     public var sameSite: CookieSameSite?
 
-    /// A parsed line with every field given (for tests and callers that
-    /// build cookies by hand).
+    /// A line with just `name` and `value` and no attributes; set the other
+    /// fields as needed (for callers that build cookies by hand).
     public init(name: String, value: String) {
         self.name = name
         self.value = value

@@ -159,6 +159,8 @@ struct CookieStoreTests {
         #expect(store.receive(setCookie: "a=b\u{1}c", from: url, now: now) == .rejected(.controlCharacter))
         #expect(store.receive(setCookie: "a=b\tc", from: url, now: now) == .rejected(.controlCharacter))
         #expect(store.receive(setCookie: "a\u{7F}=b", from: url, now: now) == .rejected(.controlCharacter))
+        #expect(store.receive(SetCookie(name: "", value: "x"), from: url, now: now) == .rejected(.malformed))
+        #expect(store.receive(setCookie: "a=1", from: CookieRequestURL(scheme: "http", host: "", path: "/"), now: now) == .rejected(.noHost))
         #expect(store.count == 1)
     }
 

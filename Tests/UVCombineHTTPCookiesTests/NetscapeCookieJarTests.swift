@@ -100,6 +100,18 @@ struct NetscapeCookieJarTests {
         #expect(restored.cookieHeader(for: .https("www.example.com", "/x"), now: now) == "c=3; a=1; b=2")
     }
 
+    @Test("load(jar:) and jar(now:) on the store and the locked storage")
+    func storeJar() {
+        let text = NetscapeCookieJar.header + ".example.com\tTRUE\t/\tFALSE\t0\ta\t1\nbad line\nexample.com\tFALSE\t/\tFALSE\t0\tb\t2\n"
+        var store = CookieStore()
+        #expect(store.load(jar: text, now: now).rejectedLines == [6])
+        #expect(store.cookies.map(\.name) == ["b", "a"])
+        #expect(store.jar(now: now) == NetscapeCookieJar.header + ".example.com\tTRUE\t/\tFALSE\t0\ta\t1\nexample.com\tFALSE\t/\tFALSE\t0\tb\t2\n")
+        let storage = UVHTTPCookieStorage()
+        storage.load(jar: text, now: now)
+        #expect(storage.jar(now: now) == store.jar(now: now))
+    }
+
     @Test("insert canonicalises the domain and refuses malformed cookies")
     func insert() {
         var store = CookieStore()
