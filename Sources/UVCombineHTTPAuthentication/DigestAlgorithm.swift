@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// The hash of a Digest challenge (RFC 7616 section 3.3): MD5, SHA-256
 /// or SHA-512/256, each plain or `-sess`. Hashes come from OpenSSL's

@@ -80,8 +80,8 @@ public struct DigestChallenge: Sendable, Hashable {
         }
         qualitiesOfProtection = []
         if let qop = challenge.parameter("qop") {
-            for entry in qop.split(separator: ",") {
-                switch AuthenticationASCII.lowercased(entry.filter { $0 != " " && $0 != "\t" }) {
+            for entry in qop.utf8.split(separator: UInt8(ascii: ",")) {
+                switch AuthenticationASCII.lowercased(String(decoding: entry.filter { $0 != 0x20 && $0 != 0x09 }, as: UTF8.self)) {
                 case "auth": qualitiesOfProtection.append(.auth)
                 case "auth-int": qualitiesOfProtection.append(.authInt)
                 default: break

@@ -13,12 +13,19 @@ enum CookieASCII {
     /// Whether `byte` is RFC 6265's WSP (space or horizontal tab).
     static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
-    /// `text` without leading and trailing spaces and tabs.
+    /// `text` without leading and trailing spaces and tabs. Why byte
+    /// indices throughout: a combining mark after a delimiter would join
+    /// it in one Character, and the Character view would step over both.
     static func trimmed(_ text: Substring) -> Substring {
         let utf8 = text.utf8
         guard let first = utf8.firstIndex(where: { !isWhitespace($0) }) else { return text[text.endIndex...] }
         let last = utf8.lastIndex(where: { !isWhitespace($0) })!
-        return text[first...last]
+        return text[first..<utf8.index(after: last)]
+    }
+
+    /// `text` after the byte at `index` (an ASCII delimiter).
+    static func after(_ index: Substring.Index, in text: Substring) -> Substring {
+        text[text.utf8.index(after: index)...]
     }
 
     /// Whether `byte` is an ASCII digit.

@@ -56,10 +56,11 @@ public enum NetscapeCookieJar {
         var rejected: [Int] = []
         var expired = 0
         var lineNumber = 0
-        // "\r\n" is one Character: split on it as on "\n".
-        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        // Bytes, not Characters: "\r\n" is one Character, and a combining
+        // mark after a tab would hide the tab.
+        for rawLine in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
             lineNumber += 1
-            let line = rawLine.last == "\r" ? rawLine.dropLast() : rawLine
+            let line = Substring(rawLine.last == 0x0D ? rawLine.dropLast() : rawLine)
             if CookieASCII.trimmed(line).isEmpty { continue }
             var body = line
             var httpOnly = false
@@ -88,7 +89,7 @@ public enum NetscapeCookieJar {
     /// include-subdomains, path, secure, expiry, name and (when seven)
     /// value.
     private static func parseCookieLine(_ line: Substring, httpOnly: Bool, now: Int64) -> UVHTTPCookie? {
-        let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+        let fields = line.utf8.split(separator: 0x09, omittingEmptySubsequences: false).map(Substring.init)
         guard fields.count == 7 || fields.count == 6 else { return nil }
         var domain = fields[0]
         if domain.first == "." { domain = domain.dropFirst() }

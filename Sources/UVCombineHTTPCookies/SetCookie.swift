@@ -56,10 +56,10 @@ public struct SetCookie: Sendable, Hashable {
         let name = CookieASCII.trimmed(pair[..<equals])
         guard !name.isEmpty else { return nil }
         self.name = String(name)
-        self.value = String(CookieASCII.trimmed(pair[pair.index(after: equals)...]))
+        self.value = String(CookieASCII.trimmed(CookieASCII.after(equals, in: pair)))
         var rest = text[pairEnd...]
         while !rest.isEmpty {
-            rest = rest.dropFirst() // the ";"
+            rest = CookieASCII.after(rest.startIndex, in: rest) // the ";"
             let end = rest.utf8.firstIndex(of: UInt8(ascii: ";")) ?? rest.endIndex
             apply(attribute: rest[..<end])
             rest = rest[end...]
@@ -72,7 +72,7 @@ public struct SetCookie: Sendable, Hashable {
         let attributeValue: Substring
         if let equals = attribute.utf8.firstIndex(of: UInt8(ascii: "=")) {
             attributeName = CookieASCII.trimmed(attribute[..<equals])
-            attributeValue = CookieASCII.trimmed(attribute[attribute.index(after: equals)...])
+            attributeValue = CookieASCII.trimmed(CookieASCII.after(equals, in: attribute))
         } else {
             attributeName = CookieASCII.trimmed(attribute)
             attributeValue = attribute[attribute.endIndex...]
@@ -85,10 +85,10 @@ public struct SetCookie: Sendable, Hashable {
         case "domain":
             // An empty Domain is ignored (RFC 6265 5.2.3: "SHOULD ignore").
             guard !attributeValue.isEmpty else { return }
-            let stripped = attributeValue.first == "." ? attributeValue.dropFirst() : attributeValue
+            let stripped = attributeValue.utf8.first == UInt8(ascii: ".") ? CookieASCII.after(attributeValue.startIndex, in: attributeValue) : attributeValue
             domain = CookieASCII.lowercased(stripped)
         case "path":
-            path = attributeValue.first == "/" ? String(attributeValue) : nil
+            path = attributeValue.utf8.first == UInt8(ascii: "/") ? String(attributeValue) : nil
         case "secure":
             isSecure = true
         case "httponly":

@@ -11,6 +11,18 @@ struct SetCookieTests {
         #expect(cookie.path == "/")
     }
 
+    @Test("non-ASCII is kept whole; a combining mark after a delimiter does not hide it")
+    func nonASCII() throws {
+        let cookie = try #require(SetCookie(parsing: " n\u{E9} = caf\u{E9} ;Path=/\u{E9}"))
+        #expect(cookie.name == "n\u{E9}")
+        #expect(cookie.value == "caf\u{E9}")
+        #expect(cookie.path == "/\u{E9}")
+        let combining = try #require(SetCookie(parsing: "a=\u{301}x;\u{301}Secure; Path=/p"))
+        #expect(combining.value == "\u{301}x")
+        #expect(!combining.isSecure) // the attribute is named "\u{301}Secure"
+        #expect(combining.path == "/p")
+    }
+
     @Test("an empty value and a value with '=' are kept")
     func values() throws {
         #expect(try #require(SetCookie(parsing: "a=")).value == "")
