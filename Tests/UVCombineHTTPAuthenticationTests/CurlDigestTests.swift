@@ -54,7 +54,8 @@ struct CurlDigestTests {
         let output = directory.appendingPathComponent("out")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ServerProcess.executable(named: "curl")!)
-        process.arguments = ["-s", "-o", output.path] + arguments
+        // -q first: no ~/.curlrc.
+        process.arguments = ["-q", "-s", "-o", output.path] + arguments
         process.standardInput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         let (status, _) = try await process.runUntilExit(timeout: 30)
@@ -94,7 +95,7 @@ struct CurlDigestTests {
         let port = try #require(server.readPort().port)
         #expect(Loopback.waitUntilAccepting(port: port, while: server))
         for (path, challenge) in Self.routes.sorted(by: { $0.key < $1.key }) {
-            let answer = try await Self.curl(["--digest", "-u", "Mufasa:Circle of Life", "http://127.0.0.1:\(port)\(path)"])
+            let answer = try await Self.curl(["--noproxy", "*", "--digest", "-u", "Mufasa:Circle of Life", "http://127.0.0.1:\(port)\(path)"])
             #expect(answer.hasPrefix("Digest "), "\(path): \(answer)")
             try Self.compare(curlAnswer: answer, challenge: challenge, target: .server)
         }

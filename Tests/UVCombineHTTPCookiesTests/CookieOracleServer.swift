@@ -53,7 +53,8 @@ func runCurl(_ arguments: [String]) async throws -> (status: Int32, output: Stri
     let outputFile = directory.appendingPathComponent("out")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: ServerProcess.executable(named: "curl") ?? "/usr/bin/curl")
-    process.arguments = ["-s", "-o", outputFile.path] + arguments
+    // -q first: no ~/.curlrc; --noproxy: no proxy from the environment.
+    process.arguments = ["-q", "-s", "--noproxy", "*", "-o", outputFile.path] + arguments
     process.standardInput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     let (status, _) = try await process.runUntilExit(timeout: 30)
