@@ -111,15 +111,18 @@ public struct DigestAuthenticator: Sendable {
     }
 
     /// The `Authorization` (for `target == .server`) or
-    /// `Proxy-Authorization` field answering the challenge for `request`
-    /// (its method and path).
+    /// `Proxy-Authorization` field answering the challenge for `request`.
+    /// The `uri` is the request's path (with its query), also for a proxy
+    /// receiving the absolute form, and `host:port` for `CONNECT`: what
+    /// curl sends.
     ///
     /// ```swift
     /// request.headerFields.append(digest.authorizationField(for: request, target: .proxy))
     /// ```
     public mutating func authorizationField(for request: HTTPRequest, target: AuthenticationTarget = .server,
                                             body: [UInt8]? = nil, cnonce: String? = nil) -> HTTPField {
-        let value = authorization(method: request.method.rawValue, uri: request.path ?? "/", body: body, cnonce: cnonce)
+        let uri = request.method == .connect ? (request.authority ?? "") : (request.path ?? "/")
+        let value = authorization(method: request.method.rawValue, uri: uri, body: body, cnonce: cnonce)
         return HTTPField(name: target.authorizationFieldName, value: value)
     }
 

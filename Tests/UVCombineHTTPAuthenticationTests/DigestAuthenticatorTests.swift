@@ -117,6 +117,10 @@ struct DigestAuthenticatorTests {
         #expect(field.name == .proxyAuthorization)
         #expect(field.value == #"Digest username="u", realm="r", uri="/x", nonce="n", response="3042aef13752cb1d63f6787a080ffdfc""#)
         #expect(digest.authorizationField(for: request).name == .authorization)
+        let connect = HTTPRequest(method: .connect, scheme: nil, authority: "origin.test:443", path: nil)
+        #expect(digest.authorizationField(for: connect, target: .proxy).value.contains(#"uri="origin.test:443""#))
+        let query = HTTPRequest(method: .get, scheme: "http", authority: "h", path: "/a?b=1")
+        #expect(digest.authorizationField(for: query).value.contains(#"uri="/a?b=1""#))
     }
 
     @Test("a random cnonce: 32 hex digits, different each time")
