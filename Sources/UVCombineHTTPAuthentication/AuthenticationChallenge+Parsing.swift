@@ -56,6 +56,31 @@ extension AuthenticationChallenge {
     }
 }
 
+extension AuthenticationChallenge {
+    /// Parses a field value that is a bare `#auth-param` list, without a
+    /// scheme: `Authentication-Info` and `Proxy-Authentication-Info`
+    /// (RFC 9110 section 11.6.3). Names are lowercased, values unquoted;
+    /// an empty value gives an empty list.
+    ///
+    /// ```swift
+    /// let info = try AuthenticationChallenge.parseParameters(#"nextnonce="n2", qop=auth"#)
+    /// print(info.map(\.name)) // Prints: "["nextnonce", "qop"]"
+    /// ```
+    ///
+    /// - Throws: ``ParseError`` naming the first problem and its offset.
+    public static func parseParameters(_ value: String) throws(ParseError) -> [(name: String, value: String)] {
+        var parser = ChallengeParser(bytes: Array(value.utf8))
+        parser.skipSeparators()
+        guard !parser.atEnd else { return [] }
+        var holder = AuthenticationChallenge(scheme: "")
+        while true {
+            try parser.parseParameters(into: &holder)
+            parser.skipSeparators()
+            if parser.atEnd { return holder.parameters }
+        }
+    }
+}
+
 /// The byte-level parser behind ``AuthenticationChallenge/parse(_:)``.
 private struct ChallengeParser {
     let bytes: [UInt8]

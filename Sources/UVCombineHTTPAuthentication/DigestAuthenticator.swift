@@ -12,10 +12,11 @@ public import HTTPTypes
 /// not plain ASCII goes as `username*` (RFC 8187) otherwise. A1 always
 /// uses the plain user name, as curl does.
 ///
-/// What is not here (the session's job, docs/authentication.md): sending
-/// the request again after a 401 or 407, giving up when a non-stale
-/// challenge follows an answer (wrong credentials), checking
-/// `Authentication-Info`.
+/// `Authentication-Info` (`rspauth`, `nextnonce`) is read by
+/// ``receiveAuthenticationInfo(_:responseBody:)``. What is not here (the
+/// session's job, docs/authentication.md): sending the request again after
+/// a 401 or 407, giving up when a non-stale challenge follows an answer
+/// (wrong credentials).
 ///
 /// Threading: a value type; the nonce count makes it stateful, so keep one
 /// per protection space and serialise its use.
@@ -37,6 +38,19 @@ public struct DigestAuthenticator: Sendable {
     public private(set) var challenge: DigestChallenge
     /// How many answers were built on ``challenge``'s nonce.
     public private(set) var nonceCount: UInt32 = 0
+    /// What the last answer used, for checking `rspauth`
+    /// (``receiveAuthenticationInfo(_:responseBody:)``).
+    var lastAnswer: LastAnswer?
+
+    /// The parts of the last answer that `rspauth` depends on.
+    struct LastAnswer: Sendable {
+        var uri: String
+        var nonce: String
+        var cnonce: String
+        var nc: String
+        var qop: DigestChallenge.QualityOfProtection?
+        var ha1: String
+    }
 
     /// An authenticator for `username` and `password` answering `challenge`.
     public init(username: String, password: String, challenge: DigestChallenge) {
@@ -79,6 +93,7 @@ public struct DigestAuthenticator: Sendable {
             hash.hash("\(ha1):\(challenge.nonce):\(ha2)")
         }
 
+        lastAnswer = LastAnswer(uri: uri, nonce: challenge.nonce, cnonce: cnonce, nc: nc, qop: qop, ha1: ha1)
         var parts: [String] = []
         if challenge.userhash {
             parts.append("username=" + AuthenticationASCII.quoted(hash.hash("\(username):\(challenge.realm)")))
