@@ -1,7 +1,7 @@
 /// ASCII helpers for the authentication parsers and writers.
-enum AuthenticationASCII {
+internal enum AuthenticationASCII {
     /// `text` with ASCII `A`–`Z` lowercased.
-    static func lowercased(_ text: some StringProtocol) -> String {
+    internal static func lowercased(_ text: some StringProtocol) -> String {
         var bytes = Array(text.utf8)
         for index in bytes.indices where bytes[index] >= 0x41 && bytes[index] <= 0x5A {
             bytes[index] += 0x20
@@ -10,7 +10,7 @@ enum AuthenticationASCII {
     }
 
     /// RFC 9110's tchar.
-    static func isTokenCharacter(_ byte: UInt8) -> Bool {
+    internal static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
@@ -20,7 +20,7 @@ enum AuthenticationASCII {
     }
 
     /// RFC 9110's token68 characters, without the trailing `=`.
-    static func isToken68Character(_ byte: UInt8) -> Bool {
+    internal static func isToken68Character(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
@@ -30,7 +30,7 @@ enum AuthenticationASCII {
     }
 
     /// `text` as a quoted-string: in double quotes, `"` and `\` escaped.
-    static func quoted(_ text: String) -> String {
+    internal static func quoted(_ text: String) -> String {
         var result = "\""
         for character in text.unicodeScalars {
             if character == "\"" || character == "\\" { result += "\\" }
@@ -41,7 +41,7 @@ enum AuthenticationASCII {
     }
 
     /// Lowercase hexadecimal of `bytes`.
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+    internal static func hex(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         for byte in bytes {

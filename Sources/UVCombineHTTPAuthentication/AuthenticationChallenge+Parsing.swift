@@ -83,30 +83,30 @@ extension AuthenticationChallenge {
 
 /// The byte-level parser behind ``AuthenticationChallenge/parse(_:)``.
 private struct ChallengeParser {
-    let bytes: [UInt8]
-    var index = 0
+    fileprivate let bytes: [UInt8]
+    fileprivate var index = 0
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    fileprivate init(bytes: [UInt8]) { self.bytes = bytes }
 
-    var atEnd: Bool { index >= bytes.count }
+    fileprivate var atEnd: Bool { index >= bytes.count }
 
-    mutating func skipWhitespace() {
+    fileprivate mutating func skipWhitespace() {
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
     }
 
-    mutating func skipSeparators() {
+    fileprivate mutating func skipSeparators() {
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == UInt8(ascii: ",") {
             index += 1
         }
     }
 
-    mutating func readToken() -> String? {
+    fileprivate mutating func readToken() -> String? {
         let start = index
         while index < bytes.count, AuthenticationASCII.isTokenCharacter(bytes[index]) { index += 1 }
         return start == index ? nil : String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
-    mutating func readQuoted() throws(AuthenticationChallenge.ParseError) -> String {
+    fileprivate mutating func readQuoted() throws(AuthenticationChallenge.ParseError) -> String {
         let start = index
         index += 1 // the opening quote
         var value: [UInt8] = []
@@ -126,7 +126,7 @@ private struct ChallengeParser {
     }
 
     /// Whether a `name =` starts at the current position (not moving).
-    func parameterStartsHere() -> Bool {
+    fileprivate func parameterStartsHere() -> Bool {
         var probe = self
         guard probe.readToken() != nil else { return false }
         probe.skipWhitespace()
@@ -138,7 +138,7 @@ private struct ChallengeParser {
     }
 
     /// A token68 at the current position, if one runs up to a comma or the end.
-    mutating func readToken68() -> String? {
+    fileprivate mutating func readToken68() -> String? {
         var probe = self
         let start = probe.index
         while !probe.atEnd, AuthenticationASCII.isToken68Character(probe.bytes[probe.index]) { probe.index += 1 }
@@ -151,7 +151,7 @@ private struct ChallengeParser {
         return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
-    mutating func parseAll() throws(AuthenticationChallenge.ParseError) -> [AuthenticationChallenge] {
+    fileprivate mutating func parseAll() throws(AuthenticationChallenge.ParseError) -> [AuthenticationChallenge] {
         var challenges: [AuthenticationChallenge] = []
         while true {
             skipSeparators()
@@ -180,7 +180,7 @@ private struct ChallengeParser {
 
     /// `name=value` pairs until the end or a list element that is not one
     /// (the next challenge's scheme).
-    mutating func parseParameters(into challenge: inout AuthenticationChallenge) throws(AuthenticationChallenge.ParseError) {
+    fileprivate mutating func parseParameters(into challenge: inout AuthenticationChallenge) throws(AuthenticationChallenge.ParseError) {
         while true {
             guard let name = readToken() else { throw .init(.expectedParameter, at: index) }
             skipWhitespace()

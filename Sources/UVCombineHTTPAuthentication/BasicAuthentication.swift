@@ -43,7 +43,7 @@ public enum BasicAuthentication {
 }
 
 /// Base64 (RFC 4648 section 4, with padding), without Foundation.
-enum Base64 {
+internal enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// `bytes` in base64 with `=` padding.
@@ -51,7 +51,7 @@ enum Base64 {
     /// ```swift
     /// print(Base64.encode(Array("foob".utf8))) // Prints: "Zm9vYg=="
     /// ```
-    static func encode(_ bytes: [UInt8]) -> String {
+    internal static func encode(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var index = 0

@@ -40,16 +40,16 @@ public struct DigestAuthenticator: Sendable {
     public private(set) var nonceCount: UInt32 = 0
     /// What the last answer used, for checking `rspauth`
     /// (``receiveAuthenticationInfo(_:responseBody:)``).
-    var lastAnswer: LastAnswer?
+    internal var lastAnswer: LastAnswer?
 
     /// The parts of the last answer that `rspauth` depends on.
-    struct LastAnswer: Sendable {
-        var uri: String
-        var nonce: String
-        var cnonce: String
-        var nc: String
-        var qop: DigestChallenge.QualityOfProtection?
-        var ha1: String
+    internal struct LastAnswer: Sendable {
+        internal var uri: String
+        internal var nonce: String
+        internal var cnonce: String
+        internal var nc: String
+        internal var qop: DigestChallenge.QualityOfProtection?
+        internal var ha1: String
     }
 
     /// An authenticator for `username` and `password` answering `challenge`.
@@ -148,19 +148,19 @@ public struct DigestAuthenticator: Sendable {
     }
 
     /// `count` as eight lowercase hex digits.
-    static func eightHexDigits(_ count: UInt32) -> String {
+    internal static func eightHexDigits(_ count: UInt32) -> String {
         let digits = String(count, radix: 16)
         return String(repeating: "0", count: 8 - digits.count) + digits
     }
 
     /// 16 random bytes in hex, from the system generator.
-    static func randomClientNonce() -> String {
+    internal static func randomClientNonce() -> String {
         var generator = SystemRandomNumberGenerator()
         return AuthenticationASCII.hex((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
     /// RFC 8187's value-chars: attr-char kept, every other byte as `%XX`.
-    static func percentEncoded(_ text: String) -> String {
+    internal static func percentEncoded(_ text: String) -> String {
         let kept = Set("!#$&+-.^_`|~".utf8)
         var out = ""
         for byte in text.utf8 {

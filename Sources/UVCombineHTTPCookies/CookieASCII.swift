@@ -1,8 +1,8 @@
 /// ASCII helpers shared by the parsers: case folding and white-space
 /// trimming in bytes, without Foundation.
-enum CookieASCII {
+internal enum CookieASCII {
     /// `text` with ASCII `A`–`Z` lowercased; other bytes kept.
-    static func lowercased(_ text: some StringProtocol) -> String {
+    internal static func lowercased(_ text: some StringProtocol) -> String {
         var bytes = Array(text.utf8)
         for index in bytes.indices where bytes[index] >= 0x41 && bytes[index] <= 0x5A {
             bytes[index] += 0x20
@@ -11,12 +11,12 @@ enum CookieASCII {
     }
 
     /// Whether `byte` is RFC 6265's WSP (space or horizontal tab).
-    static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+    internal static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
     /// `text` without leading and trailing spaces and tabs. Why byte
     /// indices throughout: a combining mark after a delimiter would join
     /// it in one Character, and the Character view would step over both.
-    static func trimmed(_ text: Substring) -> Substring {
+    internal static func trimmed(_ text: Substring) -> Substring {
         let utf8 = text.utf8
         guard let first = utf8.firstIndex(where: { !isWhitespace($0) }) else { return text[text.endIndex...] }
         let last = utf8.lastIndex(where: { !isWhitespace($0) })!
@@ -24,17 +24,17 @@ enum CookieASCII {
     }
 
     /// `text` after the byte at `index` (an ASCII delimiter).
-    static func after(_ index: Substring.Index, in text: Substring) -> Substring {
+    internal static func after(_ index: Substring.Index, in text: Substring) -> Substring {
         text[text.utf8.index(after: index)...]
     }
 
     /// Whether `byte` is an ASCII digit.
-    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    internal static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// Whether `text` holds a control character (%x00-1F, %x7F). Why
     /// horizontal tab too, which RFC 6265bis allows inside a value: a tab
     /// would break the jar format's columns, and curl's jar parser.
-    static func containsControl(_ text: some StringProtocol) -> Bool {
+    internal static func containsControl(_ text: some StringProtocol) -> Bool {
         text.utf8.contains { $0 < 0x20 || $0 == 0x7F }
     }
 }

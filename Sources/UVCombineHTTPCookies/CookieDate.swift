@@ -51,7 +51,7 @@ public enum CookieDate {
     }
 
     /// RFC 6265's delimiter: %x09 / %x20-2F / %x3B-40 / %x5B-60 / %x7B-7E.
-    static func isDelimiter(_ byte: UInt8) -> Bool {
+    internal static func isDelimiter(_ byte: UInt8) -> Bool {
         byte == 0x09 || (0x20...0x2F).contains(byte) || (0x3B...0x40).contains(byte)
             || (0x5B...0x60).contains(byte) || (0x7B...0x7E).contains(byte)
     }
@@ -115,7 +115,7 @@ public enum CookieDate {
     }
 
     /// Days in `month` of `year` (Gregorian).
-    static func daysInMonth(_ month: Int, year: Int) -> Int {
+    internal static func daysInMonth(_ month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -125,7 +125,7 @@ public enum CookieDate {
 
     /// Days from 1970-01-01 to the date (proleptic Gregorian), by the
     /// usual era-of-400-years count.
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
+    internal static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
         let shifted = month <= 2 ? year - 1 : year
         let era = (shifted >= 0 ? shifted : shifted - 399) / 400
         let yearOfEra = shifted - era * 400

@@ -1,10 +1,10 @@
 /// Cookie paths: the default path and path-match of RFC 6265 section 5.1.4.
 ///
 /// Threading: pure functions; any thread.
-enum CookiePath {
+internal enum CookiePath {
     /// The path of a request target without its query and fragment; `/`
     /// when empty.
-    static func requestPath(_ target: some StringProtocol) -> String {
+    internal static func requestPath(_ target: some StringProtocol) -> String {
         let text = Substring(target)
         let end = text.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? text.endIndex
         return end == text.startIndex ? "/" : String(text[..<end])
@@ -15,7 +15,7 @@ enum CookiePath {
     ///
     /// `/docs/index.html` gives `/docs`; `/index.html`, `docs` and the
     /// empty path give `/`.
-    static func defaultPath(_ path: String) -> String {
+    internal static func defaultPath(_ path: String) -> String {
         let bytes = path.utf8
         guard bytes.first == UInt8(ascii: "/"), let last = bytes.lastIndex(of: UInt8(ascii: "/")),
               last != bytes.startIndex else { return "/" }
@@ -24,7 +24,7 @@ enum CookiePath {
 
     /// Path-match: equal, or `cookiePath` is a prefix of `requestPath`
     /// that ends with `/` or is followed by `/` in it.
-    static func matches(requestPath: String, cookiePath: String) -> Bool {
+    internal static func matches(requestPath: String, cookiePath: String) -> Bool {
         let request = requestPath.utf8
         let cookie = cookiePath.utf8
         guard request.count >= cookie.count, request.starts(with: cookie) else { return false }

@@ -36,7 +36,7 @@ extension CookieStore {
     /// Section 5.3 step 12 after a cookie was stored under `domain`:
     /// expired cookies first, then the least recently used (ties broken
     /// by creation order).
-    mutating func enforceLimits(domain: String, now: Int64) {
+    internal mutating func enforceLimits(domain: String, now: Int64) {
         if let list = byDomain[domain], list.count > limits.cookiesPerDomain {
             removeExpired(now: now)
             while let list = byDomain[domain], list.count > limits.cookiesPerDomain {
@@ -64,7 +64,7 @@ extension CookieStore {
     }
 
     /// Whether `a` is evicted before `b`: earlier last access, then older.
-    static func evictsBefore(_ a: UVHTTPCookie, _ b: UVHTTPCookie) -> Bool {
+    internal static func evictsBefore(_ a: UVHTTPCookie, _ b: UVHTTPCookie) -> Bool {
         (a.lastAccessTime, a.creationIndex) < (b.lastAccessTime, b.creationIndex)
     }
 }

@@ -35,11 +35,11 @@ public struct CookieStore: Sendable {
     public var additionalPublicSuffixes: Set<String>
 
     /// The cookies, by their domain field; each list in no set order.
-    var byDomain: [String: [UVHTTPCookie]] = [:]
+    internal var byDomain: [String: [UVHTTPCookie]] = [:]
     /// How many cookies ``byDomain`` holds.
     public internal(set) var count = 0
     /// The creation index the next new cookie gets.
-    var nextCreationIndex: UInt64 = 1
+    internal var nextCreationIndex: UInt64 = 1
 
     /// An empty store.
     ///
@@ -96,7 +96,7 @@ public struct CookieStore: Sendable {
     /// replaces a cookie with the same name, domain and path, keeping that
     /// one's creation time; an expired cookie only deletes. Then the
     /// limits apply.
-    mutating func place(_ cookie: UVHTTPCookie, now: Int64) -> Outcome {
+    internal mutating func place(_ cookie: UVHTTPCookie, now: Int64) -> Outcome {
         var cookie = cookie
         var replaced = false
         if let index = byDomain[cookie.domain]?.firstIndex(where: { $0.name == cookie.name && $0.path == cookie.path }) {

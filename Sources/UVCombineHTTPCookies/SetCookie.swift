@@ -102,7 +102,7 @@ public struct SetCookie: Sendable, Hashable {
 
     /// `Max-Age` by section 5.2.2: an optional `-` then digits only;
     /// saturated at `Int64`'s bounds.
-    static func parseMaxAge(_ text: Substring) -> Int64? {
+    internal static func parseMaxAge(_ text: Substring) -> Int64? {
         var digits = text.utf8[...]
         let negative = digits.first == UInt8(ascii: "-")
         if negative { digits = digits.dropFirst() }
