@@ -53,11 +53,14 @@ public struct AuthenticationChallenge: Sendable, Hashable {
         fields[values: target.challengeFieldName].flatMap { (try? parse($0)) ?? [] }
     }
 
+    /// Equal when scheme, token68 and the parameters in order are equal
+    /// (tuples are not Equatable, so this is written out).
     public static func == (left: Self, right: Self) -> Bool {
         left.scheme == right.scheme && left.token68 == right.token68
             && left.parameters.elementsEqual(right.parameters) { $0.name == $1.name && $0.value == $1.value }
     }
 
+    /// Hashes what ``==`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(scheme)
         hasher.combine(token68)
