@@ -1,4 +1,5 @@
 import CNGHTTP2
+import HTTPTypes
 
 extension HTTP2ClientConnection {
     /// A client session with our callbacks and options: automatic

@@ -116,7 +116,7 @@ public final class HTTP2ClientConnection {
     /// monotonic clock: PING round trips and flood windows). Events reach
     /// the delegate before it returns. After a failure it ignores input.
     public func receive(_ bytes: UnsafeRawBufferPointer, now: HTTPDeadline) {
-        precondition(!isProcessing, "HTTP2ClientConnection.receive must not be called from its delegate")
+        if isProcessing { httpViolation("HTTP2ClientConnection.receive must not be called from its delegate") }
         guard failure == nil, !bytes.isEmpty else { return }
         isProcessing = true
         self.now = now.uptimeNanoseconds
@@ -138,7 +138,7 @@ public final class HTTP2ClientConnection {
     /// something (all of them) and write the bytes in order.
     @discardableResult
     public func produceOutput(into buffer: inout [UInt8]) -> Int {
-        precondition(!isProcessing, "HTTP2ClientConnection.produceOutput must not be called from its delegate")
+        if isProcessing { httpViolation("HTTP2ClientConnection.produceOutput must not be called from its delegate") }
         isProcessing = true
         var total = 0
         while true {
@@ -261,9 +261,12 @@ public final class HTTP2ClientConnection {
         }
     }
 
+    /// `duration` in nanoseconds, saturating; negative is 0.
     internal static func nanoseconds(_ duration: Duration) -> UInt64 {
         let (seconds, attoseconds) = duration.components
         guard seconds >= 0 else { return 0 }
-        return UInt64(seconds) &* 1_000_000_000 &+ UInt64(max(attoseconds, 0) / 1_000_000_000)
+        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        let (sum, overflow2) = whole.addingReportingOverflow(UInt64(max(attoseconds, 0) / 1_000_000_000))
+        return overflow || overflow2 ? .max : sum
     }
 }

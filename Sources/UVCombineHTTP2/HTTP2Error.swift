@@ -1,3 +1,4 @@
+import HTTPTypes
 import UVCombineHTTPCore
 
 /// Why an HTTP/2 stream or connection failed: a kind, the HTTP/2 error
@@ -112,7 +113,7 @@ public struct HTTP2Error: Error, Sendable, Hashable, CustomStringConvertible {
     ///
     /// ```swift
     /// let reset = HTTP2Error(.streamReset, errorCode: .cancel)
-    /// print(reset) // Prints: "stream reset [CANCEL]"
+    /// print(reset) // Prints: "stream reset [CANCEL (0x8)]"
     /// ```
     public init(_ kind: Kind, errorCode: HTTP2ErrorCode? = nil, detail: String? = nil) {
         self.kind = kind

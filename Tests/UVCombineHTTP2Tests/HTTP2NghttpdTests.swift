@@ -1,0 +1,151 @@
+import HTTPTypes
+import Testing
+import UVCombineHTTP2
+import UVCombineHTTPCore
+
+/// The client connection on a real socket (UVCombineLoop's TCP) against
+/// nghttp2's `nghttpd --no-tls` (h2c with prior knowledge), a server
+/// nobody here wrote.
+@Suite("HTTP/2 against nghttpd", .serialized, .enabled(if: NghttpdServer.executable != nil, "nghttpd is not installed (Debian's nghttp2-server; .ci/run installs it)"))
+struct HTTP2NghttpdTests {
+    static let small = Array(repeating: UInt8(ascii: "s"), count: 1024)
+    static let big = (0..<(2 << 20)).map { UInt8($0 % 253) }
+
+    static func get(_ port: Int, _ path: String) -> HTTPRequest {
+        HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: path)
+    }
+
+    @Test("100 concurrent streams on one connection, a 404 as a value")
+    func hundredConcurrent() throws {
+        let server = try NghttpdServer(files: ["small.txt": Self.small])
+        defer { server.stop() }
+        let driver = try SocketDriver()
+        var ids: [HTTP2StreamID] = []
+        var missing: HTTP2StreamID?
+        driver.afterRead = { driver in
+            if driver.recorder.ended.count == 101 { driver.h2.shutdown() }
+        }
+        try driver.run(port: server.port) { driver in
+            ids = try (0..<100).map { _ in try driver.h2.openStream(Self.get(server.port, "/small.txt")) }
+            missing = try driver.h2.openStream(Self.get(server.port, "/missing"))
+        }
+        #expect(!driver.timedOut)
+        #expect(driver.recorder.ended.count == 101)
+        for id in ids {
+            #expect(driver.recorder.heads[id.rawValue]?.status == .ok)
+            #expect(driver.recorder.bodies[id.rawValue] == Self.small)
+        }
+        #expect(driver.recorder.heads[missing!.rawValue]?.status == .notFound)
+        #expect(driver.recorder.failed.isEmpty)
+    }
+
+    @Test("a stalled stream holds only its window while 20 others complete; released, it completes")
+    func stalledStreamDoesNotBlockOthers() throws {
+        let server = try NghttpdServer(files: ["small.txt": Self.small, "big.bin": Self.big])
+        defer { server.stop() }
+        var configuration = HTTP2Configuration()
+        configuration.initialStreamWindowSize = 65_536
+        let driver = try SocketDriver(configuration: configuration)
+        var stalled: HTTP2StreamID?
+        var heldBytes = 0
+        var smallIDs: [HTTP2StreamID] = []
+        driver.afterRead = { driver in
+            let recorder = driver.recorder
+            let smallsDone = smallIDs.allSatisfy { recorder.ended.contains($0.rawValue) }
+            if smallsDone, let id = stalled, recorder.held.contains(id.rawValue),
+               recorder.bodies[id.rawValue]?.count == 65_536 {
+                heldBytes = recorder.bodies[id.rawValue]?.count ?? 0
+                recorder.held = []
+                driver.h2.consume(heldBytes, on: id)
+            }
+            if let id = stalled, recorder.ended.contains(id.rawValue) { driver.h2.shutdown() }
+        }
+        try driver.run(port: server.port) { driver in
+            let id = try driver.h2.openStream(Self.get(server.port, "/big.bin"))
+            stalled = id
+            driver.recorder.held = [id.rawValue]
+            smallIDs = try (0..<20).map { _ in try driver.h2.openStream(Self.get(server.port, "/small.txt")) }
+        }
+        #expect(!driver.timedOut)
+        #expect(heldBytes == 65_536)
+        #expect(driver.recorder.bodies[stalled!.rawValue] == Self.big)
+        for id in smallIDs { #expect(driver.recorder.bodies[id.rawValue] == Self.small) }
+    }
+
+    @Test("MAX_CONCURRENT_STREAMS 1 (nghttpd -m 1): reported, and 10 requests complete one after another")
+    func maxConcurrentOne() throws {
+        let server = try NghttpdServer(files: ["small.txt": Self.small], arguments: ["-m", "1"])
+        defer { server.stop() }
+        let driver = try SocketDriver()
+        driver.afterRead = { driver in
+            if driver.recorder.ended.count == 10 { driver.h2.shutdown() }
+        }
+        try driver.run(port: server.port) { driver in
+            for _ in 0..<10 { _ = try driver.h2.openStream(Self.get(server.port, "/small.txt")) }
+        }
+        #expect(!driver.timedOut)
+        #expect(driver.recorder.records.contains(.settings(maxConcurrentStreams: 1)))
+        #expect(driver.recorder.ended == [1, 3, 5, 7, 9, 11, 13, 15, 17, 19])
+    }
+
+    @Test("an upload larger than the window (nghttpd --echo-upload)")
+    func upload() throws {
+        let server = try NghttpdServer(files: [:], arguments: ["--echo-upload"])
+        defer { server.stop() }
+        let driver = try SocketDriver()
+        let body = (0..<200_000).map { UInt8($0 % 199) }
+        driver.afterRead = { driver in
+            if driver.recorder.ended.count == 1 { driver.h2.shutdown() }
+        }
+        try driver.run(port: server.port) { driver in
+            _ = try driver.h2.openStream(HTTPRequest(method: .post, scheme: "http", authority: "127.0.0.1", path: "/echo"),
+                                         body: .bytes(body))
+        }
+        #expect(!driver.timedOut)
+        #expect(driver.recorder.heads[1]?.status == .ok)
+        #expect(driver.recorder.bodies[1] == body)
+    }
+
+    @Test("PING round trip over the socket")
+    func ping() throws {
+        let server = try NghttpdServer(files: [:])
+        defer { server.stop() }
+        let driver = try SocketDriver()
+        driver.afterRead = { driver in
+            if driver.recorder.records.contains(where: { if case .ping = $0 { true } else { false } }) { driver.h2.shutdown() }
+        }
+        try driver.run(port: server.port) { driver in driver.h2.sendPing(now: driver.now) }
+        #expect(!driver.timedOut)
+        #expect(driver.recorder.records.contains { if case .ping(let rtt) = $0 { rtt > 0 && rtt < 5_000_000_000 } else { false } })
+    }
+
+    @Test("measure: 100 sequential and 100 concurrent GETs on one connection (printed for docs/http2.md)")
+    func measure() throws {
+        let server = try NghttpdServer(files: ["small.txt": Self.small])
+        defer { server.stop() }
+        for concurrent in [false, true] {
+            let driver = try SocketDriver()
+            var started = 0
+            let clock = ContinuousClock()
+            var begin = clock.now
+            driver.afterRead = { driver in
+                let done = driver.recorder.ended.count
+                if done == 100 { driver.h2.shutdown(); return }
+                if !concurrent && done == started {
+                    started += 1
+                    _ = try? driver.h2.openStream(Self.get(server.port, "/small.txt"))
+                }
+            }
+            var elapsed = Duration.zero
+            try driver.run(port: server.port) { driver in
+                begin = clock.now
+                let first = concurrent ? 100 : 1
+                started = first
+                for _ in 0..<first { _ = try driver.h2.openStream(Self.get(server.port, "/small.txt")) }
+            }
+            elapsed = clock.now - begin
+            #expect(driver.recorder.ended.count == 100)
+            print("HTTP2 measure: 100 \(concurrent ? "concurrent" : "sequential") GETs of 1 KiB against nghttpd: \(elapsed), \(elapsed / 100) per request")
+        }
+    }
+}
