@@ -24,6 +24,12 @@ extension HTTP2ClientConnection {
                                        detail: "more than \(configuration.maxPeerPings) PING frames in \(configuration.floodWindow)"))
             }
         case NGHTTP2_SETTINGS.rawValue where !isAck:
+            // Checked here rather than left to nghttp2's max_settings so the
+            // error says which limit (nghttp2 sends only ENHANCE_YOUR_CALM).
+            if header.length / 6 > configuration.maxSettingsEntries {
+                return fail(HTTP2Error(.settingsFlood, errorCode: .enhanceYourCalm,
+                                       detail: "\(header.length / 6) entries in one SETTINGS frame, limit \(configuration.maxSettingsEntries)"))
+            }
             if !settingsLimit.record(now: now) {
                 return fail(HTTP2Error(.settingsFlood, errorCode: .enhanceYourCalm,
                                        detail: "more than \(configuration.maxPeerSettingsFrames) SETTINGS frames in \(configuration.floodWindow)"))
@@ -151,7 +157,14 @@ extension HTTP2ClientConnection {
         if stream.peerResetCode != nil {
             return HTTP2Error(.streamReset, errorCode: code, detail: "RST_STREAM from the server")
         }
-        return HTTP2Error(.streamReset, errorCode: code, detail: lastLibraryError?.message ?? "reset by the client")
+        // We reset it for a stream error the server caused (nghttp2's
+        // checks): say which rule it broke.
+        let detail = lastLibraryError?.message ?? "reset by the client"
+        switch code {
+        case .flowControlError: return HTTP2Error(.flowControlError, errorCode: code, detail: detail)
+        case .protocolError: return HTTP2Error(.protocolError, errorCode: code, detail: detail)
+        default: return HTTP2Error(.streamReset, errorCode: code, detail: detail)
+        }
     }
 
     /// A HEADERS that could not be sent (GOAWAY came first): the request

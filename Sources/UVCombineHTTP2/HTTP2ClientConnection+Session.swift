@@ -4,8 +4,8 @@ import HTTPTypes
 extension HTTP2ClientConnection {
     /// A client session with our callbacks and options: automatic
     /// WINDOW_UPDATE off (demand is flow control), and the hostile-peer
-    /// limits nghttp2 enforces itself (CONTINUATION count, SETTINGS
-    /// entries, queued acknowledgements, our encoder's table size). The
+    /// limits nghttp2 enforces itself (CONTINUATION count, queued
+    /// acknowledgements, our encoder's table size). The
     /// user data is set by the caller once `self` exists.
     internal static func makeSession(_ configuration: HTTP2Configuration) -> OpaquePointer? {
         var callbacks: OpaquePointer?
@@ -35,6 +35,27 @@ extension HTTP2ClientConnection {
         nghttp2_session_callbacks_set_on_frame_not_send_callback(callbacks) { _, frame, libraryError, userData in
             HTTP2ClientConnection.owner(userData).frameNotSent(frame!.pointee, libraryError: libraryError)
         }
+        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, userData in
+            if UInt32(frame!.pointee.hd.type) == NGHTTP2_GOAWAY.rawValue {
+                let connection = HTTP2ClientConnection.owner(userData)
+                let goAway = frame!.pointee.goaway
+                connection.sentGoAwayCode = HTTP2ErrorCode(rawValue: goAway.error_code)
+                // nghttp2 puts its reason ("DATA: stream_id == 0") in the
+                // debug data when it ends the connection itself.
+                if connection.lastLibraryError == nil, let data = goAway.opaque_data, goAway.opaque_data_len > 0 {
+                    let reason = String(decoding: UnsafeRawBufferPointer(start: data, count: goAway.opaque_data_len), as: UTF8.self)
+                    connection.lastLibraryError = (NGHTTP2_ERR_PROTO.rawValue, reason)
+                }
+            }
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_invalid_frame_recv_callback(callbacks) { _, _, libraryError, userData in
+            let connection = HTTP2ClientConnection.owner(userData)
+            if connection.lastLibraryError == nil {
+                connection.lastLibraryError = (libraryError, String(cString: nghttp2_strerror(libraryError)))
+            }
+            return 0
+        }
         nghttp2_session_callbacks_set_error_callback2(callbacks) { _, code, message, length, userData in
             let text = message.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) }
             HTTP2ClientConnection.owner(userData).lastLibraryError = (code, text ?? "")
@@ -46,7 +67,11 @@ extension HTTP2ClientConnection {
         defer { nghttp2_option_del(option) }
         nghttp2_option_set_no_auto_window_update(option, 1)
         nghttp2_option_set_max_continuations(option, configuration.maxContinuations)
-        nghttp2_option_set_max_settings(option, configuration.maxSettingsEntries)
+        // The entries per SETTINGS frame are counted by our begin-frame
+        // callback (so the error names the limit); nghttp2's own check runs
+        // before that callback, so it is set above anything a frame of
+        // the default maximum size (16,384 bytes: 2,730 entries) carries.
+        nghttp2_option_set_max_settings(option, 4096)
         nghttp2_option_set_max_outbound_ack(option, configuration.maxOutboundAcks)
         nghttp2_option_set_max_deflate_dynamic_table_size(option, configuration.maxDeflateTableSize)
         // Closed streams are not kept for the priority tree (RFC 9113

@@ -56,6 +56,10 @@ public final class HTTP2ClientConnection {
     internal var lastLibraryError: (code: Int32, message: String)?
     /// The peer's GOAWAY, when one came.
     public internal(set) var receivedGoAway: (lastStreamID: HTTP2StreamID, errorCode: HTTP2ErrorCode)?
+    /// The code of the last GOAWAY serialised (on_frame_send).
+    internal var sentGoAwayCode: HTTP2ErrorCode?
+    /// Output pulled out of nghttp2 early (see `receive`), written first.
+    internal var heldOutput: [UInt8] = []
     /// We sent (or queued) GOAWAY ourselves.
     internal var isShuttingDown = false
     /// The peer's last SETTINGS.
@@ -120,15 +124,37 @@ public final class HTTP2ClientConnection {
         guard failure == nil, !bytes.isEmpty else { return }
         isProcessing = true
         self.now = now.uptimeNanoseconds
+        lastLibraryError = nil
         let result = nghttp2_session_mem_recv(session, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count)
         isProcessing = false
         if result < 0 {
             failConnection(pendingFailure ?? HTTP2ClientConnection.error(forLibraryCode: Int32(result), message: lastLibraryError?.message))
-        } else if failure == nil, nghttp2_session_want_read(session) == 0, receivedGoAway == nil, !isShuttingDown {
-            // nghttp2 found a connection error itself and queued GOAWAY
-            // (want_read turns 0 at once); its error callback said why.
-            let code = lastLibraryError?.code ?? Int32(NGHTTP2_ERR_PROTO.rawValue)
-            failConnection(HTTP2ClientConnection.error(forLibraryCode: code, message: lastLibraryError?.message))
+            return
+        }
+        // nghttp2 handles most connection errors itself (a frame in the
+        // wrong state, HPACK, flow control): it queues GOAWAY and says so
+        // nowhere we can ask before the GOAWAY is serialised. So the
+        // output is pulled out now (kept for the owner's next
+        // produceOutput); a GOAWAY of ours in it, or want_read turning 0,
+        // is a connection error.
+        guard failure == nil, !isShuttingDown, nghttp2_session_want_write(session) != 0 else { return }
+        sentGoAwayCode = nil
+        isProcessing = true
+        serialize(into: &heldOutput)
+        isProcessing = false
+        if let code = sentGoAwayCode, failure == nil, !isShuttingDown {
+            failConnection(HTTP2ClientConnection.error(forLibraryCode: lastLibraryError?.code, goAwayCode: code,
+                                                       message: lastLibraryError?.message))
+        }
+    }
+
+    /// Everything nghttp2 has to send, appended to `buffer`.
+    internal func serialize(into buffer: inout [UInt8]) {
+        while true {
+            var pointer: UnsafePointer<UInt8>?
+            let count = nghttp2_session_mem_send(session, &pointer)
+            guard count > 0, let pointer else { return }
+            buffer.append(contentsOf: UnsafeRawBufferPointer(start: pointer, count: count))
         }
     }
 
@@ -140,7 +166,11 @@ public final class HTTP2ClientConnection {
     public func produceOutput(into buffer: inout [UInt8]) -> Int {
         if isProcessing { httpViolation("HTTP2ClientConnection.produceOutput must not be called from its delegate") }
         isProcessing = true
-        var total = 0
+        var total = heldOutput.count
+        if !heldOutput.isEmpty {
+            buffer.append(contentsOf: heldOutput)
+            heldOutput.removeAll()
+        }
         while true {
             var pointer: UnsafePointer<UInt8>?
             let count = nghttp2_session_mem_send(session, &pointer)
@@ -240,6 +270,20 @@ public final class HTTP2ClientConnection {
 
     internal func emit(_ event: HTTP2Event) {
         delegate?.http2Connection(self, didReceive: event)
+    }
+
+    /// A connection error nghttp2 handled itself: the library code when it
+    /// names a kind of ours, else the GOAWAY code it sent.
+    internal static func error(forLibraryCode code: Int32?, goAwayCode: HTTP2ErrorCode?, message: String?) -> HTTP2Error {
+        if let code, code != NGHTTP2_ERR_PROTO.rawValue, code != NGHTTP2_ERR_CALLBACK_FAILURE.rawValue {
+            return error(forLibraryCode: code, message: message)
+        }
+        switch goAwayCode {
+        case .compressionError?: return HTTP2Error(.compressionError, errorCode: .compressionError, detail: message)
+        case .flowControlError?: return HTTP2Error(.flowControlError, errorCode: .flowControlError, detail: message)
+        case let other?: return HTTP2Error(.protocolError, errorCode: other, detail: message)
+        case nil: return error(forLibraryCode: code ?? NGHTTP2_ERR_PROTO.rawValue, message: message)
+        }
     }
 
     /// nghttp2's error codes as our kinds.

@@ -147,6 +147,18 @@ public struct HTTP2Error: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Errors are equal when their kinds and HTTP/2 codes are (the detail
+    /// is for people), as `UVURLError` compares codes only.
+    public static func == (lhs: HTTP2Error, rhs: HTTP2Error) -> Bool {
+        lhs.kind == rhs.kind && lhs.errorCode == rhs.errorCode
+    }
+
+    /// Hashes the kind and the code, consistent with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(errorCode)
+    }
+
     /// The kind, then the detail in parentheses and the code in brackets.
     public var description: String {
         var text = kind.description

@@ -31,6 +31,14 @@ public struct HTTP2KeepAliveStateMachine: Sendable {
         /// When to call ``HTTP2KeepAliveStateMachine/timerFired(now:)``
         /// next; nil: disarm the timer.
         public var armTimer: HTTPDeadline?
+
+        /// A decision; the defaults do nothing and disarm the timer.
+        public init(sendPing: Bool = false, closeIdle: Bool = false, fail: HTTP2Error? = nil, armTimer: HTTPDeadline? = nil) {
+            self.sendPing = sendPing
+            self.closeIdle = closeIdle
+            self.fail = fail
+            self.armTimer = armTimer
+        }
     }
 
     private let pingInterval: UInt64?

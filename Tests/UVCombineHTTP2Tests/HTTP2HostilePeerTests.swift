@@ -36,10 +36,10 @@ struct HTTP2HostilePeerTests {
 
     /// The error, the stream's failure, and the GOAWAY code written.
     static func expectFailure(_ client: HTTP2ClientConnection, _ recorder: EventRecorder, _ kind: HTTP2Error.Kind,
-                              goAway: HTTP2ErrorCode, sourceLocation: SourceLocation = #_sourceLocation) {
+                              goAway: HTTP2ErrorCode, stream: Int32 = 1, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(recorder.connectionError?.kind == kind, sourceLocation: sourceLocation)
         #expect(recorder.records.contains(.connectionFailed(kind)), sourceLocation: sourceLocation)
-        #expect(recorder.errors[1]?.kind == kind, sourceLocation: sourceLocation)
+        #expect(recorder.errors[stream]?.kind == kind, sourceLocation: sourceLocation)
         #expect(client.failure?.kind == kind, sourceLocation: sourceLocation)
         #expect(!client.canOpenStreams, sourceLocation: sourceLocation)
         #expect(client.isFinished, sourceLocation: sourceLocation)
@@ -103,7 +103,9 @@ struct HTTP2HostilePeerTests {
         var bytes: [UInt8] = []
         for index in 0..<10 { bytes += Frame.rst(stream: UInt32(2 * index + 1), code: HTTP2ErrorCode.refusedStream.rawValue) }
         Self.feed(client, bytes, now: 1_000)
-        Self.expectFailure(client, recorder, .resetFlood, goAway: .enhanceYourCalm)
+        // Streams 1 to 9 were refused before the sixth reset; 11 to 19 fail
+        // with the flood.
+        Self.expectFailure(client, recorder, .resetFlood, goAway: .enhanceYourCalm, stream: 11)
         #expect(recorder.records.filter { if case .failed(_, .refusedStream, _) = $0 { true } else { false } }.count == 5)
     }
 
@@ -142,9 +144,8 @@ struct HTTP2HostilePeerTests {
     func tooManySettingsEntries() throws {
         let (client, recorder) = try Self.connected()
         Self.feed(client, Frame.settings((0..<40).map { _ in (0x3, 100) }))
-        #expect(recorder.connectionError?.kind == .settingsFlood)
-        #expect(recorder.errors[1]?.kind == .settingsFlood)
-        #expect(!client.canOpenStreams)
+        Self.expectFailure(client, recorder, .settingsFlood, goAway: .enhanceYourCalm)
+        #expect(recorder.connectionError?.detail == "40 entries in one SETTINGS frame, limit 32")
     }
 
     @Test("acknowledgements piling up unwritten: ackFlood")
@@ -158,19 +159,24 @@ struct HTTP2HostilePeerTests {
         #expect(recorder.errors[1]?.kind == .ackFlood)
     }
 
-    @Test("DATA beyond the stream's window: flowControlError")
+    @Test("DATA beyond the stream's window: that stream fails with flowControlError (RST_STREAM), the connection stays")
     func flowControlViolation() throws {
         var configuration = HTTP2Configuration()
         configuration.initialStreamWindowSize = 1000
-        let (client, recorder) = try Self.connected(configuration)
+        let (client, recorder) = try Self.connected(configuration, streams: 2)
         let head = Frame.make(type: Frame.headers, flags: Frame.endHeaders, stream: 1, payload: Frame.status200)
-        // Our SETTINGS were not acknowledged in this test, so the peer may
-        // use the default 65,535; 70,000 breaks either window.
-        var data: [UInt8] = []
-        for _ in 0..<5 { data += Frame.make(type: Frame.data, stream: 1, payload: Array(repeating: 0, count: 14_000)) }
+        // Our SETTINGS are acknowledged first, so the stream's window is
+        // 1000 bytes; 5000 break it (the connection's 16 MiB are fine).
+        let data = Frame.make(type: Frame.data, stream: 1, payload: Array(repeating: 0, count: 5000))
         Self.feed(client, Frame.make(type: Frame.settings, flags: Frame.ack) + head + data)
-        #expect(recorder.connectionError?.kind == .flowControlError)
-        #expect(recorder.errors[1]?.kind == .flowControlError)
+        #expect(recorder.connectionError == nil)
+        #expect(recorder.errors[1] == HTTP2Error(.flowControlError, errorCode: .flowControlError))
+        #expect(recorder.errors[1]?.urlError.code == .badServerResponse)
+        let reset = Frame.parse(Self.output(client)).first { $0.type == Frame.rstStream }
+        #expect(reset?.stream == 1)
+        #expect(reset?.payload == Frame.bigEndian(HTTP2ErrorCode.flowControlError.rawValue))
+        #expect(client.canOpenStreams)
+        #expect(client.openStreamCount == 1)
     }
 
     @Test("DATA on stream 0: protocolError with nghttp2's reason")
@@ -178,7 +184,7 @@ struct HTTP2HostilePeerTests {
         let (client, recorder) = try Self.connected()
         Self.feed(client, Frame.make(type: Frame.data, stream: 0, payload: [1, 2, 3]))
         #expect(recorder.connectionError?.kind == .protocolError)
-        #expect(recorder.connectionError?.detail?.isEmpty == false)
+        #expect(recorder.connectionError?.detail == "DATA: stream_id == 0")
         #expect(Frame.goAwayCode(in: Self.output(client)) == HTTP2ErrorCode.protocolError.rawValue)
     }
 
@@ -193,3 +199,4 @@ struct HTTP2HostilePeerTests {
         #expect(recorder.records.count == count)
     }
 }
+

@@ -10,39 +10,52 @@ struct HTTP2KeepAliveStateMachineTests {
     @Test("an idle connection closes after the idle timeout")
     func idleClose() {
         var machine = HTTP2KeepAliveStateMachine(pingInterval: nil, pingTimeout: .seconds(5), idleTimeout: .seconds(60), now: Self.at(0))
-        #expect(machine.timerFired(now: Self.at(30)) == .init(armTimer: Self.at(60)))
-        #expect(machine.timerFired(now: Self.at(60)) == .init(closeIdle: true))
-        #expect(machine.timerFired(now: Self.at(90)) == .init())
+        let early = machine.timerFired(now: Self.at(30))
+        #expect(early == .init(armTimer: Self.at(60)))
+        let idle = machine.timerFired(now: Self.at(60))
+        #expect(idle == .init(closeIdle: true))
+        let after = machine.timerFired(now: Self.at(90))
+        #expect(after == .init())
     }
 
     @Test("an open stream keeps the connection; the idle clock starts when the last stream closes")
     func streamsHoldIdleClose() {
         var machine = HTTP2KeepAliveStateMachine(pingInterval: nil, pingTimeout: .seconds(5), idleTimeout: .seconds(60), now: Self.at(0))
-        #expect(machine.streamOpened(now: Self.at(10)) == .init(armTimer: nil))
-        #expect(machine.timerFired(now: Self.at(100)) == .init(armTimer: nil))
-        #expect(machine.streamClosed(now: Self.at(100)) == .init(armTimer: Self.at(160)))
-        #expect(machine.timerFired(now: Self.at(160)) == .init(closeIdle: true))
+        let opened = machine.streamOpened(now: Self.at(10))
+        #expect(opened == .init(armTimer: nil))
+        let busy = machine.timerFired(now: Self.at(100))
+        #expect(busy == .init(armTimer: nil))
+        let closed = machine.streamClosed(now: Self.at(100))
+        #expect(closed == .init(armTimer: Self.at(160)))
+        let idle = machine.timerFired(now: Self.at(160))
+        #expect(idle == .init(closeIdle: true))
     }
 
     @Test("silence for the ping interval sends a PING; its acknowledgement re-arms")
     func pingAndAck() {
         var machine = HTTP2KeepAliveStateMachine(pingInterval: .seconds(30), pingTimeout: .seconds(5), idleTimeout: nil, now: Self.at(0))
-        #expect(machine.activity(now: Self.at(10)) == .init(armTimer: Self.at(40)))
+        let active = machine.activity(now: Self.at(10))
+        #expect(active == .init(armTimer: Self.at(40)))
         // libuv may fire early: only re-arm.
-        #expect(machine.timerFired(now: Self.at(39)) == .init(armTimer: Self.at(40)))
-        #expect(machine.timerFired(now: Self.at(40)) == .init(sendPing: true, armTimer: Self.at(45)))
-        #expect(machine.pingAcknowledged(now: Self.at(41)) == .init(armTimer: Self.at(71)))
+        let early = machine.timerFired(now: Self.at(39))
+        #expect(early == .init(armTimer: Self.at(40)))
+        let ping = machine.timerFired(now: Self.at(40))
+        #expect(ping == .init(sendPing: true, armTimer: Self.at(45)))
+        let acknowledged = machine.pingAcknowledged(now: Self.at(41))
+        #expect(acknowledged == .init(armTimer: Self.at(71)))
     }
 
     @Test("a PING not acknowledged within the timeout fails the connection with pingTimeout")
     func pingTimeout() {
         var machine = HTTP2KeepAliveStateMachine(pingInterval: .seconds(30), pingTimeout: .seconds(5), idleTimeout: nil, now: Self.at(0))
-        #expect(machine.timerFired(now: Self.at(30)).sendPing)
-        let decision = machine.timerFired(now: Self.at(35))
-        #expect(decision.fail == HTTP2Error(.pingTimeout))
-        #expect(decision.fail?.detail == "no PING acknowledgement in 5000 ms")
-        #expect(decision.fail?.urlError.code == .timedOut)
-        #expect(machine.timerFired(now: Self.at(40)) == .init())
+        let ping = machine.timerFired(now: Self.at(30))
+        #expect(ping.sendPing)
+        let failure = machine.timerFired(now: Self.at(35))
+        #expect(failure.fail == HTTP2Error(.pingTimeout))
+        #expect(failure.fail?.detail == "no PING acknowledgement in 5000 ms")
+        #expect(failure.fail?.urlError.code == .timedOut)
+        let after = machine.timerFired(now: Self.at(40))
+        #expect(after == .init())
     }
 
     @Test("closing a stream that was never opened traps, naming the rule")
@@ -70,12 +83,8 @@ struct HTTP2ValueTests {
     @Test("the frame rate limit counts per fixed window")
     func rateLimit() {
         var limit = HTTP2FrameRateLimit(limit: 2, windowNanoseconds: 100)
-        #expect(limit.record(now: 0))
-        #expect(limit.record(now: 50))
-        #expect(!limit.record(now: 99))
-        #expect(limit.record(now: 100))
-        #expect(limit.record(now: 150))
-        #expect(!limit.record(now: 160))
+        let allowed = [0, 50, 99, 100, 150, 160].map { limit.record(now: UInt64($0)) }
+        #expect(allowed == [true, true, false, true, true, false])
     }
 
     @Test("errors map to UVURLError codes and describe themselves")
