@@ -200,3 +200,32 @@ struct HTTP2HostilePeerTests {
     }
 }
 
+
+@Suite("HTTP/2 cancelled streams and the connection window")
+struct HTTP2CancelWindowTests {
+    @Test("DATA for a cancelled stream still returns to the connection's window, so the other streams keep flowing")
+    func cancelledStreamDoesNotLeakConnectionWindow() throws {
+        var configuration = HTTP2Configuration()
+        configuration.connectionWindowSize = 65_535
+        configuration.initialStreamWindowSize = 65_535
+        let (client, recorder) = try HTTP2HostilePeerTests.connected(configuration, streams: 2)
+        client.cancelStream(HTTP2StreamID(1))
+        _ = HTTP2HostilePeerTests.output(client)  // RST_STREAM(CANCEL) written: stream 1 is closed
+        let heads = Frame.make(type: Frame.settings, flags: Frame.ack)
+            + Frame.make(type: Frame.headers, flags: Frame.endHeaders, stream: 3, payload: Frame.status200)
+        HTTP2HostilePeerTests.feed(client, heads)
+        // In flight when the reset left: 4 × 15,000 bytes for stream 1,
+        // which nghttp2 ignores; then 4 × 15,000 for stream 3. Together
+        // they exceed 65,535: only a returned window lets them in.
+        var bytes: [UInt8] = []
+        for _ in 0..<4 { bytes += Frame.make(type: Frame.data, stream: 1, payload: Array(repeating: 1, count: 15_000)) }
+        HTTP2HostilePeerTests.feed(client, bytes)
+        _ = HTTP2HostilePeerTests.output(client)
+        bytes = []
+        for _ in 0..<4 { bytes += Frame.make(type: Frame.data, stream: 3, payload: Array(repeating: 3, count: 15_000)) }
+        HTTP2HostilePeerTests.feed(client, bytes)
+        #expect(recorder.connectionError == nil)
+        #expect(recorder.bodies[3]?.count == 60_000)
+        #expect(recorder.bodies[1] == nil)
+    }
+}
