@@ -298,7 +298,7 @@ package.targets.append(contentsOf: [
         name: "UVCombineHTTP2Tests",
         dependencies: [
             "UVCombineHTTP2", "UVCombineHTTPCore", "CNGHTTP2", "UVCombineLoop", "UVCombineCore",
-            "TestServerSupport",
+            "TestServerSupport", "UVCombineTesting", "CUVCombineMallocCounter",
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]
     ),
