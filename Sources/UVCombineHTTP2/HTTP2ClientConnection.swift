@@ -125,6 +125,7 @@ public final class HTTP2ClientConnection {
         isProcessing = true
         self.now = now.uptimeNanoseconds
         lastLibraryError = nil
+        let queuedBefore = nghttp2_session_get_outbound_queue_size(session)
         let result = nghttp2_session_mem_recv(session, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count)
         isProcessing = false
         if result < 0 {
@@ -133,11 +134,11 @@ public final class HTTP2ClientConnection {
         }
         // nghttp2 handles most connection errors itself (a frame in the
         // wrong state, HPACK, flow control): it queues GOAWAY and says so
-        // nowhere we can ask before the GOAWAY is serialised. So the
-        // output is pulled out now (kept for the owner's next
-        // produceOutput); a GOAWAY of ours in it, or want_read turning 0,
-        // is a connection error.
-        guard failure == nil, !isShuttingDown, nghttp2_session_want_write(session) != 0 else { return }
+        // nowhere we can ask before the GOAWAY is serialised. So when this
+        // read queued control frames (the count leaves DATA out), the
+        // output is pulled out now and kept for the owner's next
+        // produceOutput; a GOAWAY of ours in it is a connection error.
+        guard failure == nil, !isShuttingDown, nghttp2_session_get_outbound_queue_size(session) > queuedBefore else { return }
         sentGoAwayCode = nil
         isProcessing = true
         serialize(into: &heldOutput)

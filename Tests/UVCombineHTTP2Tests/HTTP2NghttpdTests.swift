@@ -131,33 +131,36 @@ struct HTTP2NghttpdTests {
         #expect(driver.recorder.records.contains { if case .ping(let rtt) = $0 { rtt > 0 && rtt < 5_000_000_000 } else { false } })
     }
 
-    @Test("measure: 100 sequential and 100 concurrent GETs on one connection (printed for docs/http2.md)")
+    @Test("measure: 1000 GETs on one connection, 1 and 100 in flight (printed for docs/http2.md)")
     func measure() throws {
         let server = try NghttpdServer(files: ["small.txt": Self.small])
         defer { server.stop() }
-        for concurrent in [false, true] {
+        let total = 1000
+        for inFlight in [1, 100] {
             let driver = try SocketDriver()
-            var started = 0
-            let clock = ContinuousClock()
-            var begin = clock.now
-            driver.afterRead = { driver in
-                let done = driver.recorder.ended.count
-                if done == 100 { driver.h2.shutdown(); return }
-                if !concurrent && done == started {
-                    started += 1
+            driver.recorder.keepsRecords = false
+            var sent = 0
+            func topUp(_ driver: SocketDriver) {
+                while sent < total && sent - driver.recorder.endCount < inFlight {
                     _ = try? driver.h2.openStream(Self.get(server.port, "/small.txt"))
+                    sent += 1
                 }
             }
-            var elapsed = Duration.zero
+            driver.afterRead = { driver in
+                if driver.recorder.endCount == total { driver.h2.shutdown() } else { topUp(driver) }
+            }
+            let clock = ContinuousClock()
+            var begin = clock.now
+            var cpuBegin = HTTP2CostTests.threadCPU()
             try driver.run(port: server.port) { driver in
                 begin = clock.now
-                let first = concurrent ? 100 : 1
-                started = first
-                for _ in 0..<first { _ = try driver.h2.openStream(Self.get(server.port, "/small.txt")) }
+                cpuBegin = HTTP2CostTests.threadCPU()
+                topUp(driver)
             }
-            elapsed = clock.now - begin
-            #expect(driver.recorder.ended.count == 100)
-            print("HTTP2 measure: 100 \(concurrent ? "concurrent" : "sequential") GETs of 1 KiB against nghttpd: \(elapsed), \(elapsed / 100) per request")
+            let elapsed = clock.now - begin
+            let cpu = HTTP2CostTests.threadCPU() - cpuBegin
+            #expect(driver.recorder.endCount == total)
+            print("HTTP2 measure: \(total) GETs of 1 KiB against nghttpd, \(inFlight) in flight: wall \(elapsed / total), client CPU \(cpu / total) per request")
         }
     }
 }
