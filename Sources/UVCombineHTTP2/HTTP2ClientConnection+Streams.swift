@@ -99,6 +99,10 @@ extension HTTP2ClientConnection {
     /// Hands the next chunk of a ``HTTP2RequestBody/streamed`` upload over
     /// (shared, not copied); it is framed as the peer's window allows.
     /// Ignored for a stream that is gone.
+    ///
+    /// ```swift
+    /// case .uploadWanted(let id): connection.appendUpload(nextChunk, to: id)
+    /// ```
     public func appendUpload(_ chunk: [UInt8], to id: HTTP2StreamID) {
         guard streams[id.rawValue]?.upload != nil else { return }
         streams[id.rawValue]!.upload!.append(chunk)
@@ -107,6 +111,10 @@ extension HTTP2ClientConnection {
 
     /// Ends a ``HTTP2RequestBody/streamed`` upload (the last DATA carries
     /// END_STREAM). Ignored for a stream that is gone.
+    ///
+    /// ```swift
+    /// case .uploadWanted(let id) where publisherFinished: connection.finishUpload(id)
+    /// ```
     public func finishUpload(_ id: HTTP2StreamID) {
         guard streams[id.rawValue]?.upload != nil else { return }
         streams[id.rawValue]!.upload!.finish()
@@ -123,6 +131,12 @@ extension HTTP2ClientConnection {
     /// window, and WINDOW_UPDATE goes out once half the window was
     /// consumed (nghttp2's rule). A stream whose consumer takes nothing
     /// gets no more than its window. Ignored for a stream that is gone.
+    ///
+    /// ```swift
+    /// case .data(let id, let bytes):
+    ///     task.append(bytes)
+    ///     if task.hasDemand { connection.consume(bytes.count, on: id) }  // else later, on request(_:)
+    /// ```
     public func consume(_ count: Int, on id: HTTP2StreamID) {
         guard count > 0, streams[id.rawValue] != nil else { return }
         streams[id.rawValue]!.unconsumed -= count
@@ -130,12 +144,21 @@ extension HTTP2ClientConnection {
     }
 
     /// Bytes delivered on the stream and not yet consumed.
+    ///
+    /// ```swift
+    /// connection.consume(connection.unconsumedByteCount(on: id), on: id)  // demand came back
+    /// ```
     public func unconsumedByteCount(on id: HTTP2StreamID) -> Int {
         streams[id.rawValue]?.unconsumed ?? 0
     }
 
     /// Cancels a stream: RST_STREAM(CANCEL); nothing more is reported for
     /// it. Idempotent; ignored for a stream that is gone.
+    ///
+    /// ```swift
+    /// connection.cancelStream(id)          // the subscriber cancelled
+    /// connection.produceOutput(into: &out) // RST_STREAM(CANCEL): write it
+    /// ```
     public func cancelStream(_ id: HTTP2StreamID) {
         guard streams[id.rawValue]?.isCancelled == false else { return }
         streams[id.rawValue]!.isCancelled = true
@@ -144,6 +167,10 @@ extension HTTP2ClientConnection {
 
     /// The peer's flow-control window for uploads on the stream (bytes it
     /// accepts now), or nil for a stream that is gone.
+    ///
+    /// ```swift
+    /// print(connection.uploadWindow(on: id) ?? 0) // Prints: "65535" before any DATA
+    /// ```
     public func uploadWindow(on id: HTTP2StreamID) -> Int? {
         guard streams[id.rawValue] != nil else { return nil }
         let stream = nghttp2_session_get_stream_remote_window_size(session, id.rawValue)

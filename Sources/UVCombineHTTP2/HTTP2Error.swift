@@ -25,6 +25,10 @@ import UVCombineHTTPCore
 /// ```
 public struct HTTP2Error: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure it was.
+    ///
+    /// ```swift
+    /// if error.kind == .refusedStream { retry(request) }
+    /// ```
     public enum Kind: Sendable, Hashable, CustomStringConvertible {
         /// The peer broke RFC 9113 (a frame in the wrong state, a bad
         /// SETTINGS value, invalid response fields, ...). Connection error

@@ -21,6 +21,14 @@ import UVCombineHTTPCore
 /// ```
 public struct HTTP2KeepAliveStateMachine: Sendable {
     /// What to do after an event.
+    ///
+    /// ```swift
+    /// let decision = keepAlive.timerFired(now: now)
+    /// if decision.sendPing { connection.sendPing(now: now) }
+    /// if decision.closeIdle { connection.shutdown() }
+    /// if let error = decision.fail { fail(error) }
+    /// if let deadline = decision.armTimer { timer.arm(deadline) }
+    /// ```
     public struct Decision: Sendable, Hashable {
         /// Send a PING now (``HTTP2ClientConnection/sendPing(now:)``).
         public var sendPing = false
