@@ -1,7 +1,7 @@
 # UVCombine: the README's Quick start is `make demo` and `make test`.
 #
 # Both install libuv1-dev, libssl-dev (OpenSSL 3, for https), zlib1g-dev
-# (gzip and deflate response bodies), and the
+# (gzip and deflate response bodies), libnghttp2-dev (HTTP/2), and the
 # openssl command line (the TLS tests make their certificates with it), with
 # apt-get when they are missing and we run as root; otherwise they print
 # exactly what to install.
@@ -16,14 +16,14 @@ SWIFT_TEST_FLAGS ?=
 all: build
 
 deps:
-	@if pkg-config --exists libuv openssl zlib 2>/dev/null && command -v openssl >/dev/null 2>&1; then :; \
+	@if pkg-config --exists libuv openssl zlib libnghttp2 2>/dev/null && command -v openssl >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "Installing libuv1-dev, libssl-dev, zlib1g-dev and openssl (pkg-config libuv, openssl or zlib, or the openssl tool, not found)"; \
-		(apt-get install -y -qq libuv1-dev libssl-dev zlib1g-dev openssl pkg-config >/dev/null 2>&1 || \
-		 (apt-get update -qq && apt-get install -y -qq libuv1-dev libssl-dev zlib1g-dev openssl pkg-config)); \
+		echo "Installing libuv1-dev, libssl-dev, zlib1g-dev, libnghttp2-dev and openssl (pkg-config libuv, openssl, zlib or libnghttp2, or the openssl tool, not found)"; \
+		(apt-get install -y -qq libuv1-dev libssl-dev zlib1g-dev libnghttp2-dev openssl pkg-config >/dev/null 2>&1 || \
+		 (apt-get update -qq && apt-get install -y -qq libuv1-dev libssl-dev zlib1g-dev libnghttp2-dev openssl pkg-config)); \
 	else \
-		echo "libuv, OpenSSL or zlib is missing. Install them with:"; \
-		echo "    sudo apt-get install -y libuv1-dev libssl-dev zlib1g-dev openssl pkg-config"; \
+		echo "libuv, OpenSSL, zlib or libnghttp2 is missing. Install them with:"; \
+		echo "    sudo apt-get install -y libuv1-dev libssl-dev zlib1g-dev libnghttp2-dev openssl pkg-config"; \
 		exit 1; \
 	fi
 

@@ -300,3 +300,44 @@ package.targets += [
         ]
     ),
 ]
+
+
+// MARK: HTTP/2 (issue 33): the nghttp2 system library and the I/O-free
+// HTTP/2 client connection over it, with its tests. One block, appended,
+// so that it merges beside other modules' edits (docs/http2.md).
+package.products.append(
+    // The HTTP/2 client connection machine (no I/O, no loop), for the
+    // session's engine and for anyone who drives HTTP/2 on their own
+    // sockets. Public, but its names are not stable API yet.
+    .library(name: "UVCombineHTTP2", targets: ["UVCombineHTTP2"])
+)
+package.targets.append(contentsOf: [
+    // libnghttp2 for HTTP/2 framing, HPACK and flow control, as curl uses
+    // it. Only UVCombineHTTP2 (and its tests) import it; the C library
+    // does not link it.
+    .systemLibrary(
+        name: "CNGHTTP2",
+        path: "Sources/CNGHTTP2",
+        pkgConfig: "libnghttp2",
+        providers: [.apt(["libnghttp2-dev"])]
+    ),
+    // The HTTP/2 client connection: bytes in, bytes out, events to a
+    // delegate, flow control by the consumer's demand, hostile-peer
+    // limits. No Foundation module, no Dispatch, no loop.
+    .target(
+        name: "UVCombineHTTP2",
+        dependencies: [
+            "UVCombineHTTPCore",
+            "CNGHTTP2",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]
+    ),
+    .testTarget(
+        name: "UVCombineHTTP2Tests",
+        dependencies: [
+            "UVCombineHTTP2", "UVCombineHTTPCore", "CNGHTTP2", "UVCombineLoop", "UVCombineCore",
+            "TestServerSupport", "UVCombineTesting", "CUVCombineMallocCounter",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]
+    ),
+])
