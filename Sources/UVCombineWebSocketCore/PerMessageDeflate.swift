@@ -127,7 +127,7 @@ public enum PerMessageDeflate {
 
 extension StringProtocol {
     /// Without leading and trailing spaces and tabs.
-    internal func trimmingBlanks() -> String {
+    package func trimmingBlanks() -> String {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -11,7 +11,7 @@ internal import CZlib
 /// ```
 ///
 /// Threading: one thread at a time (the loop's).
-package final class DeflateCompressor {
+public final class DeflateCompressor {
     private let stream: UnsafeMutablePointer<z_stream>
     private let noContextTakeover: Bool
     /// zlib's output, copied into the result after each call.
@@ -19,7 +19,7 @@ package final class DeflateCompressor {
     private static let scratchSize = 64 * 1024
 
     /// - Throws: 1011 when zlib cannot start.
-    package init(windowBits: Int, noContextTakeover: Bool) throws(WebSocketProtocolError) {
+    public init(windowBits: Int, noContextTakeover: Bool) throws(WebSocketProtocolError) {
         stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         self.noContextTakeover = noContextTakeover
@@ -40,7 +40,7 @@ package final class DeflateCompressor {
     }
 
     /// The compressed form of `message`.
-    package func compress(_ message: UnsafeRawBufferPointer) throws(WebSocketProtocolError) -> [UInt8] {
+    public func compress(_ message: UnsafeRawBufferPointer) throws(WebSocketProtocolError) -> [UInt8] {
         // RFC 7692, 7.2.3.6: an empty message is one 0x00 byte (with the
         // removed tail, an empty stored block). Not through zlib: a second
         // Z_SYNC_FLUSH without input in between is Z_BUF_ERROR and
@@ -73,7 +73,7 @@ package final class DeflateCompressor {
     }
 
     /// The compressed form of `message`.
-    package func compress(_ message: [UInt8]) throws(WebSocketProtocolError) -> [UInt8] {
+    public func compress(_ message: [UInt8]) throws(WebSocketProtocolError) -> [UInt8] {
         let result = message.withUnsafeBytes { raw in Result { () throws(WebSocketProtocolError) in try compress(raw) } }
         return try result.get()
     }

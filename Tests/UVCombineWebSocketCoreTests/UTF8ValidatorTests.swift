@@ -1,5 +1,5 @@
 import Testing
-@testable import UVCombineWebSocket
+@testable import UVCombineWebSocketCore
 
 @Suite("UTF-8 validator")
 struct UTF8ValidatorTests {

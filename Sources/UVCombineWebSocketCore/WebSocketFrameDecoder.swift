@@ -23,48 +23,54 @@
 /// ```
 ///
 /// Threading: a value type, used by one thread at a time.
-package struct WebSocketFrameDecoder: Sendable {
+public struct WebSocketFrameDecoder: Sendable {
     /// One parsed frame; its payload is read with ``withPayload(of:_:)``
     /// until the next ``append(_:)`` or ``next()``.
-    package struct Frame: Sendable, Hashable {
-        package var fin: Bool
-        package var rsv1: Bool
-        package var opcode: WebSocketOpcode
+    public struct Frame: Sendable, Hashable {
+        /// The FIN bit: the last frame of its message.
+        public var fin: Bool
+        /// RSV1: a compressed message's first frame (permessage-deflate).
+        public var rsv1: Bool
+        /// The frame's opcode.
+        public var opcode: WebSocketOpcode
         /// Where the payload starts in the decoder's buffer.
-        package var payloadStart: Int
-        package var payloadCount: Int
+        public var payloadStart: Int
+        /// The payload's length in bytes.
+        public var payloadCount: Int
     }
 
     /// Whether frames must be masked (a server decoding a client) or must
     /// not be (a client decoding a server).
-    package let expectsMasked: Bool
+    public let expectsMasked: Bool
     /// The longest payload accepted (1009 beyond).
-    package var maximumPayloadLength: Int
+    public var maximumPayloadLength: Int
     /// Whether RSV1 may be set on a data frame's first frame
     /// (permessage-deflate was negotiated).
-    package var allowsCompression = false
+    public var allowsCompression = false
 
     /// Received bytes; the ones before `start` are consumed.
     private var buffer: [UInt8] = []
     private var start = 0
 
-    package init(expectsMasked: Bool, maximumPayloadLength: Int) {
+    /// A decoder with an empty buffer; see ``expectsMasked`` and
+    /// ``maximumPayloadLength``.
+    public init(expectsMasked: Bool, maximumPayloadLength: Int) {
         self.expectsMasked = expectsMasked
         self.maximumPayloadLength = maximumPayloadLength
     }
 
     /// Bytes received and not consumed yet.
-    package var bufferedByteCount: Int { buffer.count - start }
+    public var bufferedByteCount: Int { buffer.count - start }
 
     /// Adds received bytes. Drops the consumed ones first, so the buffer
     /// holds at most one partial frame and what arrived after it.
-    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compact()
         buffer.appendRaw(bytes)
     }
 
     /// Adds received bytes.
-    package mutating func append(_ bytes: [UInt8]) {
+    public mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
     }
 
@@ -79,7 +85,7 @@ package struct WebSocketFrameDecoder: Sendable {
     }
 
     /// The next complete frame, or nil until more bytes arrive.
-    package mutating func next() throws(WebSocketProtocolError) -> Frame? {
+    public mutating func next() throws(WebSocketProtocolError) -> Frame? {
         let available = buffer.count - start
         guard available >= 2 else { return nil }
         let first = buffer[start]
@@ -145,14 +151,14 @@ package struct WebSocketFrameDecoder: Sendable {
     }
 
     /// Runs `body` on `frame`'s payload (valid during the call only).
-    package func withPayload<R>(of frame: Frame, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    public func withPayload<R>(of frame: Frame, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         buffer.withUnsafeBytes { raw in
             body(UnsafeRawBufferPointer(rebasing: raw[frame.payloadStart..<frame.payloadStart + frame.payloadCount]))
         }
     }
 
     /// `frame`'s payload as an array.
-    package func payload(of frame: Frame) -> [UInt8] {
+    public func payload(of frame: Frame) -> [UInt8] {
         Array(buffer[frame.payloadStart..<frame.payloadStart + frame.payloadCount])
     }
 }

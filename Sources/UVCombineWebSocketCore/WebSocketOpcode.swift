@@ -6,7 +6,7 @@
 /// ```
 ///
 /// Threading: a value type; `Sendable`.
-package enum WebSocketOpcode: UInt8, Sendable, CustomStringConvertible {
+public enum WebSocketOpcode: UInt8, Sendable, CustomStringConvertible {
     case continuation = 0x0
     case text = 0x1
     case binary = 0x2
@@ -15,9 +15,10 @@ package enum WebSocketOpcode: UInt8, Sendable, CustomStringConvertible {
     case pong = 0xA
 
     /// Close, ping and pong: never fragmented, at most 125 payload bytes.
-    package var isControl: Bool { rawValue & 0x8 != 0 }
+    public var isControl: Bool { rawValue & 0x8 != 0 }
 
-    package var description: String {
+    /// The opcode's name: `text`, `ping`, ...
+    public var description: String {
         switch self {
         case .continuation: "continuation"
         case .text: "text"

@@ -1,5 +1,5 @@
 import Testing
-@testable import UVCombineWebSocket
+@testable import UVCombineWebSocketCore
 
 @Suite("WebSocket message reader")
 struct WebSocketMessageReaderTests {

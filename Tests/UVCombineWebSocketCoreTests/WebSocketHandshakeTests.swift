@@ -1,6 +1,6 @@
 import HTTPTypes
 import Testing
-@testable import UVCombineWebSocket
+@testable import UVCombineWebSocketCore
 
 @Suite("WebSocket handshake")
 struct WebSocketHandshakeTests {

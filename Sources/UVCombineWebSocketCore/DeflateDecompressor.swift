@@ -17,7 +17,7 @@ internal import CZlib
 /// ```
 ///
 /// Threading: one thread at a time (the loop's).
-package final class DeflateDecompressor {
+public final class DeflateDecompressor {
     private let stream: UnsafeMutablePointer<z_stream>
     private let noContextTakeover: Bool
     /// zlib's output, copied into the message after each call.
@@ -29,7 +29,7 @@ package final class DeflateDecompressor {
     private var hasInput = false
 
     /// - Throws: 1011 when zlib cannot start.
-    package init(noContextTakeover: Bool) throws(WebSocketProtocolError) {
+    public init(noContextTakeover: Bool) throws(WebSocketProtocolError) {
         stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         self.noContextTakeover = noContextTakeover
@@ -52,7 +52,7 @@ package final class DeflateDecompressor {
     ///
     /// - Throws: 1009 when `message` would exceed `limit` bytes; 1007 for
     ///   data that is not DEFLATE.
-    package func inflate(_ input: UnsafeRawBufferPointer, into message: inout [UInt8], limit: Int) throws(WebSocketProtocolError) {
+    public func inflate(_ input: UnsafeRawBufferPointer, into message: inout [UInt8], limit: Int) throws(WebSocketProtocolError) {
         guard input.count > 0 else { return }
         hasInput = true
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: Bytef.self))
@@ -93,7 +93,7 @@ package final class DeflateDecompressor {
 
     /// Inflates the message's end (the `00 00 FF FF` the sender removed),
     /// and resets the window when the server does not take it over.
-    package func finishMessage(into message: inout [UInt8], limit: Int) throws(WebSocketProtocolError) {
+    public func finishMessage(into message: inout [UInt8], limit: Int) throws(WebSocketProtocolError) {
         guard hasInput else { return }
         var failure: WebSocketProtocolError?
         Self.tail.withUnsafeBytes { raw in
@@ -106,7 +106,7 @@ package final class DeflateDecompressor {
     }
 
     /// Forgets the message in progress (after a failure).
-    package func reset() {
+    public func reset() {
         hasInput = false
         inflateReset(stream)
     }

@@ -1,5 +1,5 @@
 import Testing
-@testable import UVCombineWebSocket
+@testable import UVCombineWebSocketCore
 
 /// Seeded random inputs for the frame parser and the inflate path (a
 /// deterministic stand-in for a fuzzer, which is not done): valid frame

@@ -14,12 +14,13 @@
 /// ```
 ///
 /// Threading: a value type, used by one thread at a time.
-package struct WebSocketFrameEncoder: Sendable {
+public struct WebSocketFrameEncoder: Sendable {
     /// Whether frames are masked (a client's are, a server's are not).
-    package let masks: Bool
+    public let masks: Bool
     private var random = SystemRandomNumberGenerator()
 
-    package init(masks: Bool) {
+    /// An encoder that masks every frame (a client) or none (a server).
+    public init(masks: Bool) {
         self.masks = masks
     }
 
@@ -29,7 +30,7 @@ package struct WebSocketFrameEncoder: Sendable {
     ///   - fin: whether this is the message's last frame.
     ///   - rsv1: the permessage-deflate bit (first frame of a compressed message).
     ///   - maskingKey: a fixed key (tests); by default a random one.
-    package mutating func encode(_ opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer, fin: Bool = true,
+    public mutating func encode(_ opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer, fin: Bool = true,
                                  rsv1: Bool = false, maskingKey: UInt32? = nil, into out: inout [UInt8]) {
         var first = opcode.rawValue
         if fin { first |= 0x80 }
@@ -65,7 +66,7 @@ package struct WebSocketFrameEncoder: Sendable {
     }
 
     /// Appends one frame with `payload`.
-    package mutating func encode(_ opcode: WebSocketOpcode, payload: [UInt8], fin: Bool = true, rsv1: Bool = false,
+    public mutating func encode(_ opcode: WebSocketOpcode, payload: [UInt8], fin: Bool = true, rsv1: Bool = false,
                                  maskingKey: UInt32? = nil, into out: inout [UInt8]) {
         payload.withUnsafeBytes { encode(opcode, payload: $0, fin: fin, rsv1: rsv1, maskingKey: maskingKey, into: &out) }
     }
@@ -73,7 +74,7 @@ package struct WebSocketFrameEncoder: Sendable {
     /// XORs `bytes` with the four key bytes, starting at key position
     /// `offset` (0-3), eight bytes at a time where it can. Masking and
     /// unmasking are the same operation.
-    package static func mask(_ bytes: UnsafeMutableRawBufferPointer, key: [UInt8], offset: Int) {
+    public static func mask(_ bytes: UnsafeMutableRawBufferPointer, key: [UInt8], offset: Int) {
         let count = bytes.count
         guard count > 0, let base = bytes.baseAddress else { return }
         var index = 0

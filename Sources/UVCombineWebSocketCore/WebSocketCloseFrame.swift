@@ -8,21 +8,21 @@
 /// ```
 ///
 /// Threading: a value type; `Sendable`.
-package struct WebSocketCloseFrame: Sendable, Hashable {
+public struct WebSocketCloseFrame: Sendable, Hashable {
     /// The code, or ``WebSocketCloseCode/noStatusReceived`` for an empty payload.
-    package var code: WebSocketCloseCode
+    public var code: WebSocketCloseCode
     /// The reason's bytes (UTF-8, checked).
-    package var reasonBytes: [UInt8]
+    public var reasonBytes: [UInt8]
 
     /// The reason as text.
-    package var reason: String { String(decoding: reasonBytes, as: UTF8.self) }
+    public var reason: String { String(decoding: reasonBytes, as: UTF8.self) }
 
     /// Parses a received close payload.
     ///
     /// - Throws: 1002 for a one-byte payload or a code that may not be
     ///   sent (``WebSocketCloseCode/isSendable``); 1007 for a reason that
     ///   is not UTF-8.
-    package init(parsing payload: some Collection<UInt8>) throws(WebSocketProtocolError) {
+    public init(parsing payload: some Collection<UInt8>) throws(WebSocketProtocolError) {
         let bytes = Array(payload)
         switch bytes.count {
         case 0:
@@ -49,7 +49,7 @@ package struct WebSocketCloseFrame: Sendable, Hashable {
     /// The payload for `code` and `reason` (cut to 123 bytes at a
     /// character boundary). A code that may not be sent (1005, 1006, 0)
     /// gives an empty payload.
-    package static func payload(code: WebSocketCloseCode, reason: some Collection<UInt8>) -> [UInt8] {
+    public static func payload(code: WebSocketCloseCode, reason: some Collection<UInt8>) -> [UInt8] {
         guard code.isSendable else { return [] }
         var bytes: [UInt8] = [UInt8(truncatingIfNeeded: code.rawValue >> 8), UInt8(truncatingIfNeeded: code.rawValue)]
         var reason = Array(reason.prefix(123))
@@ -64,7 +64,7 @@ package struct WebSocketCloseFrame: Sendable, Hashable {
     }
 
     /// The payload for `code` and a text `reason`.
-    package static func payload(code: WebSocketCloseCode, reason: String) -> [UInt8] {
+    public static func payload(code: WebSocketCloseCode, reason: String) -> [UInt8] {
         payload(code: code, reason: Array(reason.utf8))
     }
 }

@@ -1,7 +1,3 @@
-import UVCombineHTTP
-import UVCombineHTTPCore
-internal import COpenSSL
-import FoundationEssentials
 import HTTPTypes
 
 /// The client's side of the opening handshake (RFC 6455, 4.1 and 4.2.2):
@@ -54,7 +50,7 @@ package struct WebSocketHandshake: Sendable {
                 let word: UInt64 = random.next()
                 for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
             }
-            self.key = Data(bytes).base64EncodedString()
+            self.key = Base64.encode(bytes)
         }
         self.subprotocols = subprotocols
         self.compression = compression
@@ -66,14 +62,7 @@ package struct WebSocketHandshake: Sendable {
     /// print(WebSocketHandshake.acceptValue(for: "dGhlIHNhbXBsZSBub25jZQ==")) // Prints: "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
     /// ```
     package static func acceptValue(for key: String) -> String {
-        let input = Array((key + guid).utf8)
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var size: UInt32 = 0
-        let status = input.withUnsafeBytes { raw in
-            EVP_Digest(raw.baseAddress, raw.count, &digest, &size, EVP_sha1(), nil)
-        }
-        precondition(status == 1 && size == 20, "WebSocketHandshake: SHA-1 failed in OpenSSL")
-        return Data(digest.prefix(20)).base64EncodedString()
+        Base64.encode(SHA1.digest(Array((key + guid).utf8)))
     }
 
     /// The request head: `GET target HTTP/1.1`, `Host`, the upgrade fields,
@@ -98,11 +87,7 @@ package struct WebSocketHandshake: Sendable {
             guard !Self.reservedFields.contains(name) else {
                 throw WebSocketHandshakeError("header field \(field.name.rawName) is set by the WebSocket handshake")
             }
-            do throws(UVURLError) {
-                try HTTPRequestValidation.validateFieldValue(field.value, name: field.name.rawName)
-            } catch {
-                throw WebSocketHandshakeError(error.detail ?? "header field \(field.name.rawName) is not valid")
-            }
+            try Self.validateFieldValue(field.value, name: field.name.rawName)
             head += "\(field.name.rawName): \(field.value)\r\n"
         }
         head += "\r\n"
@@ -195,6 +180,27 @@ package struct WebSocketHandshake: Sendable {
             fields.append(HTTPField(name: name, value: line[line.index(after: colon)...].trimmingBlanks()))
         }
         return HTTPResponse(status: HTTPResponse.Status(code: code, reasonPhrase: reason), headerFields: fields)
+    }
+
+    /// Refuses a field value with a byte RFC 9110 5.5 forbids: CR, LF,
+    /// NUL, DEL or another control byte (HTAB is allowed). The message
+    /// names the byte and the field, as UVCombineHTTPCore's request
+    /// validation does (why not call it: that module brings
+    /// FoundationEssentials, which this one must not).
+    private static func validateFieldValue(_ value: String, name: String) throws(WebSocketHandshakeError) {
+        for byte in value.utf8 where !(byte == 0x09 || (byte >= 0x20 && byte != 0x7F)) {
+            let what: String
+            switch byte {
+            case 0x0D: what = "CR"
+            case 0x0A: what = "LF"
+            case 0x00: what = "NUL"
+            case 0x7F: what = "DEL"
+            default:
+                let digits = Array("0123456789ABCDEF".utf8)
+                what = "control byte 0x" + String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
+            }
+            throw WebSocketHandshakeError("\(what) in value of header field \"\(name)\"")
+        }
     }
 
     /// RFC 9110's `tchar`.

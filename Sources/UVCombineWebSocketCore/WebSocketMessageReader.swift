@@ -22,12 +22,14 @@
 /// ```
 ///
 /// Threading: a value type, used by one thread at a time.
-package struct WebSocketMessageReader {
+public struct WebSocketMessageReader {
     /// What arrived.
-    package enum Event: Equatable {
+    public enum Event: Equatable {
         /// A whole message: `.text` (valid UTF-8) or `.binary`.
         case message(WebSocketOpcode, [UInt8])
+        /// A ping and its payload (the task answers with a pong).
         case ping([UInt8])
+        /// A pong and its payload.
         case pong([UInt8])
         /// The peer's close frame.
         case close(WebSocketCloseFrame)
@@ -42,38 +44,38 @@ package struct WebSocketMessageReader {
     private var inflater: DeflateDecompressor?
 
     /// The longest message accepted, after inflating.
-    package var maximumMessageSize: Int {
+    public var maximumMessageSize: Int {
         didSet { decoder.maximumPayloadLength = maximumMessageSize }
     }
 
     /// A reader of a server's frames (unmasked), or of a client's
     /// (`expectsMasked`: for test servers).
-    package init(maximumMessageSize: Int, expectsMasked: Bool = false) {
+    public init(maximumMessageSize: Int, expectsMasked: Bool = false) {
         self.maximumMessageSize = maximumMessageSize
         decoder = WebSocketFrameDecoder(expectsMasked: expectsMasked, maximumPayloadLength: maximumMessageSize)
     }
 
     /// Accepts compressed messages (RSV1), inflating them.
-    package mutating func enableCompression(_ parameters: PerMessageDeflate.Parameters) throws(WebSocketProtocolError) {
+    public mutating func enableCompression(_ parameters: PerMessageDeflate.Parameters) throws(WebSocketProtocolError) {
         inflater = try DeflateDecompressor(noContextTakeover: parameters.serverNoContextTakeover)
         decoder.allowsCompression = true
     }
 
     /// Bytes received and not consumed yet.
-    package var bufferedByteCount: Int { decoder.bufferedByteCount }
+    public var bufferedByteCount: Int { decoder.bufferedByteCount }
 
     /// Adds received bytes.
-    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         decoder.append(bytes)
     }
 
     /// Adds received bytes.
-    package mutating func append(_ bytes: [UInt8]) {
+    public mutating func append(_ bytes: [UInt8]) {
         decoder.append(bytes)
     }
 
     /// The next message or control frame, or nil until more bytes arrive.
-    package mutating func next() throws(WebSocketProtocolError) -> Event? {
+    public mutating func next() throws(WebSocketProtocolError) -> Event? {
         while let frame = try decoder.next() {
             if frame.opcode.isControl {
                 let payload = decoder.payload(of: frame)

@@ -15,26 +15,27 @@
 /// ```
 ///
 /// Threading: a value type.
-package struct UTF8Validator: Sendable {
+public struct UTF8Validator: Sendable {
     /// Continuation bytes still expected.
     private var needed = 0
     /// The allowed range of the next continuation byte.
     private var lower: UInt8 = 0x80
     private var upper: UInt8 = 0xBF
 
-    package init() {}
+    /// A validator at the start of a message.
+    public init() {}
 
     /// Whether no sequence is left open: at the end of a message it must be.
-    package var isComplete: Bool { needed == 0 }
+    public var isComplete: Bool { needed == 0 }
 
     /// Forgets everything (a new message).
-    package mutating func reset() {
+    public mutating func reset() {
         self = UTF8Validator()
     }
 
     /// Checks `bytes` after the bytes seen so far; false at the first
     /// byte that cannot be valid.
-    package mutating func validate(_ bytes: some Collection<UInt8>) -> Bool {
+    public mutating func validate(_ bytes: some Collection<UInt8>) -> Bool {
         if let result = bytes.withContiguousStorageIfAvailable({ validate(UnsafeRawBufferPointer($0)) }) {
             return result
         }
@@ -47,7 +48,7 @@ package struct UTF8Validator: Sendable {
     /// optimised even in debug builds (where a 16 MiB message otherwise
     /// takes seconds, and the tests would be slow).
     @_optimize(speed)
-    package mutating func validate(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    public mutating func validate(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var index = 0
         let count = bytes.count
         while index < count {
