@@ -26,6 +26,10 @@
 public struct WebSocketFrameDecoder: Sendable {
     /// One parsed frame; its payload is read with ``withPayload(of:_:)``
     /// until the next ``append(_:)`` or ``next()``.
+    ///
+    /// ```swift
+    /// if let frame = try decoder.next(), frame.opcode == .ping { print(decoder.payload(of: frame)) }
+    /// ```
     public struct Frame: Sendable, Hashable {
         /// The FIN bit: the last frame of its message.
         public var fin: Bool

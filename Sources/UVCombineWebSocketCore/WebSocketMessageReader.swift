@@ -24,6 +24,14 @@
 /// Threading: a value type, used by one thread at a time.
 public struct WebSocketMessageReader {
     /// What arrived.
+    ///
+    /// ```swift
+    /// switch try reader.next() {
+    /// case .message(.text, let bytes)?: print(String(decoding: bytes, as: UTF8.self))
+    /// case .ping(let payload)?: print("ping", payload.count)
+    /// default: break
+    /// }
+    /// ```
     public enum Event: Equatable {
         /// A whole message: `.text` (valid UTF-8) or `.binary`.
         case message(WebSocketOpcode, [UInt8])

@@ -7,11 +7,17 @@
 ///
 /// Threading: a value type; `Sendable`.
 public enum WebSocketOpcode: UInt8, Sendable, CustomStringConvertible {
+    /// A later frame of a fragmented message.
     case continuation = 0x0
+    /// A text message's first frame (UTF-8).
     case text = 0x1
+    /// A binary message's first frame.
     case binary = 0x2
+    /// The close frame: an optional code and reason.
     case close = 0x8
+    /// A ping: the peer answers with a pong.
     case ping = 0x9
+    /// A pong: the answer to a ping, or a heartbeat.
     case pong = 0xA
 
     /// Close, ping and pong: never fragmented, at most 125 payload bytes.
