@@ -38,6 +38,12 @@ let package = Package(
         // sockets. Public, but its names are not stable API
         // (docs/http-protocol-core.md); `import UVCombine` does not show it.
         .library(name: "UVCombineHTTPCore", targets: ["UVCombineHTTPCore"]),
+        // The I/O-free WebSocket protocol core (RFC 6455 frames, RFC 7692
+        // permessage-deflate, UTF-8 validation, close rules, handshake),
+        // for the fuzzers and for anyone who runs WebSocket on their own
+        // sockets. No Foundation module. Public, but its names are not
+        // stable API (docs/websocket.md, "The protocol core").
+        .library(name: "UVCombineWebSocketCore", targets: ["UVCombineWebSocketCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -133,14 +139,23 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        // WebSocket (RFC 6455, RFC 7692) tasks on a UVURLSession: the
-        // I/O-free protocol core (frame codec, UTF-8 validation, close
-        // rules, handshake, permessage-deflate) and the task that runs it
-        // on the loop over UVCombineHTTP's TCP, TLS and proxy tunnel
-        // connections (docs/websocket.md). At most FoundationEssentials.
+        // The WebSocket protocol core (RFC 6455, RFC 7692): frame codec,
+        // message reader, UTF-8 validation, close rules, handshake,
+        // permessage-deflate on zlib. No I/O, no loop, no Foundation module
+        // (its SHA-1 and base64 are its own), so the fuzzers build it alone
+        // (WebSocketCoreImportTests checks the imports).
+        .target(
+            name: "UVCombineWebSocketCore",
+            dependencies: ["CZlib", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+        // WebSocket tasks on a UVURLSession: the task that runs the
+        // protocol core on the loop over UVCombineHTTP's TCP, TLS and proxy
+        // tunnel connections (docs/websocket.md). At most
+        // FoundationEssentials. Re-exports the core's public-API types only.
         .target(
             name: "UVCombineWebSocket",
             dependencies: [
+                "UVCombineWebSocketCore",
                 "UVCombineCore",
                 "UVCombineLoop",
                 "UVCombineHTTP",
@@ -226,6 +241,15 @@ let package = Package(
             ],
             // The echo servers (python's websockets, node's ws), run by path.
             exclude: ["Servers"]
+        ),
+        // The WebSocket protocol core alone: codec, reader, deflate,
+        // handshake, SHA-1 and base64 vectors, its import rule.
+        .testTarget(
+            name: "UVCombineWebSocketCoreTests",
+            dependencies: [
+                "UVCombineWebSocketCore", "CZlib",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         // Builds libuvcombine-c.so and C programs with gcc (`make c-build`)
         // and runs them: every header function, bad input, AddressSanitizer.

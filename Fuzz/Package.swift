@@ -1,6 +1,7 @@
 // swift-tools-version: 6.0
 //
-// libFuzzer targets for UVCombine's HTTP protocol core: a nested package, so
+// libFuzzer targets for UVCombine's HTTP and WebSocket protocol cores
+// (UVCombineHTTPCore, UVCombineWebSocketCore): a nested package, so
 // that the sanitizer flags never reach the main package's builds (the same
 // reason the benchmarks are one). Run from the repository root with
 // `make fuzz` / `make fuzz-smoke`; docs/reliability.md explains each target
@@ -74,6 +75,16 @@ let package = Package(
                 .product(name: "UVCombineHTTPCore", package: "UVCombine"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
+        ),
+        // The WebSocket protocol core (UVCombineWebSocketCore): the frame
+        // parser and message reader, and the permessage-deflate inflate path.
+        .executableTarget(
+            name: "WebSocketFrameFuzzer",
+            dependencies: ["FuzzSupport", .product(name: "UVCombineWebSocketCore", package: "UVCombine")]
+        ),
+        .executableTarget(
+            name: "WebSocketInflateFuzzer",
+            dependencies: ["FuzzSupport", .product(name: "UVCombineWebSocketCore", package: "UVCombine")]
         ),
         .executableTarget(
             name: "RequestWriterFuzzer",

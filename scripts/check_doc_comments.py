@@ -46,6 +46,8 @@ DEFAULT_ROOTS = [
     "Sources/UVCombineLoop",
     "Sources/UVCombineLoopFoundation",
     "Sources/UVCombineHTTP",
+    "Sources/UVCombineWebSocketCore",
+    "Sources/UVCombineWebSocket",
     "Sources/UVCombine",
     "Sources/UVCombineTesting",
 ]

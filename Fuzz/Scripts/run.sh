@@ -20,7 +20,8 @@ seconds=${1:?usage: Fuzz/Scripts/run.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(ResponseParserFuzzer ChunkedDecoderFuzzer RequestValidationFuzzer RequestWriterFuzzer)
+    targets=(ResponseParserFuzzer ChunkedDecoderFuzzer RequestValidationFuzzer RequestWriterFuzzer
+             WebSocketFrameFuzzer WebSocketInflateFuzzer)
 fi
 scratch=${FUZZ_SCRATCH:-.build-fuzz}
 failed=0
@@ -28,6 +29,7 @@ failed=0
 for target in "${targets[@]}"; do
     case $target in
         Request*) dictionary=Fuzz/Dictionaries/url.dict ;;
+        WebSocket*) dictionary=Fuzz/Dictionaries/websocket.dict ;;
         *) dictionary=Fuzz/Dictionaries/http.dict ;;
     esac
     mkdir -p "$scratch/corpus/$target" "$scratch/artifacts" "$scratch/logs"

@@ -59,21 +59,29 @@ struct CAPITests {
 
     /// For the `websocket` case: python's websockets echo server, its URL in
     /// `UVC_TEST_WS_URL` (the suite is serialized, so one case at a time
-    /// sees the variable). Nil for the other cases.
+    /// sees the variable). Nil for the other cases. Fails, with what to
+    /// install, when the server cannot start.
     static func webSocketServer(for name: String) throws -> ServerProcess? {
         guard name == "websocket" else { return nil }
+        if let missing = PythonWebSockets.unavailability {
+            throw PythonWebSockets.Missing(description: missing + (PythonWebSockets.requiredByCI ? ", and CI requires it (UVC_REQUIRE_WS_SERVERS=1)" : ""))
+        }
         let script = CPrograms.root.appendingPathComponent("Tests/UVCombineWebSocketTests/Servers/python_echo_server.py").path
         let server = try ServerProcess(executable: ServerProcess.executable(named: "python3") ?? "/usr/bin/python3",
                                        arguments: ["-u", script, "deflate"])
         guard let port = server.readPort().port else {
             server.stop()
-            return nil
+            throw PythonWebSockets.Missing(description: "python_echo_server.py did not report a port")
         }
         setenv("UVC_TEST_WS_URL", "ws://127.0.0.1:\(port)/echo", 1)
         return server
     }
 
-    @Test("a case passes", arguments: cases)
+    /// The cases that run in every environment: all but `websocket`, which
+    /// needs python's websockets (see ``webSocketCase()``).
+    static let casesWithoutServers = cases.filter { $0 != "websocket" }
+
+    @Test("a case passes", arguments: casesWithoutServers)
     func apiCase(_ name: String) async throws {
         guard await CPrograms.requireBuild() else { return }
         let server = try Self.webSocketServer(for: name)
@@ -83,7 +91,7 @@ struct CAPITests {
         #expect(result.output.contains("1 passed, 0 failed"))
     }
 
-    @Test("a case passes under AddressSanitizer and LeakSanitizer", arguments: cases)
+    @Test("a case passes under AddressSanitizer and LeakSanitizer", arguments: casesWithoutServers)
     func apiCaseUnderAddressSanitizer(_ name: String) async throws {
         guard await CPrograms.requireBuild() else { return }
         let server = try Self.webSocketServer(for: name)
@@ -93,4 +101,48 @@ struct CAPITests {
         #expect(result.output.contains("1 passed, 0 failed"))
         #expect(!result.error.contains("Sanitizer"), "\(result.tail)")
     }
+
+    /// The `websocket` case, against python's websockets: run when it is
+    /// installed or when CI requires it (`UVC_REQUIRE_WS_SERVERS=1`, set by
+    /// `.ci/run`, which installs it): then a missing server fails the test
+    /// instead of skipping it. A developer without it sees the skip and why.
+    @Test("the websocket case passes against python's websockets",
+          .enabled(if: PythonWebSockets.shouldRun, "python's websockets is not installed (pip install websockets)"))
+    func webSocketCase() async throws {
+        try await apiCase("websocket")
+    }
+
+    @Test("the websocket case passes under AddressSanitizer and LeakSanitizer",
+          .enabled(if: PythonWebSockets.shouldRun, "python's websockets is not installed (pip install websockets)"))
+    func webSocketCaseUnderAddressSanitizer() async throws {
+        try await apiCaseUnderAddressSanitizer("websocket")
+    }
+}
+
+/// Whether python's websockets (the `websocket` case's echo server) can
+/// run here, and whether CI requires it.
+enum PythonWebSockets {
+    struct Missing: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// `UVC_REQUIRE_WS_SERVERS=1`: CI (`.ci/run`) installed the servers, so
+    /// their absence is a failure, not a skip.
+    static let requiredByCI = ProcessInfo.processInfo.environment["UVC_REQUIRE_WS_SERVERS"] == "1"
+
+    /// Why the server cannot run, or nil when it can.
+    static let unavailability: String? = {
+        guard let python = ServerProcess.executable(named: "python3") else { return "python3 not found" }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", "import websockets.asyncio.server"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return "python3 does not start" }
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? nil : "python's websockets is not installed (pip install websockets)"
+    }()
+
+    /// Run the websocket tests: the server is here, or CI requires it.
+    static var shouldRun: Bool { unavailability == nil || requiredByCI }
 }

@@ -1,4 +1,5 @@
 import Synchronization
+import UVCombineWebSocketCore
 import UVCombineCore
 
 extension UVWebSocketTask {

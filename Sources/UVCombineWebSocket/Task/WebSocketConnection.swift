@@ -1,4 +1,5 @@
 import UVCombineHTTP
+import UVCombineWebSocketCore
 import UVCombineHTTPCore
 import UVCombineLoop
 import FoundationEssentials

@@ -1,4 +1,5 @@
 import UVCombineHTTP
+import UVCombineWebSocketCore
 
 /// Why a WebSocket task's operation failed: the typed error of
 /// ``UVWebSocketTask``'s sends, receives, pings and publishers.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import UVCombineWebSocketCore
 import HTTPTypes
 import Synchronization
 

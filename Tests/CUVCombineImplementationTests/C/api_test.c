@@ -2013,6 +2013,14 @@ static void record_ws(uvc_websocket_t *ws, const uvc_ws_event_t *event, void *us
 
 static void test_websocket(void) {
   const char *url = getenv("UVC_TEST_WS_URL");
+  /* run-with-ws-server.sh on a developer's machine without python's
+     websockets: skipped, and said so (CI sets UVC_REQUIRE_WS_SERVERS=1, and
+     the script fails instead). */
+  const char *skip = getenv("UVC_TEST_WS_SKIP");
+  if (url == NULL && skip != NULL) {
+    fprintf(stderr, "websocket: skipped: %s\n", skip);
+    return;
+  }
   if (url == NULL) {
     fprintf(stderr, "websocket: UVC_TEST_WS_URL is not set (CAPITests starts the echo server)\n");
     exit(1);

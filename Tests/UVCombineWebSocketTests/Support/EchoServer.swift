@@ -2,16 +2,37 @@ import Foundation
 import TestServerSupport
 
 /// A WebSocket echo server we did not write, as a child process on a
-/// random loopback port: python's `websockets` or node's `ws`, with or
-/// without permessage-deflate, optionally over TLS (python only). The
-/// scripts are in `../Servers`; their paths are listed there.
+/// random loopback port: python's `websockets`, node's `ws` or
+/// hummingbird-websocket, with or without permessage-deflate, optionally
+/// over TLS (python and hummingbird). The scripts are in `../Servers`;
+/// their paths are listed there. The hummingbird server is the test-only
+/// package Tests/Interop/HummingbirdWebSocketServer, built by `make
+/// interop-servers`, its executable's path in
+/// `UVCOMBINE_HUMMINGBIRD_WS_SERVER`.
 ///
-/// ``start(_:)`` returns nil when the runtime or the library is missing,
-/// so a test can skip with a clear message instead of failing.
+/// ``unavailability(_:)`` says why a server cannot run here, so a suite can
+/// skip with a clear message; ``shouldRun(_:)`` is what suites gate on:
+/// with `UVC_REQUIRE_WS_SERVERS=1` (CI, `.ci/run`, which installs and
+/// builds every server) a missing server fails the tests instead.
 final class EchoServer {
     enum Kind: String, CustomStringConvertible, Sendable {
-        case python, node
+        case python, node, hummingbird
         var description: String { rawValue }
+    }
+
+    /// `UVC_REQUIRE_WS_SERVERS=1`: the servers must be here (CI).
+    static let requiredByCI = ProcessInfo.processInfo.environment["UVC_REQUIRE_WS_SERVERS"] == "1"
+
+    /// Whether suites against `kind` run: it is here, or CI requires it
+    /// (and ``init(_:deflate:tls:)`` then fails saying what is missing).
+    static func shouldRun(_ kind: Kind) -> Bool {
+        requiredByCI || unavailability(kind) == nil
+    }
+
+    /// The hummingbird echo server's executable, from
+    /// `UVCOMBINE_HUMMINGBIRD_WS_SERVER` (set by the Makefile's `test`).
+    static var hummingbirdExecutable: String? {
+        ProcessInfo.processInfo.environment["UVCOMBINE_HUMMINGBIRD_WS_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -35,6 +56,12 @@ final class EchoServer {
         case .node:
             guard let node = ServerProcess.executable(named: "node") else { return "node not found" }
             return run(node, ["-e", "require('ws')"], nodePath: true) ? nil : "node's ws is not installed (apt-get install node-ws)"
+        case .hummingbird:
+            guard let path = hummingbirdExecutable else {
+                return "the hummingbird echo server is not built (make interop-servers, then UVCOMBINE_HUMMINGBIRD_WS_SERVER=its path)"
+            }
+            return FileManager.default.isExecutableFile(atPath: path) ? nil
+                : "UVCOMBINE_HUMMINGBIRD_WS_SERVER names \(path), which is not an executable (make interop-servers)"
         }
     }
 
@@ -58,6 +85,9 @@ final class EchoServer {
 
     /// Starts the server; `tls` is (certificate, key) for `wss`.
     init(_ kind: Kind, deflate: Bool, tls: (String, String)? = nil) throws {
+        if let missing = Self.unavailability(kind) {
+            throw Failure(description: missing + (Self.requiredByCI ? ", and CI requires it (UVC_REQUIRE_WS_SERVERS=1)" : ""))
+        }
         let mode = deflate ? "deflate" : "plain"
         switch kind {
         case .python:
@@ -74,6 +104,9 @@ final class EchoServer {
             // NODE_PATH through `env`: ServerProcess passes our environment.
             setenv("NODE_PATH", Self.environmentWithNodePath()["NODE_PATH"]!, 1)
             process = try ServerProcess(executable: node, arguments: [script, mode])
+        case .hummingbird:
+            process = try ServerProcess(executable: Self.hummingbirdExecutable!,
+                                        arguments: [mode] + (tls.map { [$0.0, $0.1] } ?? []))
         }
         let (found, text) = process.readPort()
         guard let found else {

@@ -3,7 +3,7 @@ import Testing
 /// Against node's `ws` (Debian's node-ws); skipped when
 /// it is not installed.
 @Suite("WebSocket against node's ws",
-       .enabled(if: EchoServer.unavailability(.node) == nil, "node's ws is not installed (apt-get install node-ws)"))
+       .enabled(if: EchoServer.shouldRun(.node), "node's ws is not installed (apt-get install node-ws)"))
 struct NodeInteropTests {
     @Test("echo of text and binary messages from 0 bytes to 16 MiB", arguments: [false, true])
     func echo(deflate: Bool) throws { try InteropScenarios.echo(.node, deflate: deflate) }

@@ -7,7 +7,7 @@ import UVCombineWebSocket
 /// ws and wss through an HTTP proxy (scripts/test-proxy.py): both through a
 /// `CONNECT` tunnel, with the proxy's basic authentication.
 @Suite("WebSocket through a proxy",
-       .enabled(if: EchoServer.unavailability(.python) == nil, "python's websockets is not installed (pip install websockets)"))
+       .enabled(if: EchoServer.shouldRun(.python), "python's websockets is not installed (pip install websockets)"))
 struct ProxyWebSocketTests {
     @Test("ws and wss echo through CONNECT with credentials", arguments: [false, true])
     func throughProxy(secure: Bool) throws {

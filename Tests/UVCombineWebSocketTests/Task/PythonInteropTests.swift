@@ -3,7 +3,7 @@ import Testing
 /// Against python's `websockets` (pip install websockets); skipped when
 /// it is not installed.
 @Suite("WebSocket against python's websockets",
-       .enabled(if: EchoServer.unavailability(.python) == nil, "python's websockets is not installed (pip install websockets)"))
+       .enabled(if: EchoServer.shouldRun(.python), "python's websockets is not installed (pip install websockets)"))
 struct PythonInteropTests {
     @Test("echo of text and binary messages from 0 bytes to 16 MiB", arguments: [false, true])
     func echo(deflate: Bool) throws { try InteropScenarios.echo(.python, deflate: deflate) }

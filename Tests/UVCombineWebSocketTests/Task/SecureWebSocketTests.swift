@@ -7,7 +7,7 @@ import UVCombineWebSocket
 /// TLS (SNI, certificate and host name verification) carries the
 /// WebSocket.
 @Suite("WebSocket over TLS (wss)",
-       .enabled(if: EchoServer.unavailability(.python) == nil, "python's websockets is not installed (pip install websockets)"))
+       .enabled(if: EchoServer.shouldRun(.python), "python's websockets is not installed (pip install websockets)"))
 struct SecureWebSocketTests {
     static func configuration(trusting caFile: String?) -> UVURLSession.Configuration {
         var configuration = UVURLSession.Configuration()

@@ -1,0 +1,9 @@
+// The protocol core's public-API types, re-exported one by one, so that
+// `import UVCombineWebSocket` (and `import UVCombine`) shows them as before
+// the core became its own target, and nothing else of it: the frame codec,
+// the message reader and deflate stay behind `import UVCombineWebSocketCore`
+// (docs/websocket.md, "The protocol core").
+@_exported import struct UVCombineWebSocketCore.WebSocketCloseCode
+@_exported import struct UVCombineWebSocketCore.WebSocketHandshakeError
+@_exported import struct UVCombineWebSocketCore.WebSocketProtocolError
+@_exported import enum UVCombineWebSocketCore.PerMessageDeflate
