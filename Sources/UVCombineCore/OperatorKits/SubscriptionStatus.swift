@@ -44,6 +44,18 @@ internal enum SubscriptionStatus {
         return false
     }
 
+    /// Whether there is an upstream subscription (`subscribed` or
+    /// `pendingTerminal`): `subscription != nil` without copying the
+    /// existential out (a copy and a destroy, ~110 instructions, on a
+    /// per-value path).
+    @inlinable
+    internal var holdsSubscription: Bool {
+        switch self {
+        case .subscribed, .pendingTerminal: return true
+        case .awaitingSubscription, .terminal: return false
+        }
+    }
+
     /// Whether nothing flows any more.
     @inlinable
     internal var isTerminal: Bool {

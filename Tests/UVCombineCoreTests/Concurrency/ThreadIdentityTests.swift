@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 @testable import UVCombineCore
+import UVCombineTesting
 
 #if canImport(Glibc)
 import Glibc
@@ -24,7 +25,7 @@ struct ThreadIdentityTests {
     func equalsPthreadSelf() {
         #expect(currentThreadIdentity() == oracleThread())
         let mismatches = Atomic<Int>(0)
-        runOnThreads(4) {
+        TestThread.run(4) { _ in
             for _ in 0..<1_000 where currentThreadIdentity() != oracleThread() {
                 mismatches.add(1, ordering: .relaxed)
             }
@@ -39,7 +40,7 @@ struct ThreadIdentityTests {
         let threads = 8
         let ids = Mutex<[UInt]>([])
         let unstable = Atomic<Int>(0)
-        runOnThreads(threads) {
+        TestThread.run(threads) { _ in
             let first = currentThreadIdentity()
             for _ in 0..<10_000 where currentThreadIdentity() != first {
                 unstable.add(1, ordering: .relaxed)
@@ -65,22 +66,4 @@ struct ThreadIdentityTests {
         }
         #expect(wrong == 0)
     }
-}
-
-/// Runs `body` on `count` threads started together and joins them all.
-private func runOnThreads(_ count: Int, _ body: @escaping @Sendable () -> Void) {
-    final class Box: @unchecked Sendable { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
-    var threads = [pthread_t]()
-    for _ in 0..<count {
-        var thread = pthread_t()
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        let rc = pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.body()
-            return nil
-        }, box)
-        precondition(rc == 0)
-        threads.append(thread)
-    }
-    for thread in threads { pthread_join(thread, nil) }
 }

@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import UVCombineCore
 import UVCombineLoop
+import UVCombineTesting
 
 /// An actor on a loop that logs what it runs.
 private actor LoopRecorder {

@@ -2,6 +2,7 @@ import CLibUV
 import Synchronization
 import Testing
 import UVCombineLoop
+import UVCombineTesting
 
 @Suite("UVLoop")
 struct UVLoopTests {

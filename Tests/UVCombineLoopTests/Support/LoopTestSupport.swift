@@ -64,30 +64,6 @@ extension Shared where Value: RangeReplaceableCollection {
     }
 }
 
-/// A joinable POSIX thread.
-final class TestThread: @unchecked Sendable {
-    // @unchecked Sendable: `thread` is written once before anyone reads it.
-    private var thread = pthread_t()
-
-    private final class Start {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
-    }
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        let start = Unmanaged.passRetained(Start(body)).toOpaque()
-        let status = pthread_create(&thread, nil, { argument in
-            Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue().body()
-            return nil
-        }, start)
-        precondition(status == 0, "pthread_create failed")
-    }
-
-    func join() {
-        pthread_join(thread, nil)
-    }
-}
-
 /// The calling thread's identity: `pthread_self()`, read where the call
 /// stands.
 ///

@@ -2,6 +2,7 @@ import CLibUV
 import Testing
 import UVCombineCore
 import UVCombineLoop
+import UVCombineTesting
 
 #if canImport(Glibc)
 import Glibc

@@ -38,11 +38,30 @@ internal final class ScheduledDeliveryInner<Downstream: Subscriber, Timing: Sche
 
     @usableFromInline
     internal struct State {
+        /// Written only through ``become(_:)``.
         @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
+        /// `status` is `.subscribed`: values are accepted from upstream.
+        @usableFromInline var accepting = false
+        /// `status` holds a subscription (`.subscribed` or
+        /// `.pendingTerminal`): queued values are delivered.
+        ///
+        /// Why two flags beside `status`: testing the enum copies its
+        /// `any Subscription` payload out and destroys it again (two
+        /// value-witness calls and a retain, ~130 instructions), twice per
+        /// value (issue 32). The flags are plain loads.
+        @usableFromInline var delivering = false
         @usableFromInline var pending = ScheduledEvents<Input, Failure>()
 
         @inlinable
         init() {}
+
+        /// Moves to `status`, keeping the flags in step.
+        @inlinable
+        mutating func become(_ status: SubscriptionStatus) {
+            accepting = status.isSubscribed
+            delivering = status.holdsSubscription
+            self.status = status
+        }
     }
 
     @usableFromInline
@@ -57,22 +76,28 @@ internal final class ScheduledDeliveryInner<Downstream: Subscriber, Timing: Sche
     @usableFromInline let state = Locked(State())
     /// The action scheduled for every event, formed once in the
     /// initialiser (where it is specialised), so scheduling allocates no
-    /// closure. It captures `self` weakly; ``ScheduledEvents`` holds `self`
-    /// while actions are pending. Written only in `init`.
-    @usableFromInline internal private(set) var deliverAction: () -> Void = {}
+    /// closure. Written only in `init`, so its reads need no exclusivity
+    /// check (a checked read cost ~110 instructions per value).
+    @exclusivity(unchecked) @usableFromInline internal private(set) var deliverAction: () -> Void = {}
 
     @inlinable
     init(downstream: Downstream, timing: Timing) {
         self.downstream = downstream
         self.timing = timing
-        deliverAction = { [weak self] in self?.runScheduled() }
+        // Unowned, not weak: ``ScheduledEvents`` holds `self` from the
+        // first `push` until every scheduled action has run (`keepAlive`),
+        // so an action never runs on a released inner. A weak capture gave
+        // the inner a side table, which sends every retain and release of
+        // it down the runtime's slow path (~250 instructions per value on
+        // `receive(on: ImmediateScheduler)`, issue 32).
+        deliverAction = { [unowned(unsafe) self] in self.runScheduled() }
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
         let accepted = state.withLock { s -> Bool in
             guard case .awaitingSubscription = s.status else { return false }
-            s.status = .subscribed(subscription)
+            s.become(.subscribed(subscription))
             return true
         }
         guard accepted else {
@@ -85,7 +110,7 @@ internal final class ScheduledDeliveryInner<Downstream: Subscriber, Timing: Sche
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         let schedule = state.withLock { s -> Bool in
-            guard s.status.isSubscribed else { return false }
+            guard s.accepting else { return false }
             s.pending.push(.value(input), owner: self)
             return true
         }
@@ -97,7 +122,7 @@ internal final class ScheduledDeliveryInner<Downstream: Subscriber, Timing: Sche
     func receive(completion: Subscribers.Completion<Failure>) {
         let schedule = state.withLock { s -> Bool in
             guard case .subscribed(let subscription) = s.status else { return false }
-            s.status = .pendingTerminal(subscription)
+            s.become(.pendingTerminal(subscription))
             s.pending.push(.completion(completion), owner: self)
             return true
         }
@@ -119,10 +144,10 @@ internal final class ScheduledDeliveryInner<Downstream: Subscriber, Timing: Sche
                 case .event(.some(.value(let value))):
                     // Values still pending when the subscriber cancelled
                     // are dropped; after the upstream completed they are not.
-                    guard s.status.subscription != nil else { return .skip }
+                    guard s.delivering else { return .skip }
                     return .deliver(.value(value))
                 case .event(.some(.completion(let completion))):
-                    s.status = .terminal
+                    s.become(.terminal)
                     return .deliver(.completion(completion))
                 case .event(.none):
                     return .skip
@@ -158,7 +183,7 @@ internal final class ScheduledDeliveryInner<Downstream: Subscriber, Timing: Sche
     func cancel() {
         let subscription = state.withLock { s -> (any Subscription)? in
             guard case .subscribed(let subscription) = s.status else { return nil }
-            s.status = .terminal
+            s.become(.terminal)
             s.pending.dropPending()
             return subscription
         }

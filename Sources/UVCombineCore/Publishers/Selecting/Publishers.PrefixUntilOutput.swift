@@ -97,6 +97,12 @@ extension Publishers.PrefixUntilOutput {
             /// Released on completion and cancel.
             @usableFromInline var downstream: Downstream?
             @usableFromInline var upstream: Link = .awaiting
+            /// `upstream` is `.subscribed`, as a plain flag for the
+            /// per-value test: matching the enum copies its
+            /// `any Subscription` out and destroys it (~110 instructions
+            /// and a retain per value, issue 32). Set and cleared with
+            /// every write of `upstream`.
+            @usableFromInline var upstreamFlows = false
             @usableFromInline var trigger: Link = .awaiting
             /// An element is being delivered downstream.
             @usableFromInline var delivering = false
@@ -125,6 +131,7 @@ extension Publishers.PrefixUntilOutput {
                     return nil
                 }
                 s.upstream = .subscribed(subscription)
+                s.upstreamFlows = true
                 return s.downstream
             }
             guard let downstream = downstream else {
@@ -140,7 +147,7 @@ extension Publishers.PrefixUntilOutput {
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             // Combine ignores a value before the subscription or after the end.
             let downstream = state.withLock { s -> Downstream? in
-                guard case .subscribed = s.upstream else { return nil }
+                guard s.upstreamFlows else { return nil }
                 s.delivering = true
                 return s.downstream
             }
@@ -165,6 +172,7 @@ extension Publishers.PrefixUntilOutput {
             let taken = state.withLock { s -> ((any Subscription)?, Downstream?) in
                 let wasSubscribed = s.upstream.subscription != nil
                 s.upstream = .terminal
+                s.upstreamFlows = false
                 let trigger = s.trigger.subscription
                 s.trigger = .terminal
                 // Before its subscription the downstream hears nothing, as
@@ -202,6 +210,7 @@ extension Publishers.PrefixUntilOutput {
                 s.trigger = .terminal
                 let upstream = s.upstream.subscription
                 s.upstream = .terminal
+                s.upstreamFlows = false
                 var downstream: Downstream?
                 if s.delivering {
                     s.finishAfterDelivery = true
@@ -242,6 +251,7 @@ extension Publishers.PrefixUntilOutput {
             let links = state.withLock { s -> ((any Subscription)?, (any Subscription)?) in
                 let links = (s.upstream.subscription, s.trigger.subscription)
                 s.upstream = .terminal
+                s.upstreamFlows = false
                 s.trigger = .terminal
                 s.downstream = nil
                 s.finishAfterDelivery = false

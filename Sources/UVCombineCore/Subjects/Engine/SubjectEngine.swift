@@ -110,6 +110,12 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
     @inlinable
     internal func send(_ value: Output, replaysLatest: Bool, storesAfterCompletion: Bool = false) {
         let released = withGate { s -> ContiguousArray<Entry>? in
+            // Most subjects and shares have one subscriber that asked for
+            // `.unlimited` (a sink): nothing to count and nothing owed, so
+            // the value goes straight through (see ``sendToOnlySubscriber``).
+            if let only = Self.onlyUnlimitedSubscriber(in: s) {
+                return Self.sendToOnlySubscriber(value, only, in: s, replaysLatest: replaysLatest)
+            }
             guard s.pointee.completion == nil else {
                 if storesAfterCompletion { s.pointee.latest = value }
                 return nil
@@ -135,6 +141,38 @@ internal struct SubjectEngine<Output, Failure: Error>: ~Copyable {
         if let released {
             for entry in released { Self.retire(entry) }
         }
+    }
+
+    /// The conduit of the subject's one subscriber when it is the only
+    /// entry, active, with `.unlimited` demand and owed nothing, and the
+    /// subject has not completed; nil otherwise (the general loop then
+    /// runs). Under the gate.
+    @inlinable @inline(__always)
+    internal static func onlyUnlimitedSubscriber(
+        in s: UnsafeMutablePointer<Storage>
+    ) -> Unmanaged<ConduitBase<Output, Failure>>? {
+        guard let head = s.pointee.entries.head,
+              head.demand.isUnlimited, head.active, !head.owesLatest,
+              s.pointee.entries.tail.isEmpty, s.pointee.completion == nil
+        else { return nil }
+        return head.conduit
+    }
+
+    /// The one-subscriber delivery: no demand to take (unlimited stays
+    /// unlimited whatever the subscriber adds) and nothing to mark. The
+    /// depth still counts, so a cancel from inside the delivery leaves the
+    /// entry (and its conduit, which is running) in place until the end.
+    /// Under the gate.
+    @inlinable @inline(__always)
+    internal static func sendToOnlySubscriber(
+        _ value: Output, _ conduit: Unmanaged<ConduitBase<Output, Failure>>,
+        in s: UnsafeMutablePointer<Storage>, replaysLatest: Bool
+    ) -> ContiguousArray<Entry>? {
+        if replaysLatest { s.pointee.latest = value }
+        s.pointee.depth &+= 1
+        _ = conduit._withUnsafeGuaranteedRef { $0.deliver($0, value) }
+        s.pointee.depth &-= 1
+        return s.pointee.depth == 0 && s.pointee.needsCompaction ? compact(s) : nil
     }
 
     /// Offers `value` to one entry: the inline one when `inline`, else
