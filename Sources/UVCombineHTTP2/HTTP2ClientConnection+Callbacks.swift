@@ -61,7 +61,9 @@ extension HTTP2ClientConnection {
             }
             return 0
         }
-        guard let fieldName = HTTPField.Name(String(decoding: name, as: UTF8.self)) else { return 0 }
+        // `parsed:`: HTTP/2 names arrive lowercased (nghttp2 refused any
+        // other), so nothing is lowercased again.
+        guard let fieldName = HTTPField.Name(parsed: String(decoding: name, as: UTF8.self)) else { return 0 }
         streams[streamID]!.fields.append(HTTPField(name: fieldName, value: String(decoding: value, as: UTF8.self)))
         return 0
     }

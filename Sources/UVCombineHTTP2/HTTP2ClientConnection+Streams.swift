@@ -166,14 +166,21 @@ extension HTTP2ClientConnection {
     }
 
     /// The peer's flow-control window for uploads on the stream (bytes it
-    /// accepts now), or nil for a stream that is gone.
+    /// accepts now: the smaller of the stream's and the connection's), or
+    /// nil for a stream that is gone. Before the stream's HEADERS went out
+    /// it is the peer's initial window.
     ///
     /// ```swift
     /// print(connection.uploadWindow(on: id) ?? 0) // Prints: "65535" before any DATA
     /// ```
     public func uploadWindow(on id: HTTP2StreamID) -> Int? {
         guard streams[id.rawValue] != nil else { return nil }
-        let stream = nghttp2_session_get_stream_remote_window_size(session, id.rawValue)
+        var stream = nghttp2_session_get_stream_remote_window_size(session, id.rawValue)
+        if stream < 0 {
+            // HEADERS not sent yet: nghttp2 creates the stream then. Its
+            // window will start at the peer's initial window size.
+            stream = Int32(clamping: nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE))
+        }
         let connection = nghttp2_session_get_remote_window_size(session)
         return Int(max(0, min(stream, connection)))
     }

@@ -188,8 +188,9 @@ public final class HTTP2ClientConnection {
         }
         isProcessing = false
         if !drainedUploads.isEmpty {
-            let drained = drainedUploads
-            drainedUploads.removeAll(keepingCapacity: true)
+            // Swapped out, not copied: the delegate may append more.
+            var drained: [Int32] = []
+            swap(&drained, &drainedUploads)
             for id in drained where streams[id]?.isCancelled == false {
                 emit(.uploadWanted(HTTP2StreamID(id)))
             }
@@ -197,8 +198,8 @@ public final class HTTP2ClientConnection {
         return total
     }
 
-    /// Whether nghttp2 has something to write.
-    public var wantsToWrite: Bool { nghttp2_session_want_write(session) != 0 }
+    /// Whether there is something to write (``produceOutput(into:)``).
+    public var wantsToWrite: Bool { !heldOutput.isEmpty || nghttp2_session_want_write(session) != 0 }
 
     /// Whether the connection is done: nothing more to read or write
     /// (after GOAWAY both ways, or a failure). Close the socket.

@@ -227,8 +227,10 @@ struct HTTP2ConnectionTests {
         let (client, _, recorder) = try Self.make(server: server)
         let body = (0..<300_000).map { UInt8($0 % 251) }
         let id = try client.openStream(HTTPRequest(method: .post, scheme: "http", authority: "a", path: "/up"), body: .bytes(body))
+        #expect(client.uploadWindow(on: id) == 65_535)  // before the server's SETTINGS
         InMemoryServer.pump(client, server)
         #expect(server.requests[id.rawValue]?.body == body)
+        #expect(client.uploadWindow(on: id) == nil)  // the stream is gone
         #expect(recorder.ended == [id.rawValue])
     }
 

@@ -43,6 +43,7 @@ struct HTTP2HostilePeerTests {
         #expect(client.failure?.kind == kind, sourceLocation: sourceLocation)
         #expect(!client.canOpenStreams, sourceLocation: sourceLocation)
         #expect(client.isFinished, sourceLocation: sourceLocation)
+        #expect(client.wantsToWrite, sourceLocation: sourceLocation)
         #expect(Frame.goAwayCode(in: output(client)) == goAway.rawValue, sourceLocation: sourceLocation)
         #expect(recorder.connectionError?.urlError.code == .badServerResponse, sourceLocation: sourceLocation)
     }
