@@ -9,13 +9,14 @@ extension SessionEngine {
 
     /// Offers a streaming part. Returns true when processing must stop
     /// (paused without demand, or cancelled).
-    internal func offer(_ part: UVURLSession.ResponsePart, for task: SessionTask, on connection: SessionConnection,
+    internal func offer(_ part: StreamedPart, for task: SessionTask, on connection: SessionConnection,
                         rest: UnsafeRawBufferPointer) -> Bool {
         switch task.offerPart(task, part) {
         case .delivered:
             return false
         case .noDemand:
-            pause(task, task.exchange.partRefused(part, unparsed: rest), on: connection)
+            // Held in bytes of its own (the offered ones are borrowed).
+            pause(task, task.exchange.partRefused(part.held, unparsed: rest), on: connection)
             return true
         case .cancelled:
             return true
@@ -48,7 +49,12 @@ extension SessionEngine {
         guard let connection = connection(of: task), case .resume(let part) = task.exchange.resume() else { return }
         applyTimeout(task, task.timeouts?.exchangeStarted(now: now) ?? .none)
         if let part {
-            switch task.offerPart(task, part) {
+            let offered: PartOffer
+            switch part {
+            case .head(let response): offered = task.offerPart(task, .head(response))
+            case .body(let bytes): offered = bytes.withUnsafeBytes { task.offerPart(task, .body($0)) }
+            }
+            switch offered {
             case .delivered: break
             case .noDemand:
                 pause(task, task.exchange.partRefused(part, unparsed: UnsafeRawBufferPointer(start: nil, count: 0)),

@@ -64,7 +64,7 @@ extension SessionEngine {
                     if decode(slice, with: decoder, for: task, on: connection, rest: rest) { return true }
                 } else if task.isStreaming {
                     // A body event is never empty (HTTPResponseParser.Event.body).
-                    if offer(.body(Data(bytes: slice.baseAddress!, count: slice.count)), for: task, on: connection, rest: rest) { return true }
+                    if offer(.body(UnsafeRawBufferPointer(slice)), for: task, on: connection, rest: rest) { return true }
                 } else {
                     task.data.append(slice)
                 }
@@ -108,7 +108,7 @@ extension SessionEngine {
                     return true
                 }
                 if task.isStreaming {
-                    let part = UVURLSession.ResponsePart.body(Data(bytes: output.baseAddress!, count: count))
+                    let part = StreamedPart.body(UnsafeRawBufferPointer(start: output.baseAddress!, count: count))
                     if offer(part, for: task, on: connection, rest: rest) {
                         if task.exchange.isPaused {
                             decoder.pendingInput.append(contentsOf: input)

@@ -239,7 +239,7 @@ internal class SessionTask: DeadlineEntry {
     /// Hands the outcome to the subscriber (under the gate).
     @usableFromInline internal let deliverOutcome: (SessionTask, TaskOutcome) -> Void
     /// Offers a streaming part (under the gate).
-    @usableFromInline internal let offerPart: (SessionTask, UVURLSession.ResponsePart) -> PartOffer
+    @usableFromInline internal let offerPart: (SessionTask, StreamedPart) -> PartOffer
 
     @usableFromInline internal let control = Mutex(SubscriptionControl())
     /// Core's re-entrant delivery gate, held across each delivery, so that
@@ -254,7 +254,7 @@ internal class SessionTask: DeadlineEntry {
         spec: HTTPTaskRequest,
         isStreaming: Bool,
         deliverOutcome: @escaping (SessionTask, TaskOutcome) -> Void,
-        offerPart: @escaping (SessionTask, UVURLSession.ResponsePart) -> PartOffer
+        offerPart: @escaping (SessionTask, StreamedPart) -> PartOffer
     ) {
         self.session = session
         self.isStreaming = isStreaming

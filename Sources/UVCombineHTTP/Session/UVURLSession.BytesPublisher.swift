@@ -4,21 +4,6 @@ import UVCombineCore
 import UVCombineHTTPCore
 
 extension UVURLSession {
-    /// One element of a streamed response: first the head, then the body
-    /// in parts as they arrive (``HTTPResponsePart``, in the protocol core,
-    /// where the exchange state machine holds a part refused for want of
-    /// demand).
-    ///
-    /// ```swift
-    /// switch part {
-    /// case .head(let response): print(response.status.code) // Prints: "200"
-    /// case .body(let chunk): file.write(chunk)
-    /// }
-    /// ```
-    ///
-    /// Threading: a value type; `Sendable`.
-    public typealias ResponsePart = HTTPResponsePart
-
     /// A publisher that performs one HTTP request per subscription and
     /// streams the response: ``ResponsePart/head(_:)`` first, then
     /// ``ResponsePart/body(_:)`` parts, then `.finished`.
@@ -116,12 +101,16 @@ internal final class BytesSubscription<Downstream: Subscriber>: SessionTask, Sub
 
     /// Delivers `part` if the subscriber has demand. Loop thread.
     @inlinable
-    internal func offer(_ part: UVURLSession.ResponsePart) -> PartOffer {
+    internal func offer(_ part: StreamedPart) -> PartOffer {
         var result = PartOffer.cancelled
         withGate {
             result = claimPart()
             guard case .delivered = result, let downstream else { return }
-            addDemand(downstream.receive(part))
+            // The one copy of a body part: out of the engine's buffer.
+            switch part {
+            case .head(let response): addDemand(downstream.receive(.head(response)))
+            case .body(let bytes): addDemand(downstream.receive(.body(Data(bytes))))
+            }
         }
         return result
     }
