@@ -117,19 +117,34 @@ let package = Package(
             name: "UVCombineHTTPCore",
             dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")]
         ),
-        // The URL session that drives the protocol core on a UVLoop, with
-        // TLS from OpenSSL. Never imports CLibUV. It re-exports only the
-        // core's public-API types (UVURLError, RedirectPolicy,
-        // RequestTimeouts); the rest of the core is reached with
-        // `import UVCombineHTTPCore`.
+        // The URL session's engine: `UVURLSession`, its configuration, and
+        // the engine that drives the protocol core on a UVLoop (pool,
+        // transports, TLS from OpenSSL, proxy tunnel, content decoder,
+        // deadlines), in bytes and checked targets. No Foundation module
+        // (ModuleImportTests), so the C library links none; never imports
+        // CLibUV.
         .target(
-            name: "UVCombineHTTP",
+            name: "UVCombineHTTPClient",
             dependencies: [
                 "UVCombineCore",
                 "UVCombineHTTPCore",
                 "UVCombineLoop",
                 "COpenSSL",
                 "CZlib",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // The public Swift surface in Foundation's types (`URL`, `Data`):
+        // the data task and streaming publishers, their async forms,
+        // uploads from files and publishers, downloads. It converts at the
+        // edge and re-exports UVCombineHTTPClient (`UVURLSession` itself).
+        .target(
+            name: "UVCombineHTTP",
+            dependencies: [
+                "UVCombineCore",
+                "UVCombineHTTPCore",
+                "UVCombineHTTPClient",
+                "UVCombineLoop",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -144,6 +159,7 @@ let package = Package(
                 "UVCombineCore",
                 "UVCombineLoop",
                 "UVCombineHTTP",
+                "UVCombineHTTPClient",
                 "UVCombineHTTPCore",
                 "COpenSSL",
                 "CZlib",
@@ -163,7 +179,7 @@ let package = Package(
         .target(
             name: "CUVCombineImplementation",
             dependencies: ["CUVCombine", "UVCombineLoop", "UVCombineLoopFoundation", "UVCombineCore", "UVCombineHTTP",
-                           "UVCombineWebSocket", "UVCombineHTTPCore", "CLibUV"],
+                           "UVCombineHTTPClient", "UVCombineWebSocket", "UVCombineHTTPCore", "CLibUV"],
             exclude: ["uvcombine.map"]
         ),
         // The demo and command-line tool (`uvcombine demo`, `uvcombine

@@ -45,6 +45,13 @@ struct ModuleImportTests {
         Rule(folder: "Sources/UVCombineHTTPCore",
              allowed: ["HTTPTypes", "Glibc", "Musl", "Darwin"],
              forbidden: []),
+        // The session's engine (pool, transports, TLS, proxy tunnel,
+        // decoder, deadlines), which the C API drives: no Foundation
+        // module, no Dispatch, so libuvcombine-c.so links none.
+        Rule(folder: "Sources/UVCombineHTTPClient", allowed: nil,
+             forbidden: foundation.union(["FoundationEssentials", "Dispatch"])),
+        // The public Swift surface: FoundationEssentials (`URL`, `Data`)
+        // at most, converted at the edge.
         Rule(folder: "Sources/UVCombineHTTP", allowed: nil, forbidden: foundation),
         Rule(folder: "Sources/UVCombineWebSocket", allowed: nil, forbidden: foundation),
         Rule(folder: "Sources/CUVCombineImplementation", allowed: nil, forbidden: foundation),
