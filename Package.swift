@@ -40,7 +40,13 @@ let package = Package(
         .library(name: "UVCombineHTTPCore", targets: ["UVCombineHTTPCore"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Without the FoundationURL trait (on by default: `HTTPRequest.url`,
+        // which nothing here uses): with it HTTPTypes imports
+        // FoundationEssentials, and every product linking HTTPTypes links
+        // FoundationEssentials' URL machinery too (issue 30: 4.9 MB of the
+        // C library; README, "Footprint"). A dependent that enables the
+        // trait gets it back: traits are unified over the package graph.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0", traits: []),
         // `make docs`: the DocC catalog (Sources/UVCombine/UVCombine.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
