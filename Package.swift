@@ -46,7 +46,13 @@ let package = Package(
         .library(name: "UVCombineWebSocketCore", targets: ["UVCombineWebSocketCore"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Without the FoundationURL trait (on by default: `HTTPRequest.url`,
+        // which nothing here uses): with it HTTPTypes imports
+        // FoundationEssentials, and every product linking HTTPTypes links
+        // FoundationEssentials' URL machinery too (issue 30: 4.9 MB of the
+        // C library; README, "Footprint"). A dependent that enables the
+        // trait gets it back: traits are unified over the package graph.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0", traits: []),
         // `make docs`: the DocC catalog (Sources/UVCombine/UVCombine.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -115,27 +121,42 @@ let package = Package(
         ),
         // The HTTP/1.1 protocol core: request writer, response parser, URL
         // validation, redirect policy, and the pool, timeout and exchange
-        // state machines. No I/O, no clock, no loop: FoundationEssentials
-        // and swift-http-types only (ModuleImportTests), so the fuzzers
+        // state machines. No I/O, no clock, no loop, no Foundation module:
+        // swift-http-types only (ModuleImportTests), so the fuzzers
         // and the state machines' tests build it alone
         // (docs/http-protocol-core.md).
         .target(
             name: "UVCombineHTTPCore",
             dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")]
         ),
-        // The URL session that drives the protocol core on a UVLoop, with
-        // TLS from OpenSSL. Never imports CLibUV. It re-exports only the
-        // core's public-API types (UVURLError, RedirectPolicy,
-        // RequestTimeouts); the rest of the core is reached with
-        // `import UVCombineHTTPCore`.
+        // The URL session's engine: `UVURLSession`, its configuration, and
+        // the engine that drives the protocol core on a UVLoop (pool,
+        // transports, TLS from OpenSSL, proxy tunnel, content decoder,
+        // deadlines), in bytes and checked targets. No Foundation module
+        // (ModuleImportTests), so the C library links none; never imports
+        // CLibUV.
         .target(
-            name: "UVCombineHTTP",
+            name: "UVCombineHTTPClient",
             dependencies: [
                 "UVCombineCore",
                 "UVCombineHTTPCore",
                 "UVCombineLoop",
                 "COpenSSL",
                 "CZlib",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // The public Swift surface in Foundation's types (`URL`, `Data`):
+        // the data task and streaming publishers, their async forms,
+        // uploads from files and publishers, downloads. It converts at the
+        // edge and re-exports UVCombineHTTPClient (`UVURLSession` itself).
+        .target(
+            name: "UVCombineHTTP",
+            dependencies: [
+                "UVCombineCore",
+                "UVCombineHTTPCore",
+                "UVCombineHTTPClient",
+                "UVCombineLoop",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -159,6 +180,7 @@ let package = Package(
                 "UVCombineCore",
                 "UVCombineLoop",
                 "UVCombineHTTP",
+                "UVCombineHTTPClient",
                 "UVCombineHTTPCore",
                 "COpenSSL",
                 "CZlib",
@@ -178,7 +200,7 @@ let package = Package(
         .target(
             name: "CUVCombineImplementation",
             dependencies: ["CUVCombine", "UVCombineLoop", "UVCombineLoopFoundation", "UVCombineCore", "UVCombineHTTP",
-                           "UVCombineWebSocket", "UVCombineHTTPCore", "CLibUV"],
+                           "UVCombineHTTPClient", "UVCombineWebSocket", "UVCombineHTTPCore", "CLibUV"],
             exclude: ["uvcombine.map"]
         ),
         // The demo and command-line tool (`uvcombine demo`, `uvcombine

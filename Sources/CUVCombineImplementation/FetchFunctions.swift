@@ -17,7 +17,7 @@ public func uvc_fetch(_ session: OpaquePointer?, _ request: UnsafePointer<uvc_re
         return error.status
     }
     let object = SessionObject.from(session)
-    let publisher = object.session.dataTaskPublisher(for: spec.request, body: spec.body)
+    let publisher = object.session.bodyTaskPublisher(for: spec.request, bytes: spec.body)
     let fetch = FetchObject(loop: object.loop, callback: cb, userData: user_data)
     // Under the loop's phase lock: a detach or close that follows ends the
     // fetch (and drops the queued subscription). Subscribed on the loop, so

@@ -1,9 +1,9 @@
 import CUVCombine
-import FoundationEssentials
 import HTTPTypes
 import Synchronization
 import UVCombineCore
-import UVCombineHTTP
+import UVCombineHTTPClient
+import UVCombineHTTPCore
 
 /// The object behind a `uvc_fetch_t *`: a subscriber to a data task (or to
 /// a shared fetch's subject) that calls a C function once, with the
@@ -26,7 +26,7 @@ import UVCombineHTTP
 /// loop thread (for a created loop closed before it ran, on the thread
 /// calling `uvc_loop_close`).
 internal final class FetchObject: OpaqueObject, Subscriber, @unchecked Sendable {
-    internal typealias Input = (data: Data, response: HTTPResponse)
+    internal typealias Input = (data: HTTPBody, response: HTTPResponse)
     internal typealias Failure = UVURLError
 
     internal let combineIdentifier = CombineIdentifier()

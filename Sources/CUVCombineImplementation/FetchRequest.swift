@@ -1,7 +1,6 @@
 import CUVCombine
-import FoundationEssentials
 import HTTPTypes
-import UVCombineHTTP
+import UVCombineHTTPClient
 import UVCombineHTTPCore
 
 /// A `uvc_request_t` read and checked, so that bad input fails the call
@@ -16,7 +15,7 @@ internal struct FetchRequest {
     }
 
     internal let request: HTTPRequest
-    internal let body: Data?
+    internal let body: [UInt8]?
 
     /// Reads `raw`. Throws `UV_EINVAL` for missing pointers (checked before
     /// anything else), then the URL's code (`UVC_EBADURL`,
@@ -85,7 +84,7 @@ internal struct FetchRequest {
 
         request = target.makeRequest(method: method, headerFields: fields)
         if let bodyPointer = raw.body, raw.body_length > 0 {
-            body = Data(bytes: bodyPointer, count: raw.body_length)
+            body = Array(UnsafeRawBufferPointer(start: bodyPointer, count: raw.body_length))
         } else {
             body = nil
         }

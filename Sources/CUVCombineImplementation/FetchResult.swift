@@ -1,8 +1,8 @@
 import CLibUV
 import CUVCombine
-import FoundationEssentials
 import HTTPTypes
-import UVCombineHTTP
+import UVCombineHTTPClient
+import UVCombineHTTPCore
 
 /// What a fetch callback receives, built for the duration of one call: the
 /// `uvc_response_t` (its strings in one buffer, the body pointing into the
@@ -61,7 +61,7 @@ internal enum FetchResult {
     }
 
     /// Runs `body` with a view of `response` and its `data`.
-    internal static func withResponse(_ response: HTTPResponse, body data: Data,
+    internal static func withResponse(_ response: HTTPResponse, body data: HTTPBody,
                                       _ body: (UnsafePointer<uvc_response_t>) -> Void) {
         let fields = response.headerFields
         let reason = response.status.reasonPhrase
@@ -93,14 +93,13 @@ internal enum FetchResult {
             let value = copy(field.value)
             (headers + index).initialize(to: uvc_header_t(name: name, value: value))
         }
-        data.withUnsafeBytes { bytes in
-            // An empty body still gets a valid pointer (the reason's NUL).
-            let start = bytes.baseAddress ?? UnsafeRawPointer(reasonPointer + reason.utf8.count)
-            var view = uvc_response_t(status: Int32(clamping: response.status.code), reason: reasonPointer,
-                                      headers: headers, header_count: fields.count,
-                                      body: start, body_length: bytes.count)
-            withUnsafePointer(to: &view) { body($0) }
-        }
+        // An empty body still gets a valid pointer (the reason's NUL).
+        let start = data.pointer.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(reasonPointer + reason.utf8.count)
+        var view = uvc_response_t(status: Int32(clamping: response.status.code), reason: reasonPointer,
+                                  headers: headers, header_count: fields.count,
+                                  body: start, body_length: data.count)
+        withUnsafePointer(to: &view) { body($0) }
+        withExtendedLifetime(data) {}
     }
 
     /// Runs `body` with the response of a failed fetch: status 0, no

@@ -1,5 +1,5 @@
 import CUVCombine
-import UVCombineHTTP
+import UVCombineHTTPClient
 
 /// The object behind a `uvc_session_t *`: a ``UVURLSession`` on the loop's
 /// ``UVLoop``, and the loop object (whose phase says whether new fetches

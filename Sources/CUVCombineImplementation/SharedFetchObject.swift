@@ -1,9 +1,9 @@
 import CUVCombine
-import FoundationEssentials
 import HTTPTypes
 import Synchronization
 import UVCombineCore
-import UVCombineHTTP
+import UVCombineHTTPClient
+import UVCombineHTTPCore
 
 /// The object behind a `uvc_shared_fetch_t *`: one data task multicast
 /// through a ``PassthroughSubject`` (Combine's `multicast` + `connect()`),
@@ -21,8 +21,8 @@ import UVCombineHTTP
 /// Threading: any thread; the connection is made on the loop thread, where
 /// the subscribers' callbacks run.
 internal final class SharedFetchObject: OpaqueObject, @unchecked Sendable {
-    internal typealias Output = (data: Data, response: HTTPResponse)
-    internal typealias Multicast = Publishers.Multicast<UVURLSession.DataTaskPublisher,
+    internal typealias Output = (data: HTTPBody, response: HTTPResponse)
+    internal typealias Multicast = Publishers.Multicast<BodyTaskPublisher<HTTPBody>,
                                                         PassthroughSubject<Output, UVURLError>>
 
     private enum Phase {
@@ -49,7 +49,7 @@ internal final class SharedFetchObject: OpaqueObject, @unchecked Sendable {
 
     internal init(session: SessionObject, request: FetchRequest) {
         loop = session.loop
-        multicast = session.session.dataTaskPublisher(for: request.request, body: request.body)
+        multicast = session.session.bodyTaskPublisher(for: request.request, bytes: request.body)
             .multicast(subject: PassthroughSubject<Output, UVURLError>())
         watcher.owner = self
         multicast.receive(subscriber: watcher)

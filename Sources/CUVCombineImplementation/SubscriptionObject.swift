@@ -1,5 +1,4 @@
 import CUVCombine
-import FoundationEssentials
 import Synchronization
 import UVCombineCore
 
@@ -13,7 +12,7 @@ import UVCombineCore
 ///
 /// Threading: `cancel()` from any thread; values arrive on the loop thread.
 internal final class SubscriptionObject: OpaqueObject, Subscriber, @unchecked Sendable {
-    internal typealias Input = Date
+    internal typealias Input = UInt64
     internal typealias Failure = Never
 
     internal let combineIdentifier = CombineIdentifier()
@@ -47,8 +46,8 @@ internal final class SubscriptionObject: OpaqueObject, Subscriber, @unchecked Se
         }
     }
 
-    internal func receive(_ input: Date) -> Subscribers.Demand {
-        callback(pointer, SubscriptionObject.nanosecondsSinceEpoch(input), userData)
+    internal func receive(_ input: UInt64) -> Subscribers.Demand {
+        callback(pointer, input, userData)
         return .none
     }
 
@@ -71,13 +70,5 @@ internal final class SubscriptionObject: OpaqueObject, Subscriber, @unchecked Se
         guard let taken else { return Status.already }
         taken?.cancel()
         return Status.ok
-    }
-
-    /// A firing's date as nanoseconds since the Unix epoch (clamped to
-    /// `UInt64`).
-    internal static func nanosecondsSinceEpoch(_ date: Date) -> UInt64 {
-        let nanoseconds = date.timeIntervalSince1970 * 1e9
-        if nanoseconds <= 0 { return 0 }
-        return nanoseconds < 1.8e19 ? UInt64(nanoseconds) : .max
     }
 }

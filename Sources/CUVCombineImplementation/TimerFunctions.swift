@@ -1,7 +1,6 @@
 import CUVCombine
 import UVCombineCore
 import UVCombineLoop
-import UVCombineLoopFoundation
 
 // The timer functions of uvcombine.h, checked against the header by the
 // compiler (`@c @implementation`); the header documents them.
@@ -16,9 +15,10 @@ public func uvc_timer_new(_ loop: OpaquePointer?, _ interval_ns: UInt64, _ toler
     }
     let object = LoopObject.from(loop)
     guard object.isActive else { return Status.cancelled }
-    let publisher = UVTimer.publish(every: .nanoseconds(Int(interval_ns)),
-                                    tolerance: tolerance_ns == 0 ? nil : .nanoseconds(Int(clamping: tolerance_ns)),
-                                    on: object.loop)
+    // The tolerance is accepted and, as UVTimer.publish's, not used: the
+    // uv_timer fires on its fixed schedule.
+    _ = tolerance_ns
+    let publisher = EpochTimerPublisher(interval: .nanoseconds(Int(interval_ns)), loop: object.loop)
     timer_out.pointee = TimerObject(loop: object, publisher: publisher).retainedPointer
     return Status.ok
 }

@@ -331,6 +331,6 @@ public struct HTTPExchangeStateMachine: Sendable {
     /// Bytes held while paused: the held part's body and the unparsed
     /// ones.
     public var heldByteCount: Int {
-        unparsed.count + (heldPart?.data?.count ?? 0)
+        unparsed.count + (heldPart?.bytes?.count ?? 0)
     }
 }

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// An HTTP proxy: where it listens and, optionally, the credentials
 /// sent to it with `Proxy-Authorization: Basic`.
 ///
@@ -52,7 +50,7 @@ public struct HTTPProxy: Sendable, Hashable, CustomStringConvertible {
         self.username = username
         self.password = username == nil ? nil : (password ?? "")
         if let username {
-            let token = Data("\(username):\(password ?? "")".utf8).base64EncodedString()
+            let token = Base64.encoded(Array("\(username):\(password ?? "")".utf8))
             authorizationLine = Array("Proxy-Authorization: Basic \(token)\r\n".utf8)
         } else {
             authorizationLine = []
@@ -77,18 +75,31 @@ public struct HTTPProxy: Sendable, Hashable, CustomStringConvertible {
         // Foundation (not FoundationEssentials) trims from a setting.
         let trimmed = String(string.drop(while: \.isProxyBlank).reversed().drop(while: \.isProxyBlank).reversed())
         let full = trimmed.contains("://") ? trimmed : "http://" + trimmed
-        guard let components = URLComponents(string: full) else {
-            throw UVURLError(.badURL, detail: "proxy \(HTTPRequestValidation.quoted(string)) is not a valid URL")
+        let invalid = UVURLError(.badURL, detail: "proxy \(HTTPRequestValidation.quoted(string)) is not a valid URL")
+        guard let reference = HTTPURLReference(parsing: full), let parts = reference.authorityParts else {
+            throw invalid
         }
-        let scheme = components.scheme?.lowercased() ?? "http"
+        let scheme = reference.scheme?.lowercased() ?? "http"
         guard scheme == "http" else {
             throw UVURLError(.unsupportedURL,
                              detail: "proxy scheme \(HTTPRequestValidation.quoted(scheme)) is not supported (only http:// proxies)")
         }
-        guard let rawHost = components.percentEncodedHost, !rawHost.isEmpty else {
+        let rawHost = parts.host
+        guard !rawHost.isEmpty else {
             throw UVURLError(.badURL, detail: "proxy \(HTTPRequestValidation.quoted(string)) has no host")
         }
-        let port = components.port ?? Self.defaultPort
+        var user: String?
+        var password: String?
+        if let userInfo = parts.userInfo {
+            let pieces = userInfo.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let decodedUser = HTTPURLReference.percentDecoded(String(pieces[0])) else { throw invalid }
+            user = decodedUser
+            if pieces.count == 2 {
+                guard let decodedPassword = HTTPURLReference.percentDecoded(String(pieces[1])) else { throw invalid }
+                password = decodedPassword
+            }
+        }
+        let port = parts.port ?? Self.defaultPort
         // The host and port are checked as an http URL's are.
         let bracketed = rawHost.contains(":") && !rawHost.hasPrefix("[") ? "[\(rawHost)]" : rawHost
         let checked: HTTPRequestTarget
@@ -100,7 +111,7 @@ public struct HTTPProxy: Sendable, Hashable, CustomStringConvertible {
         } catch {
             throw UVURLError(.badURL, detail: "proxy \(HTTPRequestValidation.quoted(string)): \(error.detail ?? error.code.description)")
         }
-        self.init(host: checked.host, port: port, username: components.user, password: components.password)
+        self.init(host: checked.host, port: port, username: user, password: password)
     }
 
     /// `http://host:port`, with `user:***@` when credentials are set

@@ -1,4 +1,3 @@
-import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -30,9 +29,9 @@ import HTTPTypes
 ///   silently dropping credentials would both surprise. Put an
 ///   `Authorization` field on the request instead.
 /// - CR, LF or NUL anywhere in the URL string, or in the decoded host, is
-///   refused with `.badURL`. (Foundation's `URL(string:)` percent-encodes
-///   raw CR and LF in a path; ``init(string:)`` checks the string first so
-///   such a URL is refused rather than repaired.)
+///   refused with `.badURL`. (``HTTPURLReference`` percent-encodes what a
+///   URL may not hold, as Foundation's `URL(string:)` does; ``init(string:)``
+///   checks the string first so raw CR and LF are refused, not repaired.)
 /// - The request target is the percent-encoded path and query (`/` when
 ///   the path is empty); the fragment is never sent.
 ///
@@ -46,8 +45,9 @@ import HTTPTypes
 ///
 /// Threading: a value type; `Sendable`.
 public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
-    /// The URL as given (after parsing), for resolving relative redirects.
-    public let url: URL
+    /// The URL as parsed (invalid bytes percent-encoded), for resolving
+    /// relative redirects.
+    public let reference: HTTPURLReference
     /// `http` or `https`, lowercased.
     public let scheme: HTTPScheme
     /// The host to connect to: a lowercased name, an IPv4 address, or a
@@ -75,17 +75,18 @@ public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `.badURL` or `.unsupportedURL`; see the type's rules.
     public init(string: String) throws(UVURLError) {
         try Self.refuseControlBytes(string.utf8, place: "URL")
-        guard let url = URL(string: string) else {
+        guard let reference = HTTPURLReference(parsing: string) else {
             throw UVURLError(.badURL, detail: "not a valid URL")
         }
-        try self.init(url: url)
+        try self.init(reference: reference)
     }
 
-    /// Checks and takes apart a URL.
+    /// Checks and takes apart a parsed URL (an absolute one: a relative
+    /// reference has no scheme and fails with `.unsupportedURL`).
     ///
     /// - Throws: `.badURL` or `.unsupportedURL`; see the type's rules.
-    public init(url: URL) throws(UVURLError) {
-        try Self.refuseControlBytes(url.absoluteString.utf8, place: "URL")
+    public init(reference url: HTTPURLReference) throws(UVURLError) {
+        try Self.refuseControlBytes(url.description.utf8, place: "URL")
         guard let rawScheme = url.scheme, !rawScheme.isEmpty else {
             throw UVURLError(.unsupportedURL, detail: "URL has no scheme")
         }
@@ -98,21 +99,23 @@ public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
                 detail: "scheme \(HTTPRequestValidation.quoted(rawScheme)) is not http or https"
             )
         }
-        if url.user(percentEncoded: true) != nil || url.password(percentEncoded: true) != nil {
+        guard let parts = url.authorityParts else {
+            throw UVURLError(.badURL, detail: "URL has no host")
+        }
+        if parts.userInfo != nil {
             throw UVURLError(.badURL, detail: "user info in URL is not supported")
         }
-        guard let decodedHost = url.host(percentEncoded: false), !decodedHost.isEmpty else {
+        guard let decodedHost = HTTPURLReference.percentDecoded(parts.host) else {
+            throw UVURLError(.badURL, detail: "not a valid URL")
+        }
+        guard !decodedHost.isEmpty else {
             throw UVURLError(.badURL, detail: "URL has no host")
         }
         try Self.refuseControlBytes(decodedHost.utf8, place: "host")
         if isUnix {
-            var target = url.path(percentEncoded: true)
-            if target.isEmpty { target = "/" }
-            if let query = url.query(percentEncoded: true) {
-                target += "?" + query
-            }
+            let target = Self.originForm(url)
             try HTTPRequestValidation.validateTarget(target)
-            self.url = url
+            self.reference = url
             self.scheme = scheme
             self.host = "localhost"
             self.port = scheme.defaultPort
@@ -122,7 +125,7 @@ public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
             key = ConnectionKey(scheme: scheme, host: "localhost", port: scheme.defaultPort, socketPath: decodedHost)
             return
         }
-        let port = url.port ?? scheme.defaultPort
+        let port = parts.port ?? scheme.defaultPort
         guard (1...65535).contains(port) else {
             throw UVURLError(.badURL, detail: "port \(port) is out of range")
         }
@@ -130,7 +133,7 @@ public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
         let host: String
         var hostForHeader: String
         if decodedHost.utf8.contains(UInt8(ascii: ":")) {
-            // An IPv6 literal (Foundation strips the brackets). The address
+            // An IPv6 literal (the parser strips the brackets). The address
             // is lowercased, so `[FE80::1]` and `[fe80::1]` share a pool key
             // (found by the RequestValidationFuzzer); the zone is an
             // interface name and keeps its case.
@@ -148,14 +151,10 @@ public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
             hostForHeader += ":\(port)"
         }
 
-        var target = url.path(percentEncoded: true)
-        if target.isEmpty { target = "/" }
-        if let query = url.query(percentEncoded: true) {
-            target += "?" + query
-        }
+        let target = Self.originForm(url)
         try HTTPRequestValidation.validateTarget(target)
 
-        self.url = url
+        self.reference = url
         self.scheme = scheme
         self.host = host
         self.port = port
@@ -188,6 +187,13 @@ public struct HTTPRequestTarget: Sendable, Hashable, CustomStringConvertible {
     }
 
     // MARK: Checks
+
+    /// Path and query, `/` for an empty path; never the fragment.
+    private static func originForm(_ url: HTTPURLReference) -> String {
+        var target = url.path.isEmpty ? "/" : url.path
+        if let query = url.query { target += "?" + query }
+        return target
+    }
 
     private static func refuseControlBytes(_ bytes: String.UTF8View, place: String) throws(UVURLError) {
         // The common case in one pass over contiguous bytes.

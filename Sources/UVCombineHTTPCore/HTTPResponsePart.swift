@@ -1,4 +1,3 @@
-import FoundationEssentials
 import HTTPTypes
 
 /// One element of a streamed response: first the head, then the body
@@ -11,10 +10,10 @@ import HTTPTypes
 /// }
 /// ```
 ///
-/// Named `UVURLSession.ResponsePart` in the session's API (a type alias):
-/// it lives here, in the protocol core, because the exchange state machine
-/// holds the part a subscriber had no demand for
-/// (``HTTPExchangeStateMachine/heldPart``).
+/// The protocol core's form of a streamed part, in bytes: the exchange
+/// state machine holds the part a subscriber had no demand for
+/// (``HTTPExchangeStateMachine/heldPart``). The session's API has its own
+/// `UVURLSession.ResponsePart`, whose body is `Data`.
 ///
 /// Threading: a value type; `Sendable`.
 public enum HTTPResponsePart: Sendable {
@@ -23,7 +22,7 @@ public enum HTTPResponsePart: Sendable {
     case head(HTTPResponse)
     /// A run of body bytes, in order; never empty. How the body is cut
     /// into parts depends on how it arrived.
-    case body(Data)
+    case body([UInt8])
 
     /// The head, for `.head`.
     public var response: HTTPResponse? {
@@ -32,8 +31,8 @@ public enum HTTPResponsePart: Sendable {
     }
 
     /// The bytes, for `.body`.
-    public var data: Data? {
-        if case .body(let data) = self { return data }
+    public var bytes: [UInt8]? {
+        if case .body(let bytes) = self { return bytes }
         return nil
     }
 }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import HTTPTypes
 
 /// One task's redirect bookkeeping: a pure state machine that reads each
@@ -116,12 +115,12 @@ public struct RedirectStateMachine: Sendable {
         default: return .deliver
         }
         guard let location = response.headerFields[.location] else { return .deliver }
-        guard let resolved = URL(string: location, relativeTo: current.url)?.absoluteURL else {
+        guard let reference = HTTPURLReference(parsing: location) else {
             return .fail(UVURLError(.badServerResponse, detail: "redirect Location is not a valid URL"))
         }
         let next: HTTPRequestTarget
         do throws(UVURLError) {
-            next = try HTTPRequestTarget(url: resolved)
+            next = try HTTPRequestTarget(reference: reference.resolved(against: current.reference))
         } catch {
             return .fail(error)
         }

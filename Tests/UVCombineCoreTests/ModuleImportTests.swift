@@ -37,13 +37,21 @@ struct ModuleImportTests {
              forbidden: []),
         // FoundationEssentials (Date, Data, URL) at most.
         Rule(folder: "Sources/UVCombineLoopFoundation", allowed: nil, forbidden: foundation.union(["Dispatch"])),
-        // The HTTP protocol core: no I/O, no loop, no Combine core.
-        // FoundationEssentials (URL, Data), swift-http-types and the C
-        // library (memchr) only, so the fuzzers and the state machines'
-        // tests build it alone.
+        // The HTTP protocol core: no I/O, no loop, no Combine core, and no
+        // Foundation module (it parses URLs itself: HTTPURLReference).
+        // swift-http-types and the C library (memchr, inet_pton) only, so
+        // the fuzzers and the state machines' tests build it alone, and
+        // the C library's HTTP path needs no FoundationEssentials for it.
         Rule(folder: "Sources/UVCombineHTTPCore",
-             allowed: ["FoundationEssentials", "HTTPTypes", "Glibc", "Musl", "Darwin"],
+             allowed: ["HTTPTypes", "Glibc", "Musl", "Darwin"],
              forbidden: []),
+        // The session's engine (pool, transports, TLS, proxy tunnel,
+        // decoder, deadlines), which the C API drives: no Foundation
+        // module, no Dispatch, so libuvcombine-c.so links none.
+        Rule(folder: "Sources/UVCombineHTTPClient", allowed: nil,
+             forbidden: foundation.union(["FoundationEssentials", "Dispatch"])),
+        // The public Swift surface: FoundationEssentials (`URL`, `Data`)
+        // at most, converted at the edge.
         Rule(folder: "Sources/UVCombineHTTP", allowed: nil, forbidden: foundation),
         Rule(folder: "Sources/UVCombineWebSocket", allowed: nil, forbidden: foundation),
         Rule(folder: "Sources/CUVCombineImplementation", allowed: nil, forbidden: foundation),

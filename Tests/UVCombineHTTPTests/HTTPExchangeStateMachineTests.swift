@@ -93,7 +93,7 @@ struct HTTPExchangeStateMachineTests {
         expectAction(waiting.cancel(), .none)
 
         var paused = delivering()
-        expectAction(paused.partRefused(.body(Data([1, 2])), unparsed: UnsafeRawBufferPointer(start: nil, count: 0)), .pause)
+        expectAction(paused.partRefused(.body([1, 2]), unparsed: UnsafeRawBufferPointer(start: nil, count: 0)), .pause)
         expectAction(paused.cancel(), .leavePool)
         #expect(paused.heldPart == nil && paused.heldByteCount == 0 && !paused.isPaused)
         expectAction(paused.resume().isNone, true)
@@ -156,14 +156,14 @@ struct HTTPExchangeStateMachineTests {
     @Test func aRefusedPartIsHeldWithTheUnparsedRestAndOfferedOnResume() {
         var exchange = delivering()
         let rest: [UInt8] = [7, 8, 9]
-        let action = rest.withUnsafeBytes { exchange.partRefused(.body(Data([1, 2])), unparsed: $0) }
+        let action = rest.withUnsafeBytes { exchange.partRefused(.body([1, 2]), unparsed: $0) }
         #expect(action == .pause)
         #expect(exchange.isPaused && exchange.heldByteCount == 5)
         guard case .resume(let part) = exchange.resume() else {
             Issue.record("expected .resume")
             return
         }
-        #expect(part?.data == Data([1, 2]))
+        #expect(part?.bytes == [1, 2])
         #expect(!exchange.isPaused && exchange.heldPart == nil)
         expectAction(exchange.resume().isNone, true)
         var bytes = exchange.takeUnparsed()
@@ -177,7 +177,7 @@ struct HTTPExchangeStateMachineTests {
     @Test func aPartRefusedAgainOnResumeKeepsTheUnparsedBytes() {
         var exchange = delivering()
         let rest: [UInt8] = [5, 6]
-        _ = rest.withUnsafeBytes { exchange.partRefused(.body(Data([1])), unparsed: $0) }
+        _ = rest.withUnsafeBytes { exchange.partRefused(.body([1]), unparsed: $0) }
         guard case .resume(let part?) = exchange.resume() else {
             Issue.record("expected .resume with a part")
             return
@@ -398,7 +398,7 @@ struct HTTPExchangeStateMachineViolationTests {
             _ = exchange.executed()
             _ = exchange.responseHead(.deliver)
             _ = exchange.demandExhausted()
-            _ = exchange.partRefused(.body(Data([1])), unparsed: UnsafeRawBufferPointer(start: nil, count: 0))
+            _ = exchange.partRefused(.body([1]), unparsed: UnsafeRawBufferPointer(start: nil, count: 0))
         }
         #expect(Self.stderr(result).contains(
             "partRefused: a part is refused while exchanging and reading, but it is exchanging, response delivering, upload not started, paused"))

@@ -2,23 +2,9 @@ import FoundationEssentials
 import HTTPTypes
 import UVCombineCore
 import UVCombineHTTPCore
+import UVCombineHTTPClient
 
 extension UVURLSession {
-    /// One element of a streamed response: first the head, then the body
-    /// in parts as they arrive (``HTTPResponsePart``, in the protocol core,
-    /// where the exchange state machine holds a part refused for want of
-    /// demand).
-    ///
-    /// ```swift
-    /// switch part {
-    /// case .head(let response): print(response.status.code) // Prints: "200"
-    /// case .body(let chunk): file.write(chunk)
-    /// }
-    /// ```
-    ///
-    /// Threading: a value type; `Sendable`.
-    public typealias ResponsePart = HTTPResponsePart
-
     /// A publisher that performs one HTTP request per subscription and
     /// streams the response: ``ResponsePart/head(_:)`` first, then
     /// ``ResponsePart/body(_:)`` parts, then `.finished`.
@@ -59,9 +45,9 @@ extension UVURLSession {
         public var request: HTTPRequest { task.request }
 
         /// The request body, if any.
-        public var body: Data? { task.body }
+        public var body: Data? { task.body.map { Data($0) } }
 
-        internal init(task: HTTPTaskRequest, session: UVURLSession) {
+        package init(task: HTTPTaskRequest, session: UVURLSession) {
             self.task = task
             self.session = session
         }
@@ -78,90 +64,20 @@ extension UVURLSession {
         /// Attaches `subscriber`; the request starts on its first demand.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = BytesSubscription(session: session, task: task, downstream: subscriber)
+            let subscription = BytesSubscription<S, ResponsePart>(session: session, task: task, downstream: subscriber)
             subscriber.receive(subscription: subscription)
         }
     }
 }
 
-/// One subscriber's streaming task.
-///
-/// Each part claims one unit of demand under the gate and goes out after
-/// the claim; without demand the part stays with the engine, which stops
-/// reading until `request` resumes it.
-@usableFromInline
-internal final class BytesSubscription<Downstream: Subscriber>: SessionTask, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
-    where Downstream.Input == UVURLSession.ResponsePart, Downstream.Failure == UVURLError
-{
-    /// Guarded by the gate; released when the task ends.
-    // Unchecked exclusivity: as DataTaskSubscription's, under the gate.
-    @exclusivity(unchecked) @usableFromInline internal var downstream: Downstream?
-
+extension UVURLSession.ResponsePart: HTTPStreamedPartConvertible {
+    /// The engine's part with its bytes copied into a `Data`: the one copy
+    /// a streamed part costs.
     @inlinable
-    internal init(session: UVURLSession, task: HTTPTaskRequest, downstream: Downstream) {
-        self.downstream = downstream
-        super.init(
-            session: session,
-            spec: task,
-            isStreaming: true,
-            deliverOutcome: { task, outcome in
-                unsafeDowncast(task, to: BytesSubscription<Downstream>.self).deliver(outcome)
-            },
-            offerPart: { task, part in
-                unsafeDowncast(task, to: BytesSubscription<Downstream>.self).offer(part)
-            }
-        )
-    }
-
-    /// Delivers `part` if the subscriber has demand. Loop thread.
-    @inlinable
-    internal func offer(_ part: UVURLSession.ResponsePart) -> PartOffer {
-        var result = PartOffer.cancelled
-        withGate {
-            result = claimPart()
-            guard case .delivered = result, let downstream else { return }
-            addDemand(downstream.receive(part))
-        }
-        return result
-    }
-
-    /// Sends the completion unless cancelled. Loop thread, under the gate.
-    @inlinable
-    internal func deliver(_ outcome: TaskOutcome) {
-        guard claimCompletion(), let downstream else { return }
-        self.downstream = nil
-        switch outcome {
-        case .finished, .value:
-            downstream.receive(completion: .finished)
-        case .failure(let error):
-            downstream.receive(completion: .failure(error))
+    package static func copying(_ part: StreamedPart) -> UVURLSession.ResponsePart {
+        switch part {
+        case .head(let response): .head(response)
+        case .body(let bytes): .body(Data(bytes))
         }
     }
-
-    /// Adds demand; the first starts the request, and demand after a
-    /// pause resumes reading.
-    @usableFromInline
-    internal func request(_ demand: Subscribers.Demand) {
-        requestDemand(demand)
-    }
-
-    /// Sends nothing more downstream; a started request is cancelled on
-    /// the loop (closing its connection). Waits for a delivery in flight
-    /// on another thread.
-    @usableFromInline
-    internal func cancel() {
-        var taken: Downstream?
-        cancelSubscription {
-            taken = downstream
-            downstream = nil
-        }
-        _ = taken
-    }
-
-    @usableFromInline var description: String { "BytesPublisher" }
-    @usableFromInline var customMirror: Mirror {
-        Mirror(self, children: ["request": spec.request, "demand": control.withLock { $0.demand }])
-    }
-    @usableFromInline var playgroundDescription: Any { description }
 }

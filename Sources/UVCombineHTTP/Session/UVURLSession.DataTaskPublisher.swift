@@ -3,6 +3,7 @@ import HTTPTypes
 import Synchronization
 import UVCombineCore
 import UVCombineHTTPCore
+import UVCombineHTTPClient
 
 extension UVURLSession {
     /// A publisher that delivers the result of one HTTP request per
@@ -53,9 +54,9 @@ extension UVURLSession {
         public var request: HTTPRequest { task.request }
 
         /// The request body, if any.
-        public var body: Data? { task.body }
+        public var body: Data? { task.body.map { Data($0) } }
 
-        internal init(task: HTTPTaskRequest, session: UVURLSession) {
+        package init(task: HTTPTaskRequest, session: UVURLSession) {
             self.task = task
             self.session = session
         }
@@ -72,81 +73,20 @@ extension UVURLSession {
         /// Attaches `subscriber`; the request starts on its first demand.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = DataTaskSubscription(session: session, task: task, downstream: subscriber)
+            let subscription = DataTaskSubscription<S, Data>(session: session, task: task, downstream: subscriber)
             subscriber.receive(subscription: subscription)
         }
     }
 }
 
-/// One subscriber's data task.
-///
-/// The first `request` starts the task on the loop; the engine hands the
-/// outcome to `deliver`, which claims completion under the gate, so a
-/// cancel and a delivery cannot both win.
-@usableFromInline
-internal final class DataTaskSubscription<Downstream: Subscriber>: SessionTask, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
-    where Downstream.Input == (data: Data, response: HTTPResponse), Downstream.Failure == UVURLError
-{
-    /// Guarded by the gate; released when the task ends, so no cycle
-    /// outlives it. Unchecked exclusivity: the gate already serialises
-    /// every access, and the run-time check cost about 150 instructions
-    /// per request (callgrind, issue 17).
-    @exclusivity(unchecked) @usableFromInline internal var downstream: Downstream?
-
+extension Data: HTTPResponseBodyConvertible {
+    /// The engine's collected bytes as a `Data` that owns them: no copy.
     @inlinable
-    internal init(session: UVURLSession, task: HTTPTaskRequest, downstream: Downstream) {
-        self.downstream = downstream
-        super.init(
-            session: session,
-            spec: task,
-            isStreaming: false,
-            deliverOutcome: { task, outcome in
-                unsafeDowncast(task, to: DataTaskSubscription<Downstream>.self).deliver(outcome)
-            },
-            offerPart: { _, _ in .cancelled }
-        )
-    }
-
-    /// Sends the outcome unless cancelled. Loop thread, under the gate.
-    @inlinable
-    internal func deliver(_ outcome: TaskOutcome) {
-        guard claimCompletion(), let downstream else { return }
-        self.downstream = nil
-        switch outcome {
-        case .value(let data, let response):
-            _ = downstream.receive((data: data, response: response))
-            downstream.receive(completion: .finished)
-        case .failure(let error):
-            downstream.receive(completion: .failure(error))
-        case .finished:
-            downstream.receive(completion: .finished)
+    package static func taking(_ body: ResponseBody) -> Data {
+        guard let pointer = body.pointer, body.count > 0 else {
+            body.free()
+            return Data()
         }
+        return Data(bytesNoCopy: pointer, count: body.count, deallocator: .free)
     }
-
-    /// The first demand starts the request; later demand changes nothing
-    /// (there is only one value).
-    @usableFromInline
-    internal func request(_ demand: Subscribers.Demand) {
-        requestDemand(demand)
-    }
-
-    /// Sends nothing more downstream; a started request is cancelled on
-    /// the loop. Waits for a delivery in flight on another thread.
-    @usableFromInline
-    internal func cancel() {
-        var taken: Downstream?
-        cancelSubscription {
-            taken = downstream
-            downstream = nil
-        }
-        // The subscriber is released here, outside the gate.
-        _ = taken
-    }
-
-    @usableFromInline var description: String { "DataTaskPublisher" }
-    @usableFromInline var customMirror: Mirror {
-        Mirror(self, children: ["request": spec.request])
-    }
-    @usableFromInline var playgroundDescription: Any { description }
 }

@@ -1,0 +1,180 @@
+import UVCombineHTTPCore
+
+extension UVURLSession {
+    /// A session's limits, timeouts, redirect policy and TLS settings, in
+    /// the spirit of `URLSessionConfiguration`.
+    ///
+    /// | here | URLSessionConfiguration | default |
+    /// | --- | --- | --- |
+    /// | ``maximumConnectionsPerHost`` | `httpMaximumConnectionsPerHost` | 6 |
+    /// | ``connectTimeout`` | (none) | 10 s |
+    /// | ``connectionAttemptDelay`` | (none) | 250 ms (Happy Eyeballs) |
+    /// | ``connectionIdleTimeout`` | (none) | 60 s |
+    /// | ``idleReadTimeout`` | `timeoutIntervalForRequest` | 60 s |
+    /// | ``totalTimeout`` | `timeoutIntervalForResource` | 7 days |
+    /// | ``redirectPolicy`` | (a delegate's job) | follow up to 5, never https → http |
+    /// | ``maximumResponseHeaderBytes`` | (none) | 64 KiB |
+    /// | ``maximumResponseHeaderCount`` | (none) | 100 |
+    /// | ``maximumResponseStatusLineLength`` | (none) | 8 KiB |
+    /// | ``maximumResponseBodyLength`` | (none) | no limit |
+    /// | ``tls`` | (a delegate's job) | system trust roots, full verification, TLS 1.2+ |
+    /// | ``decompressesResponses`` | (always on) | on: `Accept-Encoding: gzip, deflate` |
+    /// | ``unixSocketPath`` | (none) | nil: TCP |
+    /// | ``proxy`` | `connectionProxyDictionary` (and the environment) | none: direct |
+    ///
+    /// Each limit fails the one task that exceeds it with a typed
+    /// ``UVURLError``: `.timedOut` with ``UVURLError/timeoutKind`` `.connect`,
+    /// `.idleRead` or `.total`; `.badServerResponse` for a head over the
+    /// limits; `.dataLengthExceedsMaximum` for a body over its limit;
+    /// `.httpTooManyRedirects`. TLS failures have codes of their own
+    /// (`.secureConnectionFailed`, `.serverCertificateHasBadDate`, ...;
+    /// ``TLSConfiguration``); a compressed body that does not decode fails
+    /// with `.cannotDecodeContentData`.
+    ///
+    /// ```swift
+    /// var configuration = UVURLSession.Configuration()
+    /// configuration.maximumConnectionsPerHost = 2
+    /// configuration.idleReadTimeout = .seconds(5)
+    /// configuration.redirectPolicy = .none
+    /// let session = UVURLSession(loop: loop, configuration: configuration)
+    /// ```
+    ///
+    /// Threading: a value type; `Sendable`.
+    public struct Configuration: Sendable, Equatable {
+        /// Connections per (scheme, host, port) at most; requests beyond it
+        /// wait in a first-in, first-out queue. Default 6.
+        public var maximumConnectionsPerHost: Int = 6
+        /// How long name resolution, TCP connect and, for `https`, the TLS
+        /// handshake may take. Default 10 s.
+        public var connectTimeout: Duration = .seconds(10)
+        /// Happy Eyeballs (RFC 8305): when a host name has several
+        /// addresses, how long a connect to one runs alone before the next
+        /// address is tried beside it (the first to connect wins). Default
+        /// 250 ms, as RFC 8305 recommends; see
+        /// `UVTCP.Options.connectionAttemptDelay` in UVCombineLoop.
+        public var connectionAttemptDelay: Duration = .milliseconds(250)
+        /// How long an unused keep-alive connection stays open. Default 60 s.
+        public var connectionIdleTimeout: Duration = .seconds(60)
+        /// The longest an exchange may go without progress once its request
+        /// is being written: no response byte received and no request byte
+        /// taken by the kernel (so an upload slower than this lives while
+        /// its bytes flow; a stall in either direction times out); `nil`
+        /// for none. Default 60 s.
+        public var idleReadTimeout: Duration? = .seconds(60)
+        /// The longest a task may take in all, redirects and retries
+        /// included; `nil` for none. Default 7 days.
+        public var totalTimeout: Duration? = .seconds(7 * 24 * 3600)
+        /// Which redirects are followed. Default: up to 5, never from
+        /// `https` to `http`.
+        public var redirectPolicy = RedirectPolicy()
+        /// The most bytes a response head may take. Default 64 KiB.
+        public var maximumResponseHeaderBytes: Int = 64 * 1024
+        /// The most header fields a response may have. Default 100.
+        public var maximumResponseHeaderCount: Int = 100
+        /// The longest response status line, without its CRLF. Default
+        /// 8 KiB.
+        public var maximumResponseStatusLineLength: Int = 8 * 1024
+        /// The largest response body accepted, or `nil` for no limit
+        /// (the default).
+        public var maximumResponseBodyLength: Int? = nil
+        /// How `https` connections are secured: trusted roots (the
+        /// system's by default, or a PEM file like `curl --cacert`),
+        /// certificate verification (on; `.disabledInsecure` only for
+        /// tests, like `curl -k`) and the minimum TLS version.
+        ///
+        /// ```swift
+        /// configuration.tls.trustRoots = .pemFile("/path/to/ca.pem")
+        /// ```
+        public var tls = TLSConfiguration()
+        /// Whether responses may come compressed, as with `URLSession`:
+        /// every request says `Accept-Encoding: gzip, deflate` (unless it
+        /// carries an `Accept-Encoding` of its own, which is sent as
+        /// given), and a body whose `Content-Encoding` is `gzip`
+        /// (`x-gzip`) or `deflate` is decoded as it arrives, through the
+        /// system zlib, whoever asked for it. Default `true`; `false`
+        /// sends no `Accept-Encoding` and delivers every body as it came.
+        ///
+        /// The response head is delivered as the server sent it:
+        /// `Content-Encoding` stays, and `Content-Length` is the length of
+        /// the *encoded* body, not of the data delivered. Other codings
+        /// (`br`, `zstd`) and lists of several are not decoded.
+        /// ``maximumResponseBodyLength`` applies to the encoded body and to
+        /// the decoded one. A corrupt or truncated stream fails the task
+        /// with `.cannotDecodeContentData` and closes the connection.
+        ///
+        /// ```swift
+        /// configuration.decompressesResponses = false // bodies as sent
+        /// ```
+        public var decompressesResponses = true
+        /// A Unix domain socket every connection goes through instead of
+        /// TCP, as `curl --unix-socket`: the URL still gives the `Host`
+        /// field, the TLS server name for `https`, and the request target;
+        /// only where the bytes go changes. Connections are pooled by
+        /// socket path (and scheme, host and port). Default nil: TCP, or
+        /// the socket an `http+unix://` URL names (its percent-encoded
+        /// host, as in `http+unix://%2Fvar%2Frun%2Fapp.sock/path`).
+        ///
+        /// A path where nothing listens fails the task with
+        /// `.cannotConnectToHost` (`UV_ENOENT` when nothing exists there,
+        /// `UV_ECONNREFUSED` when no one listens); a path longer than
+        /// ``/UVCombineLoop/UVPipe/maximumPathLength`` bytes with
+        /// `UV_ENAMETOOLONG`.
+        ///
+        /// ```swift
+        /// configuration.unixSocketPath = "/var/run/docker.sock"
+        /// // http://localhost/v1.43/containers/json goes through the socket
+        /// ```
+        public var unixSocketPath: String? = nil
+        /// The proxies requests go through: `http` URLs as absolute-form
+        /// requests, `https` URLs through `CONNECT` tunnels, with basic
+        /// authentication and a no-proxy list (``ProxyConfiguration``).
+        /// Default ``ProxyConfiguration/none``: direct, whatever the
+        /// environment says; ``ProxyConfiguration/environment`` reads
+        /// `http_proxy`, `HTTPS_PROXY`, `NO_PROXY` and the rest with curl's
+        /// rules.
+        ///
+        /// ```swift
+        /// configuration.proxy = .environment
+        /// configuration.proxy = UVURLSession.ProxyConfiguration(
+        ///     https: try UVURLSession.Proxy(url: "http://user:pass@proxy:3128"), noProxy: "localhost")
+        /// ```
+        public var proxy = ProxyConfiguration.none
+
+        /// The defaults above.
+        public init() {}
+
+        /// The defaults, as `URLSessionConfiguration.default` reads.
+        ///
+        /// ```swift
+        /// let session = UVURLSession(loop: loop, configuration: .default)
+        /// ```
+        public static var `default`: Configuration { Configuration() }
+
+        /// The pool's part.
+        package var pool: ConnectionPoolStateMachine.Configuration {
+            var pool = ConnectionPoolStateMachine.Configuration()
+            pool.maximumConnectionsPerHost = maximumConnectionsPerHost
+            pool.connectTimeout = connectTimeout
+            pool.idleTimeout = connectionIdleTimeout
+            return pool
+        }
+
+        /// Each task's part.
+        package var timeouts: RequestTimeouts {
+            var timeouts = RequestTimeouts()
+            timeouts.idleRead = idleReadTimeout
+            timeouts.total = totalTimeout
+            return timeouts
+        }
+
+        /// The response parser's part.
+        package var parser: HTTPResponseParser.Configuration {
+            var parser = HTTPResponseParser.Configuration()
+            parser.maximumHeaderBytes = maximumResponseHeaderBytes
+            parser.maximumHeaderCount = maximumResponseHeaderCount
+            parser.maximumStatusLineLength = maximumResponseStatusLineLength
+            parser.maximumBodyLength = maximumResponseBodyLength
+            return parser
+        }
+    }
+}
