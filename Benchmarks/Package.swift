@@ -26,6 +26,10 @@
 //   NginxBenchmarks        UVURLSession beside the bare libuv client against
 //                          a real nginx in its own process (skipped without
 //                          nginx): the cost per request of issue 17
+//   WebSocketBenchmarks    UVWebSocketTask beside swift-websocket's client and
+//                          python's websockets client against one
+//                          hummingbird-websocket echo server in its own
+//                          process (skipped without it: make interop-servers)
 // NginxProfile (not a benchmark) runs one of those workloads alone, for
 // valgrind --tool=callgrind.
 // BenchmarkSupport holds what they share: sizes, metrics, the measured
@@ -56,6 +60,9 @@ let package = Package(
         // HTTPRequest for the upload workloads (already in the graph through
         // the root package).
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // The WebSocket client UVWebSocketTask is compared with (issue 34).
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", exact: "1.6.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -155,6 +162,21 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Benchmarks/UploadBenchmarks",
+            plugins: [benchmarkPlugin]
+        ),
+        .executableTarget(
+            name: "WebSocketBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                "LoopSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "UVCombine", package: "UVCombine"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/WebSocketBenchmarks",
+            exclude: ["python_client.py"],
             plugins: [benchmarkPlugin]
         ),
         .executableTarget(
