@@ -6,12 +6,15 @@
 # Package.swift stays usable as a dependency (issue 21). It also pins what
 # `import UVCombine` shows: the HTTP protocol core (parser, writer, pool
 # state machine, ...) is the product UVCombineHTTPCore, reachable only with
-# `import UVCombineHTTPCore` (docs/http-protocol-core.md). `make check-dependent`.
+# `import UVCombineHTTPCore` (docs/http-protocol-core.md). The protocol
+# products beside it (HTTP/2, the WebSocket core, cookies, authentication)
+# are linked by one more target, ProtocolUser. `make check-dependent`.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/uvcombine-dependent.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/Sources/SwiftUser" "$work/Sources/CUser/include" "$work/Sources/CUserMain" "$work/Sources/SPIProbe"
+mkdir -p "$work/Sources/SwiftUser" "$work/Sources/CUser/include" "$work/Sources/CUserMain" "$work/Sources/SPIProbe" \
+    "$work/Sources/ProtocolUser"
 
 cat > "$work/Package.swift" <<MANIFEST
 // swift-tools-version: 6.0
@@ -34,9 +37,29 @@ let package = Package(
             .product(name: "UVCombine", package: "UVCombine"),
             .product(name: "UVCombineHTTPCore", package: "UVCombine"),
         ]),
+        .executableTarget(name: "ProtocolUser", dependencies: [
+            .product(name: "UVCombineHTTP2", package: "UVCombine"),
+            .product(name: "UVCombineWebSocketCore", package: "UVCombine"),
+            .product(name: "UVCombineHTTPCookies", package: "UVCombine"),
+            .product(name: "UVCombineHTTPAuthentication", package: "UVCombine"),
+        ]),
     ]
 )
 MANIFEST
+
+cat > "$work/Sources/ProtocolUser/main.swift" <<'SWIFT'
+import UVCombineHTTP2
+import UVCombineHTTPAuthentication
+import UVCombineHTTPCookies
+import UVCombineWebSocketCore
+
+// One name from each protocol product, so each links from outside.
+precondition(HTTP2Configuration() == HTTP2Configuration())
+precondition(CookieStore().cookies.isEmpty)
+precondition(WebSocketCloseCode(rawValue: 1000) == WebSocketCloseCode(rawValue: 1000))
+precondition(BasicAuthentication.self == BasicAuthentication.self)
+print("ProtocolUser: ok")
+SWIFT
 
 cat > "$work/Sources/SwiftUser/main.swift" <<'SWIFT'
 import UVCombine
@@ -98,6 +121,7 @@ swift build ${DEPENDENT_SWIFT_FLAGS:-} 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || t
 test "${PIPESTATUS[0]}" -eq 0
 "$(swift build --show-bin-path)/SwiftUser"
 "$(swift build --show-bin-path)/CUserMain"
+"$(swift build --show-bin-path)/ProtocolUser"
 spi_probe 'import UVCombine'
 if swift build --target SPIProbe > spi-probe.log 2>&1; then
     echo "check-dependent: \`import UVCombine\` alone reaches HTTPResponseParser (only \`import UVCombineHTTPCore\` may)"; exit 1
