@@ -35,7 +35,9 @@ import Synchronization
 /// Here the holder's identity *is* the lock word: taking the gate is one
 /// compare-and-swap (0 to the caller's identity), letting go is a plain
 /// store of 0 followed by a plain load of the parked count. A thread that
-/// finds the gate held spins briefly, then parks on a futex; for the
+/// finds the gate held spins briefly, then parks on a futex, and a release
+/// that finds parked threads hands the gate to them (so a hot sender
+/// cannot starve a `cancel()` waiting on another thread); for the
 /// holder's store-then-load to be enough, the parking thread issues an
 /// asymmetric heavy barrier first (`membarrier`, see
 /// `uvcombine_gate_parking.h`), so either the holder sees it parked and
@@ -94,16 +96,25 @@ package struct DownstreamGate: ~Copyable {
         // orders them in the processor (see the type's comment).
         uvcombine_light_barrier()
         if parked.load(ordering: .relaxed) != 0 {
-            wakeParked()
+            handOff()
         }
         return result
     }
+
+    /// The owner value of a gate released to its parked threads: only a
+    /// thread that was parked when it was released may take it (see
+    /// ``handOff()``). Never a thread identity (those are addresses).
+    @usableFromInline internal static var handedOff: UInt { 1 }
 
     /// Takes the gate when the first attempt found it held: spins a little
     /// (deliveries are short), then parks until a release wakes it.
     @usableFromInline @inline(never)
     internal func acquireContended(_ me: UInt) {
         var spins = 0
+        // The wake-up counter when this thread first parked: once it has
+        // moved, a hand-off may be meant for this thread, and stays so
+        // until it takes the gate (see ``park(_:since:)``).
+        var since: UInt32?
         while true {
             if owner.load(ordering: .relaxed) == 0,
                owner.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
@@ -114,32 +125,56 @@ package struct DownstreamGate: ~Copyable {
                 uvcombine_spin_hint()
                 continue
             }
-            park()
+            if since == nil { since = wakeups.load(ordering: .acquiring) }
+            if park(me, since: since.unsafelyUnwrapped) { return }
         }
     }
 
-    /// Sleeps until the gate may be open: counts itself parked, fences
-    /// every thread (so a holder's release either sees the count or this
-    /// thread sees its store), then sleeps on `wakeups` if the gate is
-    /// still held.
+    /// Parks until the gate may be open. Returns true when it took the
+    /// gate, handed off to it.
+    ///
+    /// `since` is the wake-up counter read before this thread first counted
+    /// itself parked: any release that saw it counted bumped the counter
+    /// afterwards, so a counter moved since then means a hand-off may be
+    /// meant for this thread. Fences every thread (so a holder's release
+    /// either sees the count or this thread sees its store), then sleeps
+    /// unless the gate is open or handed off to it; the sleep ends at the
+    /// next release that finds it parked (the counter moves), or the
+    /// timeout.
     @usableFromInline
-    internal func park() {
+    internal func park(_ me: UInt, since: UInt32) -> Bool {
+        let current = wakeups.load(ordering: .acquiring)
         parked.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        let seen = wakeups.load(ordering: .acquiring)
         _ = uvcombine_heavy_barrier()
-        if owner.load(ordering: .acquiring) != 0 {
+        let now = owner.load(ordering: .acquiring)
+        let mayTake = now == Self.handedOff && wakeups.load(ordering: .acquiring) != since
+        if now != 0 && !mayTake {
             withUnsafePointer(to: wakeups) { word in
                 word.withMemoryRebound(to: UInt32.self, capacity: 1) { word in
-                    uvcombine_park(word, seen, Self.parkTimeoutNanoseconds)
+                    uvcombine_park(word, current, Self.parkTimeoutNanoseconds)
                 }
             }
         }
         parked.wrappingSubtract(1, ordering: .relaxed)
+        return wakeups.load(ordering: .acquiring) != since
+            && owner.compareExchange(expected: Self.handedOff, desired: me, ordering: .acquiringAndReleasing).exchanged
     }
 
-    /// Wakes every parked thread; they race for the gate again.
+    /// A release found parked threads: hands the gate to them and wakes
+    /// them.
+    ///
+    /// Why hand off rather than just wake: a thread that sends in a loop
+    /// releases and re-takes the gate within nanoseconds, long before a
+    /// woken thread runs, so a `cancel()` from another thread could wait
+    /// through any number of values (measured: 4 timer ticks of 2 ms each
+    /// in UVTimerPublisherTests). Marked handed off, the gate refuses the
+    /// fast path and every thread that began parking after this release;
+    /// one of the threads parked before it takes it. Only an arrival in the few
+    /// instructions between the store of 0 and this exchange can still
+    /// take the gate first, and its own release then hands off.
     @usableFromInline @inline(never)
-    internal func wakeParked() {
+    internal func handOff() {
+        _ = owner.compareExchange(expected: 0, desired: Self.handedOff, ordering: .acquiringAndReleasing)
         wakeups.wrappingAdd(1, ordering: .releasing)
         withUnsafePointer(to: wakeups) { word in
             word.withMemoryRebound(to: UInt32.self, capacity: 1) { uvcombine_unpark_all($0) }

@@ -115,6 +115,33 @@ struct DownstreamGateTests {
         #expect(box.gate.parked.load(ordering: .relaxed) == 0)
     }
 
+    /// The release hands the gate to the parked thread: the releasing
+    /// thread, entering again at once, comes second (without the hand-off
+    /// it re-took the gate within nanoseconds, before the woken thread
+    /// ran, and a cancel waited through several timer ticks).
+    @Test("a thread parked behind a holder goes before the holder's next entry")
+    func releaseHandsOffToTheParkedThread() {
+        let box = Guarded()
+        let order = Mutex<[String]>([])
+        let holding = Atomic<Bool>(false)
+        let holder = TestThread {
+            box.gate.withGate { _ in
+                holding.store(true, ordering: .releasing)
+                while box.gate.parked.load(ordering: .acquiring) == 0 { sched_yield() }
+            }
+            box.gate.withGate { _ in order.withLock { $0.append("holder again") } }
+        }
+        while !holding.load(ordering: .acquiring) { sched_yield() }
+        let waiter = TestThread {
+            box.gate.withGate { _ in order.withLock { $0.append("waiter") } }
+        }
+        holder.join()
+        waiter.join()
+        #expect(order.withLock { $0 } == ["waiter", "holder again"])
+        #expect(box.gate.owner.load(ordering: .relaxed) == 0)
+        #expect(box.gate.parked.load(ordering: .relaxed) == 0)
+    }
+
     @Test("an uncontended entry and exit leaves no wake-up behind")
     func uncontendedLeavesNothing() {
         let box = Guarded()
