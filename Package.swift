@@ -169,14 +169,31 @@ let package = Package(
             name: "UVCombineWebSocketCore",
             dependencies: ["CZlib", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
-        // WebSocket tasks on a UVURLSession: the task that runs the
-        // protocol core on the loop over UVCombineHTTP's TCP, TLS and proxy
-        // tunnel connections (docs/websocket.md). At most
-        // FoundationEssentials. Re-exports the core's public-API types only.
+        // The WebSocket task in bytes (the connection on the loop over the
+        // session's TCP, TLS and proxy tunnel connections, the status, the
+        // error): no Foundation module, so the C API's WebSocket functions
+        // link none (ModuleImportTests checks the imports).
+        .target(
+            name: "UVCombineWebSocketClient",
+            dependencies: [
+                "UVCombineWebSocketCore",
+                "UVCombineHTTPClient",
+                "UVCombineHTTPCore",
+                "UVCombineLoop",
+                "UVCombineCore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // WebSocket tasks on a UVURLSession, the public Swift surface:
+        // `UVWebSocketTask` (`Data`, `URL`, the publishers, async forms)
+        // wrapping UVCombineWebSocketClient's byte task and converting at
+        // its edge (docs/websocket.md). At most FoundationEssentials.
+        // Re-exports the core's public-API types and `WebSocketError` only.
         .target(
             name: "UVCombineWebSocket",
             dependencies: [
                 "UVCombineWebSocketCore",
+                "UVCombineWebSocketClient",
                 "UVCombineCore",
                 "UVCombineLoop",
                 "UVCombineHTTP",
@@ -199,8 +216,9 @@ let package = Package(
         // depend on it: the static runtime would clash with the test runner's.
         .target(
             name: "CUVCombineImplementation",
-            dependencies: ["CUVCombine", "UVCombineLoop", "UVCombineLoopFoundation", "UVCombineCore", "UVCombineHTTP",
-                           "UVCombineHTTPClient", "UVCombineWebSocket", "UVCombineHTTPCore", "CLibUV"],
+            dependencies: ["CUVCombine", "UVCombineLoop", "UVCombineCore",
+                           "UVCombineHTTPClient", "UVCombineWebSocketClient", "UVCombineHTTPCore", "CLibUV",
+                           "UVCombineWebSocketCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             exclude: ["uvcombine.map"]
         ),
         // The demo and command-line tool (`uvcombine demo`, `uvcombine

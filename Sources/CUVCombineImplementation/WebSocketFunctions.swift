@@ -1,7 +1,6 @@
 import CUVCombine
-import FoundationEssentials
-import UVCombineHTTP
-import UVCombineWebSocket
+import UVCombineWebSocketClient
+import UVCombineWebSocketCore
 
 // The WebSocket functions of uvcombine.h, checked against the header by the
 // compiler (`@c @implementation`); the header documents them.
@@ -16,13 +15,14 @@ public func uvc_websocket_connect(_ session: OpaquePointer?, _ url: UnsafePointe
     let object = SessionObject.from(session)
     let names = protocols.map { String(cString: $0).split(separator: ",").map { String($0.filter { $0 != " " && $0 != "\t" }) } } ?? []
     // An invalid URL makes a task that fails when it starts (reported by
-    // the callback); `URL(string:)` only refuses what no task could hold.
-    let target = URL(string: String(cString: url)) ?? URL(string: "invalid:")!
-    let task = object.session.webSocketTask(with: target, protocols: names)
+    // the callback), parsed without Foundation (HTTPRequestTarget).
+    let target = WebSocketTarget.parse(String(cString: url))
+    let task = WebSocketClientTask(session: object.session, target: target, extraFields: [:],
+                                   subprotocols: names, options: WebSocketClientOptions())
     let socket = WebSocketObject(task: task, callback: cb, userData: user_data)
-    // Subscribed now (no demand yet), so every later request has its
-    // subscription; resumed on the loop, never calling back inside this call.
-    task.messages.subscribe(socket)
+    // Attached now (no demand yet), so every later request reaches it;
+    // both run on the loop, never calling back inside this call.
+    task.attach(socket)
     task.resume()
     ws_out.pointee = socket.retainedPointer
     return Status.ok
@@ -41,13 +41,13 @@ public func uvc_websocket_request(_ ws: OpaquePointer?, _ count: UInt64) -> Int3
 public func uvc_websocket_send(_ ws: OpaquePointer?, _ type: Int32, _ data: UnsafeRawPointer?, _ length: Int) -> Int32 {
     guard let ws, data != nil || length == 0, length >= 0 else { return Status.invalid }
     let bytes = data.map { UnsafeRawBufferPointer(start: $0, count: length) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
-    let message: UVWebSocketTask.Message
+    let message: WebSocketClientMessage
     switch type {
-    case Int32(UVC_WS_TEXT.rawValue): message = .string(String(decoding: bytes, as: UTF8.self))
-    case Int32(UVC_WS_BINARY.rawValue): message = .data(Data(bytes))
+    case Int32(UVC_WS_TEXT.rawValue): message = .text(String(decoding: bytes, as: UTF8.self))
+    case Int32(UVC_WS_BINARY.rawValue): message = .binary(Array(bytes))
     default: return Status.invalid
     }
-    WebSocketObject.from(ws).task.send(message) { _ in }
+    WebSocketObject.from(ws).task.send(message, completion: nil)
     return Status.ok
 }
 
@@ -55,8 +55,8 @@ public func uvc_websocket_send(_ ws: OpaquePointer?, _ type: Int32, _ data: Unsa
 @c @implementation
 public func uvc_websocket_close(_ ws: OpaquePointer?, _ code: Int32, _ reason: UnsafePointer<CChar>?) -> Int32 {
     guard let ws, (1000...4999).contains(code) else { return Status.invalid }
-    let text = reason.map { Data(String(cString: $0).utf8) }
-    WebSocketObject.from(ws).task.cancel(with: WebSocketCloseCode(rawValue: Int(code)), reason: text)
+    let text = reason.map { Array(String(cString: $0).utf8) } ?? []
+    WebSocketObject.from(ws).task.close(code: WebSocketCloseCode(rawValue: Int(code)), reason: text, completion: nil)
     return Status.ok
 }
 

@@ -1,32 +1,25 @@
 import CLibUV
 import CUVCombine
-import FoundationEssentials
 import Synchronization
 import UVCombineCore
-import UVCombineHTTP
-import UVCombineWebSocket
+import UVCombineWebSocketClient
 
-/// The object behind a `uvc_websocket_t`: the task, and the subscriber of
-/// its messages that calls the C callback. Demand comes only from
+/// The object behind a `uvc_websocket_t`: the byte-based task, and the
+/// sink of its messages that calls the C callback. Demand comes only from
 /// `uvc_websocket_request`, so without it the socket is not read.
 ///
 /// Threading: the C functions from any thread; deliveries on the loop
 /// thread, inside the gate, which `free` passes so that no callback runs
 /// after it returned.
-internal final class WebSocketObject: OpaqueObject, Subscriber, @unchecked Sendable {
+internal final class WebSocketObject: OpaqueObject, WebSocketMessageSink, @unchecked Sendable {
     // @unchecked: `callback` and `userData` are immutable C values; the
     // mutable state is in `state` (a lock) and deliveries are serialised
     // by `gate`.
-    internal typealias Input = UVWebSocketTask.Message
-    internal typealias Failure = WebSocketError
-
-    internal let combineIdentifier = CombineIdentifier()
-    internal let task: UVWebSocketTask
+    internal let task: WebSocketClientTask
     private let callback: uvc_websocket_cb
     private let userData: UnsafeMutableRawPointer?
 
     private struct State {
-        var subscription: (any Subscription)?
         var isFreed = false
         var isEnded = false
     }
@@ -34,60 +27,49 @@ internal final class WebSocketObject: OpaqueObject, Subscriber, @unchecked Senda
     private let state = Locked(State())
     private let gate = DownstreamGate()
 
-    internal init(task: UVWebSocketTask, callback: @escaping uvc_websocket_cb, userData: UnsafeMutableRawPointer?) {
+    internal init(task: WebSocketClientTask, callback: @escaping uvc_websocket_cb, userData: UnsafeMutableRawPointer?) {
         self.task = task
         self.callback = callback
         self.userData = userData
     }
 
-    // MARK: Subscriber (loop thread, or the thread subscribing)
+    // MARK: WebSocketMessageSink (loop thread)
 
-    internal func receive(subscription: any Subscription) {
-        let accepted = state.withLock { state -> Bool in
-            guard !state.isFreed, state.subscription == nil else { return false }
-            state.subscription = subscription
-            return true
-        }
-        if !accepted { subscription.cancel() }
-    }
-
-    internal func receive(_ input: UVWebSocketTask.Message) -> Subscribers.Demand {
+    internal func receive(_ message: WebSocketClientMessage) -> Int {
         gate.withGate { _ in
             guard !state.withLock({ $0.isFreed }) else { return }
             var event = uvc_ws_event_t()
             event.kind = Int32(UVC_WS_EVENT_MESSAGE.rawValue)
-            switch input {
-            case .string(var text):
+            switch message {
+            case .text(var text):
                 event.type = Int32(UVC_WS_TEXT.rawValue)
                 text.withUTF8 { bytes in
                     event.data = UnsafeRawPointer(bytes.baseAddress)
                     event.length = bytes.count
                     callback(pointer, &event, userData)
                 }
-            case .data(let data):
+            case .binary(let bytes):
                 event.type = Int32(UVC_WS_BINARY.rawValue)
-                data.withUnsafeBytes { bytes in
+                bytes.withUnsafeBytes { bytes in
                     event.data = bytes.baseAddress
                     event.length = bytes.count
                     callback(pointer, &event, userData)
                 }
             }
         }
-        return .none
+        // More demand comes only from uvc_websocket_request.
+        return 0
     }
 
-    internal func receive(completion: Subscribers.Completion<WebSocketError>) {
+    internal func finish(_ error: WebSocketError?) {
         gate.withGate { _ in
             let deliver = state.withLock { state -> Bool in
-                defer {
-                    state.isEnded = true
-                    state.subscription = nil
-                }
+                defer { state.isEnded = true }
                 return !state.isFreed && !state.isEnded
             }
             guard deliver else { return }
-            let (status, text) = Self.status(of: completion)
-            let closeCode = task.closeCode.rawValue
+            let (status, text) = Self.status(of: error)
+            let closeCode = task.status.closeCode.rawValue
             text.withCString { message in
                 var event = uvc_ws_event_t()
                 event.kind = Int32(UVC_WS_EVENT_CLOSED.rawValue)
@@ -99,9 +81,10 @@ internal final class WebSocketObject: OpaqueObject, Subscriber, @unchecked Senda
         }
     }
 
-    /// The C status and description of how the connection ended.
-    private static func status(of completion: Subscribers.Completion<WebSocketError>) -> (Int32, String) {
-        guard case .failure(let error) = completion else { return (0, "closed") }
+    /// The C status and description of how the connection ended: nil
+    /// after a completed close handshake.
+    private static func status(of error: WebSocketError?) -> (Int32, String) {
+        guard let error else { return (0, "closed") }
         switch error.reason {
         case .transport(let failure): return (FetchResult.status(for: failure.code), error.description)
         case .handshake: return (UVC_EBADRESPONSE.rawValue, error.description)
@@ -116,21 +99,19 @@ internal final class WebSocketObject: OpaqueObject, Subscriber, @unchecked Senda
     // MARK: The C side
 
     internal func request(_ count: UInt64) {
-        let subscription = state.withLock { $0.isFreed ? nil : $0.subscription }
-        subscription?.request(count >= UInt64(Int.max) ? .unlimited : .max(Int(count)))
+        let active = state.withLock { !$0.isFreed && !$0.isEnded }
+        guard active else { return }
+        task.addDemand(count >= UInt64(Int.max) ? Int.max : Int(count), for: self)
     }
 
-    /// Stops every callback (waiting for one in flight on another thread)
+    /// Stops every callback (waiting for one in flight on another thread),
+    /// detaches from the task (the connection held this object until then)
     /// and closes an open connection with 1001.
     internal func free() {
-        let subscription = gate.withGate { _ in
-            state.withLock { state -> (any Subscription)? in
-                state.isFreed = true
-                defer { state.subscription = nil }
-                return state.subscription
-            }
+        gate.withGate { _ in
+            state.withLock { $0.isFreed = true }
         }
-        subscription?.cancel()
-        task.cancel(with: .goingAway, reason: nil)
+        task.detach(self)
+        task.close(code: .goingAway, reason: [], completion: nil)
     }
 }

@@ -7,3 +7,7 @@
 @_exported import struct UVCombineWebSocketCore.WebSocketHandshakeError
 @_exported import struct UVCombineWebSocketCore.WebSocketProtocolError
 @_exported import enum UVCombineWebSocketCore.PerMessageDeflate
+
+// The task's error lives in UVCombineWebSocketClient (the byte-based task
+// the C API drives, with no Foundation module); re-exported as the rest.
+@_exported import struct UVCombineWebSocketClient.WebSocketError

@@ -3,9 +3,11 @@ import Testing
 
 /// Modules by weight (docs/engineering-notes.md, "Modules by weight"): what
 /// each library module's sources may import, read from the files. The C
-/// library links Core, Loop, LoopFoundation and HTTP; one `import
-/// Foundation` in any of them brings swift-corelibs-foundation and ICU's
-/// tables (about 50 MB) into libuvcombine-c.so, which LibraryTests bounds.
+/// library links Core, Loop, HTTPCore, HTTPClient, WebSocketCore and
+/// WebSocketClient; one `import Foundation` in any of them brings
+/// swift-corelibs-foundation and ICU's tables (about 50 MB) into
+/// libuvcombine-c.so, and one `import FoundationEssentials` about 5 MB,
+/// which LibraryTests and `make c-lib-size` bound.
 @Suite("Module imports")
 struct ModuleImportTests {
     /// What may be imported, by source folder. `nil` allows anything but
@@ -54,7 +56,16 @@ struct ModuleImportTests {
         // at most, converted at the edge.
         Rule(folder: "Sources/UVCombineHTTP", allowed: nil, forbidden: foundation),
         Rule(folder: "Sources/UVCombineWebSocket", allowed: nil, forbidden: foundation),
-        Rule(folder: "Sources/CUVCombineImplementation", allowed: nil, forbidden: foundation),
+        // The WebSocket task in bytes, which the C API drives: no
+        // Foundation module, no Dispatch, as UVCombineHTTPClient.
+        Rule(folder: "Sources/UVCombineWebSocketClient", allowed: nil,
+             forbidden: foundation.union(["FoundationEssentials", "Dispatch"])),
+        // The C API: only the Foundation-free modules (the Client ones for
+        // fetches and WebSockets), so libuvcombine-c.so links no
+        // Foundation module at all.
+        Rule(folder: "Sources/CUVCombineImplementation", allowed: nil,
+             forbidden: foundation.union(["FoundationEssentials", "Dispatch", "UVCombineHTTP", "UVCombineWebSocket",
+                                          "UVCombineLoopFoundation"])),
     ]
 
     /// The package's root directory.

@@ -3,6 +3,7 @@ import UVCombineWebSocketCore
 import UVCombineHTTPCore
 import FoundationEssentials
 import HTTPTypes
+import UVCombineWebSocketClient
 
 extension UVURLSession {
     /// Creates a WebSocket task for `url` (`ws://` or `wss://`; `http://`
@@ -22,7 +23,7 @@ extension UVURLSession {
     /// ```
     public func webSocketTask(with url: URL, protocols: [String] = [],
                               options: UVWebSocketTask.Options = UVWebSocketTask.Options()) -> UVWebSocketTask {
-        UVWebSocketTask(session: self, target: Self.webSocketTarget(url.absoluteString), extraFields: [:],
+        UVWebSocketTask(session: self, target: WebSocketTarget.parse(url.absoluteString), extraFields: [:],
                         subprotocols: protocols, options: options)
     }
 
@@ -44,30 +45,7 @@ extension UVURLSession {
         let protocols = fields[values: protocolName].flatMap { $0.split(separator: ",") }.map { $0.trimmingBlanks() }
         fields[protocolName] = nil
         let url = "\(request.scheme ?? "ws")://\(request.authority ?? "")\(request.path ?? "/")"
-        return UVWebSocketTask(session: self, target: Self.webSocketTarget(url), extraFields: fields,
+        return UVWebSocketTask(session: self, target: WebSocketTarget.parse(url), extraFields: fields,
                                subprotocols: protocols, options: options)
-    }
-
-    /// The HTTP target of a WebSocket URL: `ws` as `http`, `wss` as `https`.
-    private static func webSocketTarget(_ url: String) -> Result<HTTPRequestTarget, UVURLError> {
-        var text = url
-        let lowered = url.lowercased()
-        if lowered.hasPrefix("ws://") {
-            text = "http://" + url.dropFirst(5)
-        } else if lowered.hasPrefix("wss://") {
-            text = "https://" + url.dropFirst(6)
-        } else if !(lowered.hasPrefix("http://") || lowered.hasPrefix("https://")) {
-            let scheme = url.split(separator: ":", maxSplits: 1).first.map(String.init) ?? url
-            return .failure(UVURLError(.unsupportedURL, detail: "scheme \"\(scheme)\" is not ws or wss"))
-        }
-        do throws(UVURLError) {
-            let target = try HTTPRequestTarget(string: text)
-            guard target.socketPath == nil else {
-                return .failure(UVURLError(.unsupportedURL, detail: "WebSocket over a Unix domain socket is not supported"))
-            }
-            return .success(target)
-        } catch {
-            return .failure(error)
-        }
     }
 }

@@ -1,6 +1,7 @@
 import Synchronization
 import UVCombineWebSocketCore
 import UVCombineCore
+import UVCombineWebSocketClient
 
 extension UVWebSocketTask {
     /// A publisher of the task's incoming messages, driven by demand: the
@@ -98,9 +99,9 @@ where Downstream.Input == UVWebSocketTask.Message, Downstream.Failure == WebSock
 
     // MARK: WebSocketMessageSink (loop thread)
 
-    func receive(_ message: UVWebSocketTask.Message) -> Int {
+    func receive(_ message: WebSocketClientMessage) -> Int {
         guard let downstream = state.withLock({ $0.downstream }) else { return 0 }
-        let more = downstream.receive(message)
+        let more = downstream.receive(UVWebSocketTask.Message(message))
         return more.max ?? Int.max
     }
 

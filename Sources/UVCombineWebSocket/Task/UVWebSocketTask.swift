@@ -3,7 +3,7 @@ import UVCombineWebSocketCore
 import UVCombineHTTPCore
 import FoundationEssentials
 import HTTPTypes
-import UVCombineLoop
+import UVCombineWebSocketClient
 
 /// A WebSocket connection (RFC 6455) made by a ``/UVCombineHTTP/UVURLSession``
 /// on its loop, in the shape of Foundation's `URLSessionWebSocketTask`:
@@ -67,31 +67,18 @@ public final class UVWebSocketTask: @unchecked Sendable, CustomStringConvertible
     }
 
     /// The session whose loop runs the task.
-    public let session: UVURLSession
+    public var session: UVURLSession { client.session }
     /// The options in force.
     public let options: Options
-    private let status: WebSocketTaskStatus
-    private let connection: WebSocketConnection
+    /// The byte-based task (UVCombineWebSocketClient) this one converts for.
+    internal let client: WebSocketClientTask
+    private var status: WebSocketTaskStatus { client.status }
 
     internal init(session: UVURLSession, target: Result<HTTPRequestTarget, UVURLError>, extraFields: HTTPFields,
                   subprotocols: [String], options: Options) {
-        self.session = session
         self.options = options
-        let status = WebSocketTaskStatus()
-        self.status = status
-        connection = WebSocketConnection(session: session, status: status, options: options, target: target,
-                                         extraFields: extraFields, subprotocols: subprotocols)
-    }
-
-    /// Runs `action` with the connection on the loop thread: inline when
-    /// called there, else posted.
-    private func onLoop(_ action: @escaping (WebSocketConnection) -> Void) {
-        let connection = connection
-        if session.loop.isInLoop {
-            action(connection)
-        } else {
-            session.loop.schedule { action(connection) }
-        }
+        client = WebSocketClientTask(session: session, target: target, extraFields: extraFields,
+                                     subprotocols: subprotocols, options: options.clientOptions)
     }
 
     /// Connects and performs the opening handshake. Idempotent.
@@ -100,7 +87,7 @@ public final class UVWebSocketTask: @unchecked Sendable, CustomStringConvertible
     /// task.resume()
     /// ```
     public func resume() {
-        onLoop { $0.resume() }
+        client.resume()
     }
 
     /// Sends `message` (fragmented per ``Options/maximumFrameSize``,
@@ -113,7 +100,7 @@ public final class UVWebSocketTask: @unchecked Sendable, CustomStringConvertible
     /// task.send(.string("hi")) { error in print(error == nil) }
     /// ```
     public func send(_ message: Message, completionHandler: @escaping @Sendable (WebSocketError?) -> Void) {
-        onLoop { $0.send(message, completion: completionHandler) }
+        client.send(message.clientMessage, completion: completionHandler)
     }
 
     /// Calls `completionHandler` with the next message, on the loop thread.
@@ -125,7 +112,7 @@ public final class UVWebSocketTask: @unchecked Sendable, CustomStringConvertible
     /// task.receive { result in print(result) }
     /// ```
     public func receive(completionHandler: @escaping @Sendable (Result<Message, WebSocketError>) -> Void) {
-        onLoop { $0.receive(completionHandler) }
+        client.receive { result in completionHandler(result.map(Message.init)) }
     }
 
     /// Sends a ping; `pongReceiveHandler` runs with nil when its pong
@@ -135,7 +122,7 @@ public final class UVWebSocketTask: @unchecked Sendable, CustomStringConvertible
     /// task.sendPing { error in print(error == nil ? "pong" : "no pong") }
     /// ```
     public func sendPing(pongReceiveHandler: @escaping @Sendable (WebSocketError?) -> Void) {
-        onLoop { $0.sendPing(pongReceiveHandler) }
+        client.sendPing(pongReceiveHandler)
     }
 
     /// Starts the close handshake with `closeCode` and `reason` (cut to
@@ -150,7 +137,7 @@ public final class UVWebSocketTask: @unchecked Sendable, CustomStringConvertible
     /// ```
     public func cancel(with closeCode: WebSocketCloseCode, reason: Data?) {
         let bytes = reason.map { Array($0) } ?? []
-        onLoop { $0.close(code: closeCode, reason: bytes, completion: nil) }
+        client.close(code: closeCode, reason: bytes, completion: nil)
     }
 
     /// Ends the task with 1001 (going away), as `URLSessionTask.cancel()`.
@@ -172,8 +159,7 @@ public final class UVWebSocketTask: @unchecked Sendable, CustomStringConvertible
         get { status.maximumMessageSize }
         set {
             precondition(newValue > 0, "UVWebSocketTask: maximumMessageSize must be positive")
-            status.update { $0.maximumMessageSize = newValue }
-            onLoop { $0.setMaximumMessageSize(newValue) }
+            client.setMaximumMessageSize(newValue)
         }
     }
 
@@ -183,10 +169,16 @@ public final class UVWebSocketTask: @unchecked Sendable, CustomStringConvertible
     public var closeCode: WebSocketCloseCode { status.closeCode }
 
     /// The server's close reason, if it gave one.
-    public var closeReason: Data? { status.snapshot.closeReason }
+    public var closeReason: Data? { status.snapshot.closeReason.map { Data($0) } }
 
     /// Where the task is.
-    public var state: State { status.snapshot.state }
+    public var state: State {
+        switch status.snapshot.state {
+        case .suspended: .suspended
+        case .running: .running
+        case .completed: .completed
+        }
+    }
 
     /// The server's `101 Switching Protocols` response, once open.
     public var response: HTTPResponse? { status.snapshot.response }
@@ -203,25 +195,25 @@ public final class UVWebSocketTask: @unchecked Sendable, CustomStringConvertible
 
     // MARK: For the publishers
 
-    internal func attach(_ sink: any WebSocketMessageSink & AnyObject) {
-        onLoop { $0.attach(sink) }
+    internal func attach(_ sink: any WebSocketMessageSink) {
+        client.attach(sink)
     }
 
-    internal func detach(_ sink: any WebSocketMessageSink & AnyObject) {
-        onLoop { $0.detach(sink) }
+    internal func detach(_ sink: any WebSocketMessageSink) {
+        client.detach(sink)
     }
 
-    internal func addDemand(_ demand: Int, for sink: any WebSocketMessageSink & AnyObject) {
-        onLoop { $0.addDemand(demand, for: sink) }
+    internal func addDemand(_ demand: Int, for sink: any WebSocketMessageSink) {
+        client.addDemand(demand, for: sink)
     }
 
     /// ``send(_:completionHandler:)`` for the send publisher, whose
     /// completion need not be `@Sendable` (it runs on the loop thread).
     internal func sendFromPublisher(_ message: Message, completion: @escaping (WebSocketError?) -> Void) {
-        onLoop { $0.send(message, completion: completion) }
+        client.send(message.clientMessage, completion: completion)
     }
 
     internal func close(code: WebSocketCloseCode, completion: @escaping (WebSocketError?) -> Void) {
-        onLoop { $0.close(code: code, reason: [], afterOpening: true, completion: completion) }
+        client.close(code: code, reason: [], afterOpening: true, completion: completion)
     }
 }

@@ -1,8 +1,8 @@
-import UVCombineHTTP
+import UVCombineHTTPCore
 import UVCombineWebSocketCore
 
 /// Why a WebSocket task's operation failed: the typed error of
-/// ``UVWebSocketTask``'s sends, receives, pings and publishers.
+/// `UVWebSocketTask`'s sends (and the C API's WebSocket's), receives, pings and publishers.
 ///
 /// ```swift
 /// task.receive { result in
@@ -39,7 +39,7 @@ public struct WebSocketError: Error, Sendable, Hashable, CustomStringConvertible
         /// subscriber tried to receive while one is attached.
         case cancelled
         /// The opening or the closing handshake took longer than the
-        /// task's ``UVWebSocketTask/Options`` allow.
+        /// task's `UVWebSocketTask.Options` allow.
         case timedOut
     }
 

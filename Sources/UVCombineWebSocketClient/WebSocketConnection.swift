@@ -1,11 +1,10 @@
-import UVCombineHTTP
+import UVCombineHTTPClient
 import UVCombineWebSocketCore
 import UVCombineHTTPCore
 import UVCombineLoop
-import FoundationEssentials
 import HTTPTypes
 
-/// The loop side of a ``UVWebSocketTask``: the connection from the
+/// The loop side of a ``WebSocketClientTask``: the connection from the
 /// session, the opening handshake, the message reader and the frame
 /// encoder, the receivers waiting for messages, and the close handshake.
 ///
@@ -27,23 +26,23 @@ import HTTPTypes
 /// reading resumes.
 ///
 /// Threading: loop thread only.
-internal final class WebSocketConnection: HTTPConnectionHandler {
-    internal enum State: Equatable {
+package final class WebSocketConnection: HTTPConnectionHandler {
+    package enum State: Equatable {
         case idle, connecting, handshaking, open, closing, closed
     }
 
     /// A message receiver: a completion handler, or the publisher's subscription.
-    internal typealias Receiver = (Result<UVWebSocketTask.Message, WebSocketError>) -> Void
+    package typealias Receiver = (Result<WebSocketClientMessage, WebSocketError>) -> Void
 
     private let session: UVURLSession
     private let loop: UVLoop
     private let status: WebSocketTaskStatus
-    private let options: UVWebSocketTask.Options
+    private let options: WebSocketClientOptions
     private let target: Result<HTTPRequestTarget, UVURLError>
     private let extraFields: HTTPFields
     private let handshake: WebSocketHandshake
 
-    internal private(set) var state = State.idle
+    package private(set) var state = State.idle
     private var io: (any HTTPConnectionIO)?
     private var headReader = WebSocketHeadReader()
     private var reader: WebSocketMessageReader
@@ -62,11 +61,11 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
     /// A close asked for (by the send publisher) before the connection opened.
     private var pendingClose: (WebSocketCloseCode, [UInt8])?
     /// A message read while waiting for a pong without demand.
-    private var heldMessage: UVWebSocketTask.Message?
+    private var heldMessage: WebSocketClientMessage?
     /// Pings asked for before the connection opened.
     private var queuedPings: [(WebSocketError?) -> Void] = []
     /// Sends made before the connection opened.
-    private var queuedSends: [(UVWebSocketTask.Message, ((WebSocketError?) -> Void)?)] = []
+    private var queuedSends: [(WebSocketClientMessage, ((WebSocketError?) -> Void)?)] = []
     /// One entry per write given to the connection, in order: what to
     /// call when the kernel took it.
     private var writeCompletions: [((WebSocketError?) -> Void)?] = []
@@ -82,7 +81,7 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
     private var closesAfterWrites = false
     private var timer: UVDeadlineTimer?
 
-    internal init(session: UVURLSession, status: WebSocketTaskStatus, options: UVWebSocketTask.Options,
+    package init(session: UVURLSession, status: WebSocketTaskStatus, options: WebSocketClientOptions,
                   target: Result<HTTPRequestTarget, UVURLError>, extraFields: HTTPFields, subprotocols: [String]) {
         self.session = session
         loop = session.loop
@@ -94,9 +93,9 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
         reader = WebSocketMessageReader(maximumMessageSize: status.maximumMessageSize)
     }
 
-    // MARK: Operations (from UVWebSocketTask, on the loop thread)
+    // MARK: Operations (from WebSocketClientTask, on the loop thread)
 
-    internal func resume() {
+    package func resume() {
         guard state == .idle else { return }
         let target: HTTPRequestTarget
         switch self.target {
@@ -116,7 +115,7 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
         arm(after: options.openingHandshakeTimeout)
     }
 
-    internal func send(_ message: UVWebSocketTask.Message, completion: ((WebSocketError?) -> Void)?) {
+    package func send(_ message: WebSocketClientMessage, completion: ((WebSocketError?) -> Void)?) {
         switch state {
         case .idle, .connecting, .handshaking:
             queuedSends.append((message, completion))
@@ -127,7 +126,7 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
         }
     }
 
-    internal func receive(_ receiver: @escaping Receiver) {
+    package func receive(_ receiver: @escaping Receiver) {
         if let terminalError {
             receiver(.failure(terminalError))
             return
@@ -136,7 +135,7 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
         demandChanged()
     }
 
-    internal func sendPing(_ handler: @escaping (WebSocketError?) -> Void) {
+    package func sendPing(_ handler: @escaping (WebSocketError?) -> Void) {
         switch state {
         case .idle, .connecting, .handshaking:
             // Sent once the connection opens, as sends are.
@@ -161,7 +160,7 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
     /// is not open yet, unless `afterOpening`: then the handshake starts
     /// once it opened and the queued sends went out); `completion` hears
     /// when the connection closed.
-    internal func close(code: WebSocketCloseCode, reason: [UInt8], afterOpening: Bool = false,
+    package func close(code: WebSocketCloseCode, reason: [UInt8], afterOpening: Bool = false,
                         completion: ((WebSocketError?) -> Void)?) {
         if let completion {
             if state == .closed {
@@ -194,7 +193,7 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
 
     /// Attaches the publisher's subscription (at subscribe, before any
     /// demand); a second one is refused.
-    internal func attach(_ sink: any WebSocketMessageSink) {
+    package func attach(_ sink: any WebSocketMessageSink) {
         guard subscriber == nil else {
             sink.finish(WebSocketError(.cancelled))
             return
@@ -207,26 +206,26 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
         subscriber = sink
     }
 
-    internal func detach(_ sink: any WebSocketMessageSink) {
+    package func detach(_ sink: any WebSocketMessageSink) {
         guard let subscriber, subscriber === sink else { return }
         self.subscriber = nil
         subscriberDemand = 0
         updateReading()
     }
 
-    internal func addDemand(_ demand: Int, for sink: any WebSocketMessageSink) {
+    package func addDemand(_ demand: Int, for sink: any WebSocketMessageSink) {
         guard let subscriber, subscriber === sink else { return }
         subscriberDemand = subscriberDemand > Int.max - demand ? Int.max : subscriberDemand + demand
         demandChanged()
     }
 
-    internal func setMaximumMessageSize(_ size: Int) {
+    package func setMaximumMessageSize(_ size: Int) {
         reader.maximumMessageSize = size
     }
 
     // MARK: HTTPConnectionHandler
 
-    internal func connectionDidConnect() {
+    package func connectionDidConnect() {
         guard state == .connecting, case .success(let target) = target else { return }
         do throws(WebSocketHandshakeError) {
             let head = try handshake.requestHead(authority: target.authority, target: target.target, extraFields: extraFields)
@@ -239,13 +238,13 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
         }
     }
 
-    internal func connectionDidFailToConnect(_ error: UVURLError) {
+    package func connectionDidFailToConnect(_ error: UVURLError) {
         guard state == .connecting else { return }
         closeConnection()
         terminate(WebSocketError(.transport(error)), code: .invalid)
     }
 
-    internal func connectionDidRead(_ bytes: UnsafeRawBufferPointer) {
+    package func connectionDidRead(_ bytes: UnsafeRawBufferPointer) {
         switch state {
         case .handshaking:
             readHandshake(bytes)
@@ -257,7 +256,7 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
         }
     }
 
-    internal func connectionDidWrite() {
+    package func connectionDidWrite() {
         guard !writeCompletions.isEmpty else { return }
         // Every write done when nothing is pending (TLS may report writes
         // of its own: never complete later than the kernel took the bytes).
@@ -270,11 +269,11 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
         }
     }
 
-    internal func connectionDidReachEndOfStream() {
+    package func connectionDidReachEndOfStream() {
         connectionEnded(error: nil)
     }
 
-    internal func connectionDidFail(_ error: UVURLError) {
+    package func connectionDidFail(_ error: UVURLError) {
         connectionEnded(error: error)
     }
 
@@ -375,8 +374,8 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
             // (RFC 6455, 7.1.2): delivered while someone waits for one,
             // else dropped, since reading goes on to find the close frame.
             guard state == .open || hasDemand else { return }
-            let message: UVWebSocketTask.Message = opcode == .text
-                ? .string(String(decoding: bytes, as: UTF8.self)) : .data(Data(bytes))
+            let message: WebSocketClientMessage = opcode == .text
+                ? .text(String(decoding: bytes, as: UTF8.self)) : .binary(bytes)
             if hasDemand {
                 deliver(.success(message))
             } else {
@@ -397,7 +396,7 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
         case .close(let frame):
             status.update {
                 $0.closeCode = frame.code
-                $0.closeReason = frame.reasonBytes.isEmpty ? nil : Data(frame.reasonBytes)
+                $0.closeReason = frame.reasonBytes.isEmpty ? nil : frame.reasonBytes
             }
             if state == .open {
                 // The server closes: answer with its code, then close.
@@ -413,7 +412,7 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
         }
     }
 
-    private func deliver(_ result: Result<UVWebSocketTask.Message, WebSocketError>) {
+    private func deliver(_ result: Result<WebSocketClientMessage, WebSocketError>) {
         if !receivers.isEmpty {
             let receiver = receivers.removeFirst()
             receiver(result)
@@ -440,12 +439,12 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
 
     // MARK: Writing
 
-    private func write(_ message: UVWebSocketTask.Message, completion: ((WebSocketError?) -> Void)?) {
+    private func write(_ message: WebSocketClientMessage, completion: ((WebSocketError?) -> Void)?) {
         let opcode: WebSocketOpcode
         var payload: [UInt8]
         switch message {
-        case .string(let text): opcode = .text; payload = Array(text.utf8)
-        case .data(let data): opcode = .binary; payload = Array(data)
+        case .text(let text): opcode = .text; payload = Array(text.utf8)
+        case .binary(let bytes): opcode = .binary; payload = bytes
         }
         var compressed = false
         if let compressor {
@@ -599,9 +598,9 @@ internal final class WebSocketConnection: HTTPConnectionHandler {
 }
 
 /// The messages publisher's subscription, as the connection sees it.
-internal protocol WebSocketMessageSink: AnyObject {
+package protocol WebSocketMessageSink: AnyObject {
     /// A message; returns more demand.
-    func receive(_ message: UVWebSocketTask.Message) -> Int
+    func receive(_ message: WebSocketClientMessage) -> Int
     /// The end: nil for a completed close handshake.
     func finish(_ error: WebSocketError?)
 }
