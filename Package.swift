@@ -163,11 +163,11 @@ let package = Package(
         // The WebSocket protocol core (RFC 6455, RFC 7692): frame codec,
         // message reader, UTF-8 validation, close rules, handshake,
         // permessage-deflate on zlib. No I/O, no loop, no Foundation module
-        // (its SHA-1 and base64 are its own), so the fuzzers build it alone
+        // (its SHA-1 is its own; base64 is the HTTP core's), so the fuzzers build it alone
         // (WebSocketCoreImportTests checks the imports).
         .target(
             name: "UVCombineWebSocketCore",
-            dependencies: ["CZlib", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["CZlib", "UVCombineHTTPCore", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // The WebSocket task in bytes (the connection on the loop over the
         // session's TCP, TLS and proxy tunnel connections, the status, the
@@ -287,7 +287,7 @@ let package = Package(
         .testTarget(
             name: "UVCombineWebSocketCoreTests",
             dependencies: [
-                "UVCombineWebSocketCore", "CZlib",
+                "UVCombineWebSocketCore", "UVCombineHTTPCore", "CZlib",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -347,7 +347,7 @@ package.targets += [
     // through COpenSSL; nothing else beyond swift-http-types.
     .target(
         name: "UVCombineHTTPAuthentication",
-        dependencies: ["COpenSSL", .product(name: "HTTPTypes", package: "swift-http-types")]
+        dependencies: ["COpenSSL", "UVCombineHTTPCore", .product(name: "HTTPTypes", package: "swift-http-types")]
     ),
     .testTarget(
         name: "UVCombineHTTPCookiesTests",

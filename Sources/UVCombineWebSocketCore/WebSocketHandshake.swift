@@ -1,4 +1,5 @@
 import HTTPTypes
+import UVCombineHTTPCore
 
 /// The client's side of the opening handshake (RFC 6455, 4.1 and 4.2.2):
 /// the `GET` request with a fresh `Sec-WebSocket-Key`, and the check of
@@ -50,7 +51,7 @@ package struct WebSocketHandshake: Sendable {
                 let word: UInt64 = random.next()
                 for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
             }
-            self.key = Base64.encode(bytes)
+            self.key = Base64.encoded(bytes)
         }
         self.subprotocols = subprotocols
         self.compression = compression
@@ -62,7 +63,7 @@ package struct WebSocketHandshake: Sendable {
     /// print(WebSocketHandshake.acceptValue(for: "dGhlIHNhbXBsZSBub25jZQ==")) // Prints: "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
     /// ```
     package static func acceptValue(for key: String) -> String {
-        Base64.encode(SHA1.digest(Array((key + guid).utf8)))
+        Base64.encoded(SHA1.digest(Array((key + guid).utf8)))
     }
 
     /// The request head: `GET target HTTP/1.1`, `Host`, the upgrade fields,
