@@ -8,8 +8,10 @@ import UVCombineCore
 ///   ``UVTCPConnection``.
 /// - ``listen(host:port:backlog:on:options:accept:)`` accepts connections
 ///   (port 0 picks a free port; ``UVTCPListener/port`` reports it).
-/// - ``fetch(host:port:send:limit:on:options:)`` connects, sends bytes and
-///   publishes the reply.
+/// - `fetch(host:port:send:limit:on:options:)` connects, sends bytes and
+///   publishes the reply as `Data` (in UVCombineLoopFoundation, which
+///   `import UVCombine` includes; a symbol link from this module cannot
+///   reach it).
 ///
 /// Failures are ``UVTCPError``s: a kind (host not found, connection
 /// failed, timed out, ...) and the libuv error behind it.
