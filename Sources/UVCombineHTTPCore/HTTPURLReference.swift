@@ -263,8 +263,17 @@ public struct HTTPURLReference: Sendable, Hashable, CustomStringConvertible {
         return (userInfo, String(host), port)
     }
 
-    /// RFC 3986, section 5.2.4.
-    private static func removingDotSegments(_ path: String) -> String {
+    /// `path` with its `.` and `..` segments resolved (RFC 3986, section
+    /// 5.2.4, "Remove Dot Segments"): what resolving a reference does to
+    /// its path, and what curl does to a URL's path unless `--path-as-is`.
+    ///
+    /// ```swift
+    /// HTTPURLReference.removingDotSegments("/a/b/../c/./d") // "/a/c/d"
+    /// HTTPURLReference.removingDotSegments("/a/..")         // "/"
+    /// ```
+    ///
+    /// Threading: a pure function; any thread.
+    public static func removingDotSegments(_ path: String) -> String {
         guard path.contains(".") else { return path }
         var input = Substring(path)
         var output: [Substring] = []

@@ -79,4 +79,21 @@ struct HTTPURLReferenceTests {
     func base64(_ text: String, _ expected: String) {
         #expect(Base64.encoded(Array(text.utf8)) == expected)
     }
+
+    /// RFC 3986 section 5.2.4's examples, and the cases curl's path
+    /// handling meets (the fetch tool resolves with this function).
+    @Test(arguments: [
+        ("/a/b/c/./../../g", "/a/g"),
+        ("mid/content=5/../6", "mid/6"),
+        ("/a/b/../c/./d", "/a/c/d"),
+        ("/a/..", "/"),
+        ("/a/.", "/a/"),
+        ("/../x", "/x"),
+        ("/no/dots", "/no/dots"),
+        ("/a.b/c..d/.e", "/a.b/c..d/.e"),
+        ("", ""),
+    ])
+    func removingDotSegments(_ path: String, _ expected: String) {
+        #expect(HTTPURLReference.removingDotSegments(path) == expected)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import UVCombineHTTPCore
 
 /// What `fetch` sends, worked out from the options before anything is
 /// connected, following curl's rules:
@@ -280,21 +281,9 @@ struct FetchPlan {
         let pathEnd = afterScheme[pathStart...].firstIndex(where: { $0 == "?" || $0 == "#" }) ?? afterScheme.endIndex
         let path = afterScheme[pathStart..<pathEnd]
         guard path.contains(".") else { return url }
-        var output: [Substring] = []
-        let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-        for (index, segment) in segments.enumerated() {
-            let isLast = index == segments.count - 1
-            switch segment {
-            case ".":
-                if isLast { output.append("") }
-            case "..":
-                if !output.isEmpty { output.removeLast() }
-                if isLast { output.append("") }
-            default:
-                output.append(segment)
-            }
-        }
-        return String(url[..<pathStart]) + "/" + output.joined(separator: "/") + String(afterScheme[pathEnd...])
+        // The path resolution is the one redirects use (UVCombineHTTPCore).
+        return String(url[..<pathStart]) + HTTPURLReference.removingDotSegments(String(path))
+            + String(afterScheme[pathEnd...])
     }
 
     private static func hasQuery(_ url: String) -> Bool {
