@@ -14,6 +14,7 @@ extension SessionEngine {
     package func process(_ input: UnsafeRawBufferPointer, for task: SessionTask, on connection: SessionConnection) -> Bool {
         if task.exchange.responseBytesReceived() == .reportFirstBytes {
             pool.responseBytesReceived(task.requestID)
+            if task.metrics != nil { metricsResponseStarted(task) }
         }
         task.timeouts?.activity(now: now)
         var rest = input
@@ -29,6 +30,7 @@ extension SessionEngine {
             rest = UnsafeRawBufferPointer(rebasing: rest[consumed...])
             switch event {
             case .head(let response):
+                if task.metrics != nil { metricsResponseHead(task, response, unparsed: rest.count) }
                 switch redirectDecision(for: task, response: response, statusCode: connection.parser.statusCode) {
                 case .deliver:
                     _ = task.exchange.responseHead(.deliver)
@@ -139,6 +141,7 @@ extension SessionEngine {
                 return
             }
         }
+        if task.metrics != nil { metricsResponseEnded(task) }
         let end = task.exchange.responseEnded(keepAlive: keepAlive, hasTrailingBytes: hasTrailingBytes,
                                               hasPendingWrites: connection.io?.hasPendingWrites ?? true)
         let id = task.requestID

@@ -421,6 +421,9 @@ package class SessionTask: DeadlineEntry {
     @exclusivity(unchecked) package final var decoder: ContentDecoder?
     /// Decoded body bytes so far, for `maximumResponseBodyLength`.
     @exclusivity(unchecked) package final var decodedLength = 0
+    /// The task's metrics while it runs; nil unless someone will receive
+    /// them (SessionEngine+Metrics.swift).
+    @exclusivity(unchecked) package final var metrics: TaskMetricsRecorder?
 
     /// Forgets one exchange's response (before a retry or a redirect).
     package final func resetExchange() {

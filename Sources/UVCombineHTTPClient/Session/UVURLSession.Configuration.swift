@@ -139,6 +139,19 @@ extension UVURLSession {
         ///     https: try UVURLSession.Proxy(url: "http://user:pass@proxy:3128"), noProxy: "localhost")
         /// ```
         public var proxy = ProxyConfiguration.none
+        /// Receives every task's ``UVURLSessionTaskMetrics`` when the task
+        /// ends, on the loop thread, before its outcome reaches the
+        /// subscriber: URLSession's delegate method
+        /// `urlSession(_:task:didFinishCollecting:)`. Default nil: no
+        /// metrics are collected (a request's own
+        /// ``RequestOptions/metricsHandler`` still collects its own).
+        ///
+        /// ```swift
+        /// configuration.taskMetricsHandler = UVURLSession.MetricsHandler { metrics in
+        ///     print(metrics.transactionMetrics.last?.remoteAddress ?? "-")
+        /// }
+        /// ```
+        public var taskMetricsHandler: MetricsHandler? = nil
 
         /// The defaults above.
         public init() {}

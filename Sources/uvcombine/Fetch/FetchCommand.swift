@@ -245,6 +245,38 @@ struct FetchCommand {
         return proxies
     }
 
+    /// The session of one transfer: curl's settings (no idle timeout, 300
+    /// s to connect or `--connect-timeout`, capped by `--max-time`;
+    /// redirects followed by the tool itself).
+    private func sessionConfiguration(limit: Double?) -> UVURLSession.Configuration {
+        var configuration = UVURLSession.Configuration()
+        // As curl: no Accept-Encoding and bodies as sent, unless
+        // --compressed (then gzip and deflate are asked for and decoded).
+        configuration.decompressesResponses = options.compressed
+        // --unix-socket: the bytes go through the socket; the URL
+        // still gives Host and the request target, as curl.
+        configuration.unixSocketPath = options.unixSocket
+        configuration.proxy = proxies
+        configuration.redirectPolicy = .none
+        // curl has no idle timeout, and allows 300 s to connect.
+        configuration.idleReadTimeout = nil
+        var connectLimit = options.connectTimeout.flatMap { $0 > 0 ? $0 : nil } ?? 300
+        if let limit { connectLimit = min(connectLimit, limit) }
+        // Each hop carries its share of --max-time (RequestOptions).
+        configuration.totalTimeout = nil
+        configuration.connectTimeout = Self.duration(connectLimit)
+        if let caCertificates = options.caCertificates {
+            configuration.tls.trustRoots = .pemFile(caCertificates)
+        }
+        if options.insecure {
+            configuration.tls.certificateVerification = .disabledInsecure
+        }
+        if options.tlsVersion13 {
+            configuration.tls.minimumVersion = .v1_3
+        }
+        return configuration
+    }
+
     // MARK: One attempt: the request and its redirects
 
     private func transfer(_ plan: FetchPlan, output: FetchOutput, heads: [FetchOutput], loop: UVLoop,
@@ -258,6 +290,11 @@ struct FetchCommand {
         var firstKey: ConnectionKey?
         let limit: Double? = options.maxTime.flatMap { $0 > 0 ? $0 : nil }
         var redirectTime = 0.0
+        // One session for the whole transfer, as curl keeps one connection
+        // cache: a redirect to the same origin reuses the kept-alive
+        // connection (`num_connects` 1, as curl's).
+        let session = UVURLSession(loop: loop, configuration: sessionConfiguration(limit: limit))
+        let timings = FetchTimings()
 
         while true {
             attempt.report.urlEffective = url
@@ -275,8 +312,11 @@ struct FetchCommand {
                 attempt.message = "Protocol \"\(scheme)\" not supported or disabled in libcurl"
                 return attempt
             }
-            attempt.report.remotePort = target.port
-            attempt.report.remoteIP = Self.isAddressLiteral(target.host) ? target.host : ""
+            if attempt.report.remoteIP.isEmpty {
+                // Until a connection says which address it reached.
+                attempt.report.remotePort = target.port
+                attempt.report.remoteIP = Self.isAddressLiteral(target.host) ? target.host : ""
+            }
             if firstKey == nil { firstKey = target.key }
             if target.scheme == .https, let file = options.caCertificates, !FileManager.default.isReadableFile(atPath: file) {
                 attempt.status = FetchExitCode.caCertificateFile
@@ -310,18 +350,9 @@ struct FetchCommand {
             }
             let request = target.makeRequest(method: requestMethod, headerFields: fields)
 
-            var configuration = UVURLSession.Configuration()
-            // As curl: no Accept-Encoding and bodies as sent, unless
-            // --compressed (then gzip and deflate are asked for and decoded).
-            configuration.decompressesResponses = options.compressed
-            // --unix-socket: the bytes go through the socket; the URL
-            // still gives Host and the request target, as curl.
-            configuration.unixSocketPath = options.unixSocket
-            configuration.proxy = proxies
-            configuration.redirectPolicy = .none
-            // curl has no idle timeout, and allows 300 s to connect.
-            configuration.idleReadTimeout = nil
-            var connectLimit = options.connectTimeout.flatMap { $0 > 0 ? $0 : nil } ?? 300
+            // The hop's share of --max-time (the session's connect timeout
+            // was capped by it when the transfer began).
+            var requestOptions = UVURLSession.RequestOptions(metricsHandler: timings.handler)
             if let limit {
                 let remaining = limit - clock.seconds
                 guard remaining > 0 else {
@@ -329,22 +360,8 @@ struct FetchCommand {
                     attempt.message = "Operation timed out after \(Int(limit * 1000)) milliseconds"
                     return attempt
                 }
-                configuration.totalTimeout = Self.duration(remaining)
-                connectLimit = min(connectLimit, remaining)
-            } else {
-                configuration.totalTimeout = nil
+                requestOptions.totalTimeout = Self.duration(remaining)
             }
-            configuration.connectTimeout = Self.duration(connectLimit)
-            if let caCertificates = options.caCertificates {
-                configuration.tls.trustRoots = .pemFile(caCertificates)
-            }
-            if options.insecure {
-                configuration.tls.certificateVerification = .disabledInsecure
-            }
-            if options.tlsVersion13 {
-                configuration.tls.minimumVersion = .v1_3
-            }
-
 
             // Through a proxy, curl names the proxy here.
             let connectHost = proxy?.host ?? target.host
@@ -355,13 +372,10 @@ struct FetchCommand {
             let wire = FetchWire(outputs: heads, verbose: options.verbose, clock: clock,
                                  endpoint: "\(connectHost) port \(connectPort)")
             let receiver = FetchReceiver(options: options, output: output, loop: loop)
-            do {
-                let session = UVURLSession(loop: loop, configuration: configuration)
-                session.engine.wireObserver = wire
-                session.bytesPublisher(for: request, body: body).subscribe(receiver)
-                loop.run()
-                session.engine.wireObserver = nil
-            }
+            session.engine.wireObserver = wire
+            session.bytesPublisher(for: request, body: body, options: requestOptions).subscribe(receiver)
+            loop.run()
+            session.engine.wireObserver = nil
 
             var report = attempt.report
             report.sizeHeader += wire.headerBytes
@@ -369,9 +383,12 @@ struct FetchCommand {
             report.sizeUpload += body?.count ?? 0
             report.numConnects += wire.connectionCount
             report.httpVersion = wire.httpVersion ?? report.httpVersion
-            report.timeConnect = wire.connectedAt ?? report.timeConnect
-            report.timePretransfer = wire.requestWrittenAt ?? report.timePretransfer
-            report.timeStarttransfer = wire.firstByteAt ?? report.timeStarttransfer
+            // The hop's times, added to the earlier hops' as curl adds
+            // them (each measured from the hop's start), and the address
+            // actually connected to.
+            if let transaction = timings.takeLastTransaction() {
+                report.add(hop: transaction)
+            }
             report.timeTotal = clock.seconds
             // curl counts the body as sent: before decoding (--compressed).
             report.sizeDownload = options.compressed && receiver.response?.headerFields[.contentEncoding] != nil
@@ -577,6 +594,10 @@ final class FetchReceiver: Subscriber {
     private let loop: UVLoop
     private var subscription: (any Subscription)?
     private var progress: ProgressBar?
+    /// A redirect's `Location`: its body is read and dropped (not
+    /// cancelled, which would close the connection the next hop may
+    /// reuse), and the outcome is the redirect once it ended.
+    private var redirectLocation: String?
     private(set) var outcome: Outcome?
     private(set) var response: HTTPResponse?
     private(set) var bodyBytes = 0
@@ -604,7 +625,7 @@ final class FetchReceiver: Subscriber {
                 // curl follows every 3xx with a Location but 304.
                 if options.followRedirects, (300..<400).contains(code), code != 304,
                    let location = response.headerFields[.location] {
-                    stop(.redirect(location))
+                    redirectLocation = location
                     return .none
                 }
                 if options.failOnHTTPError && !options.failWithBody && code >= 400 {
@@ -623,6 +644,7 @@ final class FetchReceiver: Subscriber {
                     progress = ProgressBar(loop: loop, expectedBytes: length)
                 }
             case .body(let data):
+                guard redirectLocation == nil else { return .none }
                 bodyBytes += data.count
                 if !options.headOnly { try output.write(data) }
                 progress?.add(data.count)
@@ -637,7 +659,7 @@ final class FetchReceiver: Subscriber {
         subscription = nil
         guard outcome == nil else { return }
         switch completion {
-        case .finished: outcome = .completed
+        case .finished: outcome = redirectLocation.map { .redirect($0) } ?? .completed
         case .failure(let error): outcome = .failed(error)
         }
         progress?.finish(completed: completion == .finished)
