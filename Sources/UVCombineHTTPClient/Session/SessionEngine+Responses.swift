@@ -31,6 +31,7 @@ extension SessionEngine {
             switch event {
             case .head(let response):
                 if task.metrics != nil { metricsResponseHead(task, response, unparsed: rest.count) }
+                if let storage = configuration.httpCookieStorage { storeCookies(of: response, for: task, in: storage) }
                 switch redirectDecision(for: task, response: response, statusCode: connection.parser.statusCode) {
                 case .deliver:
                     _ = task.exchange.responseHead(.deliver)

@@ -32,6 +32,7 @@ extension SessionEngine {
     package func issue(_ task: SessionTask, redirectedTo target: HTTPRequestTarget?) {
         if let target { task.target = target }
         if task.metrics != nil { metricsIssued(task, redirected: target != nil) }
+        if let storage = configuration.httpCookieStorage { applyCookies(to: task, from: storage) }
         if task.usesPreparedHead, let prepared = task.spec.preparedHead {
             // Checked when the publisher was made.
             task.closesConnection = prepared.closesConnection

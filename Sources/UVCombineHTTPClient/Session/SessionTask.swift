@@ -424,6 +424,10 @@ package class SessionTask: DeadlineEntry {
     /// The task's metrics while it runs; nil unless someone will receive
     /// them (SessionEngine+Metrics.swift).
     @exclusivity(unchecked) package final var metrics: TaskMetricsRecorder?
+    /// The `Cookie` field of ``request`` is the session's, added for the
+    /// current hop (SessionEngine+Cookies.swift), so the next hop
+    /// replaces it.
+    @exclusivity(unchecked) package final var addedCookieField = false
 
     /// Forgets one exchange's response (before a retry or a redirect).
     package final func resetExchange() {

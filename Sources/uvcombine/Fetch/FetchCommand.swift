@@ -89,19 +89,26 @@ struct FetchCommand {
         // As curl: each URL in turn, whatever happened to the one before;
         // the status is the last one's.
         var status: Int32 = 0
+        // The cookie engine, for the whole run (every URL), when asked.
+        let cookies = FetchCookies(options: options)
         for (index, url) in options.urls.enumerated() {
             let output: String?? = index < options.outputs.count ? options.outputs[index]
                 : (options.remoteNameAll ? .some(nil) : .none)
-            status = fetch(url, output: output, format: format, loop: loop)
+            status = fetch(url, output: output, format: format, loop: loop, cookies: cookies)
             if status != 0 && options.failEarly { break }
         }
         try? loop.close()
+        if let cookies, let error = cookies.writeJar() {
+            // curl warns and keeps the transfer's status.
+            note("Warning: Failed to save cookies in \(options.cookieJar ?? ""): \(error)")
+        }
         return status
     }
 
     /// Fetches one URL (with its retries); `output` is nil for standard
     /// output, `.some(nil)` for `-O`, `.some(path)` for `-o path`.
-    private func fetch(_ url: String, output outputOption: String??, format: String?, loop: UVLoop) -> Int32 {
+    private func fetch(_ url: String, output outputOption: String??, format: String?, loop: UVLoop,
+                       cookies: FetchCookies?) -> Int32 {
         let plan: FetchPlan
         do {
             plan = try FetchPlan(options: options, url: url)
@@ -142,7 +149,7 @@ struct FetchCommand {
         var attempt: Attempt
         while true {
             clock.restart()
-            attempt = transfer(plan, output: output, heads: heads, loop: loop, clock: clock)
+            attempt = transfer(plan, output: output, heads: heads, loop: loop, clock: clock, cookies: cookies)
             let elapsed = Double((ContinuousClock.now - retryStart).components.seconds)
             if retriesLeft > 0, options.retryMaxTime == 0 || elapsed < options.retryMaxTime,
                let reason = retryReason(attempt) {
@@ -248,8 +255,11 @@ struct FetchCommand {
     /// The session of one transfer: curl's settings (no idle timeout, 300
     /// s to connect or `--connect-timeout`, capped by `--max-time`;
     /// redirects followed by the tool itself).
-    private func sessionConfiguration(limit: Double?) -> UVURLSession.Configuration {
+    private func sessionConfiguration(limit: Double?, cookies: FetchCookies?) -> UVURLSession.Configuration {
         var configuration = UVURLSession.Configuration()
+        // As curl: no cookies unless -b FILE or -c switched the engine on;
+        // the engine's store then takes every response's Set-Cookie.
+        configuration.httpCookieStorage = cookies?.storage
         // As curl: no Accept-Encoding and bodies as sent, unless
         // --compressed (then gzip and deflate are asked for and decoded).
         configuration.decompressesResponses = options.compressed
@@ -280,7 +290,7 @@ struct FetchCommand {
     // MARK: One attempt: the request and its redirects
 
     private func transfer(_ plan: FetchPlan, output: FetchOutput, heads: [FetchOutput], loop: UVLoop,
-                          clock: FetchClock) -> Attempt {
+                          clock: FetchClock, cookies: FetchCookies?) -> Attempt {
         var attempt = Attempt()
         attempt.report.url = plan.commandLineURL
         var url = plan.url
@@ -293,7 +303,7 @@ struct FetchCommand {
         // One session for the whole transfer, as curl keeps one connection
         // cache: a redirect to the same origin reuses the kept-alive
         // connection (`num_connects` 1, as curl's).
-        let session = UVURLSession(loop: loop, configuration: sessionConfiguration(limit: limit))
+        let session = UVURLSession(loop: loop, configuration: sessionConfiguration(limit: limit, cookies: cookies))
         let timings = FetchTimings()
 
         while true {
@@ -348,6 +358,7 @@ struct FetchCommand {
                 }
                 fields.append(HTTPField(name: fieldName, value: value))
             }
+            if let cookies { cookies.merge(into: &fields, for: target, custom: options.cookie) }
             let request = target.makeRequest(method: requestMethod, headerFields: fields)
 
             // The hop's share of --max-time (the session's connect timeout

@@ -109,9 +109,19 @@ struct FetchOptions {
     /// `-F name=value` (`@file`, `<file`, `;type=`, `;filename=`) and
     /// `--form-string name=value` (literal): a multipart/form-data POST.
     var form: [(spec: String, literal: Bool)] = []
-    /// `-b 'name=value; ...'`: the `Cookie` field (a cookie file, curl's
-    /// other form of `-b`, is not read: exit 4).
+    /// `-b 'name=value; ...'`: sent in the `Cookie` field, after the
+    /// cookie engine's (as curl's `CURLOPT_COOKIE`).
     var cookie: String?
+    /// `-b FILE` (a value without `=`): jars loaded into the cookie
+    /// engine, which they switch on (`-b ''`: on, nothing loaded; a file
+    /// that cannot be read loads nothing, as with curl).
+    var cookieFiles: [String] = []
+    /// `-c FILE`, `--cookie-jar FILE`: where the cookie engine (switched on
+    /// by it) is written when the run ends, in curl's Netscape format
+    /// (`-`: standard output).
+    var cookieJar: String?
+    /// Whether the cookie engine runs: only when asked, as with curl.
+    var usesCookieEngine: Bool { !cookieFiles.isEmpty || cookieJar != nil }
     var uploadFile: String?
     var followRedirects = false
     var maximumRedirects = 50
@@ -189,7 +199,9 @@ struct FetchOptions {
           -F, --form NAME=VALUE    a multipart/form-data POST: VALUE, @FILE (a file part),
                                    <FILE (the file's content); ;type= and ;filename= after
               --form-string N=V    a form field taken literally
-          -b, --cookie 'N=V; ...'  send these cookies (a cookie file is not supported)
+          -b, --cookie 'N=V; ...'  send these cookies; -b FILE reads a cookie jar (curl's
+                                   Netscape format) and switches the cookie engine on
+          -c, --cookie-jar FILE    write the cookies to FILE when done (engine on)
           -G, --get                send the -d data as the URL's query with GET
           -T, --upload-file FILE   PUT FILE (to URL/FILE when URL ends with '/')
           -L, --location           follow redirects (a 3xx but 304 with a Location), up to
@@ -278,6 +290,7 @@ struct FetchOptions {
         Spec(long: "form", short: "F", takesValue: true),
         Spec(long: "form-string", short: nil, takesValue: true),
         Spec(long: "cookie", short: "b", takesValue: true),
+        Spec(long: "cookie-jar", short: "c", takesValue: true),
         Spec(long: "get", short: "G", takesValue: false),
         Spec(long: "path-as-is", short: nil, takesValue: false),
         Spec(long: "proto", short: nil, takesValue: true),
@@ -378,7 +391,6 @@ struct FetchOptions {
     /// parser (so their values are not taken for URLs), then refused with
     /// status 4. Values: whether the option takes a value.
     private static let notImplemented: [String: (short: Character?, takesValue: Bool)] = [
-        "cookie-jar": ("c", true),
         "continue-at": ("C", true), "cert": ("E", true), "key": (nil, true),
         "http2": (nil, false), "http3": (nil, false), "http1.0": ("0", false), "ipv4": ("4", false),
         "ipv6": ("6", false), "limit-rate": (nil, true), "resolve": (nil, true),
@@ -587,8 +599,9 @@ struct FetchOptions {
             if let value, value.contains("=") {
                 cookie = cookie.map { $0 + "; " + value } ?? value
             } else {
-                unsupported = unsupported ?? "--cookie FILE"
+                cookieFiles.append(value ?? "")
             }
+        case "cookie-jar": cookieJar = value
         case "json":
             data.append((.binary, value ?? ""))
             json = true
