@@ -32,6 +32,13 @@ extension SessionEngine {
             case .head(let response):
                 if task.metrics != nil { metricsResponseHead(task, response, unparsed: rest.count) }
                 if let storage = configuration.httpCookieStorage { storeCookies(of: response, for: task, in: storage) }
+                let statusCode = connection.parser.statusCode
+                if statusCode == 401 || statusCode == 407,
+                   answersChallenge(task, response, statusCode: statusCode, on: connection) {
+                    // The body is dropped; the answer goes when it ended.
+                    _ = task.exchange.responseHead(.follow(keepsBody: true))
+                    continue
+                }
                 switch redirectDecision(for: task, response: response, statusCode: connection.parser.statusCode) {
                 case .deliver:
                     _ = task.exchange.responseHead(.deliver)
@@ -153,8 +160,13 @@ extension SessionEngine {
             let action = pool.requestFinished(id, keepAlive: reusable, now: now)
             task.timeouts?.exchangeEnded()
             run(action)
-            // `responseHead(.follow)` came with the step.
-            follow(task.redirects!.step!, for: task)
+            if let authentication = task.authentication, let answer = authentication.pending {
+                authentication.pending = nil
+                sendAnswer(answer, for: task)
+            } else {
+                // `responseHead(.follow)` came with the step.
+                follow(task.redirects!.step!, for: task)
+            }
         case .deliver(let reusable):
             run(pool.requestFinished(id, keepAlive: reusable, now: now))
             if task.isStreaming {

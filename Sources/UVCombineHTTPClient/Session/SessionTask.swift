@@ -428,6 +428,9 @@ package class SessionTask: DeadlineEntry {
     /// current hop (SessionEngine+Cookies.swift), so the next hop
     /// replaces it.
     @exclusivity(unchecked) package final var addedCookieField = false
+    /// The task's answers to authentication challenges, from the first
+    /// one answered (SessionEngine+Authentication.swift).
+    @exclusivity(unchecked) package final var authentication: TaskAuthentication?
 
     /// Forgets one exchange's response (before a retry or a redirect).
     package final func resetExchange() {

@@ -153,6 +153,15 @@ extension UVURLSession {
         /// }
         /// ```
         public var taskMetricsHandler: MetricsHandler? = nil
+        /// The user name and password a server's `401` is answered with
+        /// (Digest or Basic, once per task; ``Credential``). Default nil:
+        /// a `401` is the response. A request's
+        /// ``RequestOptions/credential`` takes its place for that request.
+        ///
+        /// ```swift
+        /// configuration.credential = UVURLSession.Credential(username: "alice", password: "secret")
+        /// ```
+        public var credential: Credential? = nil
         /// Where the session keeps cookies (RFC 6265, docs/cookies.md):
         /// before each request is written, the cookies for its URL go into
         /// a `Cookie` field (unless the request carries its own); each

@@ -53,6 +53,14 @@ extension UVURLSession {
         /// options.metricsHandler = UVURLSession.MetricsHandler { print($0) }
         /// ```
         public var metricsHandler: MetricsHandler?
+        /// The credential this request answers a server's `401` with, in
+        /// place of the session's ``Configuration/credential``. Overrides
+        /// no deadline (``isDefault`` is unchanged).
+        ///
+        /// ```swift
+        /// options.credential = UVURLSession.Credential(username: "bob", password: "pw", schemes: .digest)
+        /// ```
+        public var credential: Credential?
 
         /// Options that override the given deadlines; the defaults
         /// override nothing.
@@ -76,6 +84,7 @@ extension UVURLSession {
             if let idleReadTimeout { parts.append("idleReadTimeout: \(idleReadTimeout)") }
             if let totalTimeout { parts.append("totalTimeout: \(totalTimeout)") }
             if metricsHandler != nil { parts.append("metricsHandler") }
+            if let credential { parts.append("credential: \(credential)") }
             return "RequestOptions(\(parts.joined(separator: ", ")))"
         }
     }

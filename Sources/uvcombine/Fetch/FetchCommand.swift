@@ -373,6 +373,14 @@ struct FetchCommand {
                 }
                 requestOptions.totalTimeout = Self.duration(remaining)
             }
+            // --digest: the session answers the 401 (credentials only to
+            // the first host, as the Basic field, unless --location-trusted).
+            if options.digest, let credentials = plan.credentials,
+               options.locationTrusted || target.key == firstKey {
+                let parts = credentials.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                requestOptions.credential = UVURLSession.Credential(
+                    username: String(parts[0]), password: parts.count > 1 ? String(parts[1]) : "", schemes: .digest)
+            }
 
             // Through a proxy, curl names the proxy here.
             let connectHost = proxy?.host ?? target.host

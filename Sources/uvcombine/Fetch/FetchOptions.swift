@@ -120,6 +120,10 @@ struct FetchOptions {
     /// by it) is written when the run ends, in curl's Netscape format
     /// (`-`: standard output).
     var cookieJar: String?
+    /// `--digest`: `-u`'s credentials answer the server's Digest challenge
+    /// (sent after a `401`, not before); `--basic` (the default): sent
+    /// with the first request.
+    var digest = false
     /// Whether the cookie engine runs: only when asked, as with curl.
     var usesCookieEngine: Bool { !cookieFiles.isEmpty || cookieJar != nil }
     var uploadFile: String?
@@ -190,6 +194,8 @@ struct FetchOptions {
           -A, --user-agent NAME    the User-Agent (default uvcombine-fetch/1; '' sends none)
           -e, --referer URL        the Referer field
           -u, --user USER:PASS     HTTP basic authentication (also from http://user:pass@...)
+              --digest             answer the server's Digest challenge with -u's credentials
+              --basic              send -u's credentials with Basic (the default)
           -d, --data DATA          POST DATA (form content type); @FILE reads FILE without
                                    its line breaks; repeated -d are joined with '&'
               --data-binary DATA   as -d, but @FILE is read as is
@@ -341,6 +347,7 @@ struct FetchOptions {
         // details this tool does anyway) accepted and without effect for
         // HTTP, as curl.
         Spec(long: "basic", short: nil, takesValue: false),
+        Spec(long: "digest", short: nil, takesValue: false),
         Spec(long: "crlf", short: nil, takesValue: false),
         Spec(long: "disable", short: "q", takesValue: false),
         Spec(long: "disable-eprt", short: nil, takesValue: false),
@@ -394,7 +401,7 @@ struct FetchOptions {
         "continue-at": ("C", true), "cert": ("E", true), "key": (nil, true),
         "http2": (nil, false), "http3": (nil, false), "http1.0": ("0", false), "ipv4": ("4", false),
         "ipv6": ("6", false), "limit-rate": (nil, true), "resolve": (nil, true),
-"socks5": (nil, true), "digest": (nil, false), "ntlm": (nil, false),
+"socks5": (nil, true), "ntlm": (nil, false),
         "negotiate": (nil, false), "anyauth": (nil, false), "netrc": ("n", false), "config": ("K", true),
         "parallel": ("Z", false), "remote-header-name": ("J", false),
         "trace": (nil, true), "trace-ascii": (nil, true), "stderr": (nil, true), "interface": (nil, true),
@@ -589,6 +596,9 @@ struct FetchOptions {
         case "user-agent": userAgent = value
         case "referer": referer = value
         case "user": user = value
+        // The last of --basic and --digest counts, as with curl.
+        case "digest": digest = on
+        case "basic": if on { digest = false }
         case "data", "data-ascii": data.append((.ascii, value ?? ""))
         case "data-binary": data.append((.binary, value ?? ""))
         case "data-raw": data.append((.raw, value ?? ""))

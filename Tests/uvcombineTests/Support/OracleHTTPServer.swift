@@ -16,6 +16,8 @@ import TestServerSupport
 ///   N times per key and User-Agent (so each tool gets its own count),
 ///   then 200; `Retry-After: S` when asked;
 /// - `/auth`: 200 for `user:secret` (basic), else 401;
+/// - `/digest[?algorithm=SHA-256]`: 200 for `user:secret` answering its
+///   Digest challenge (checked), else 401 with the challenge;
 /// - `/cookies/start|set|update|clear|clear2`: a cookie conversation (a redirect
 ///   that sets one, then sets, updates and deletes), each step echoing the
 ///   `Cookie` field it received;
@@ -108,6 +110,25 @@ final class OracleHTTPServer {
                         self.send(302, got, headers + [("Location", "/cookies/set")])
                     else:
                         self.send(200, got, headers)
+                elif path == "/digest":
+                    # RFC 7616 with qop=auth, user:secret, a fixed nonce (so
+                    # both tools see the same challenge); ?algorithm=SHA-256.
+                    import hashlib, re
+                    algorithm = q.get("algorithm", "MD5")
+                    h = lambda t: hashlib.new("sha256" if algorithm == "SHA-256" else "md5", t.encode()).hexdigest()
+                    got = self.headers.get("Authorization", "")
+                    p = dict((k, v1 or v2) for k, v1, v2 in re.findall(r'(\w+)=(?:"([^"]*)"|([^\s,]*))', got))
+                    ok = False
+                    if got.startswith("Digest ") and p.get("username") == "user" and p.get("nonce") == "fixednonce":
+                        ha1 = h("user:test:secret")
+                        ha2 = h("%s:%s" % (self.command, p.get("uri", "")))
+                        expected = h(":".join([ha1, p["nonce"], p.get("nc", ""), p.get("cnonce", ""), p.get("qop", ""), ha2]))
+                        ok = p.get("response") == expected and p.get("uri") == self.path
+                    if ok:
+                        self.send(200, ("welcome %s\n" % algorithm).encode(), [("Content-Type", "text/plain")])
+                    else:
+                        challenge = 'Digest realm="test", qop="auth", nonce="fixednonce", opaque="op", algorithm=%s' % algorithm
+                        self.send(401, b"digest please\n", [("WWW-Authenticate", challenge), ("Content-Type", "text/plain")])
                 elif path == "/auth":
                     if self.headers.get("Authorization") == "Basic " + base64.b64encode(b"user:secret").decode():
                         self.send(200, b"welcome\n")
