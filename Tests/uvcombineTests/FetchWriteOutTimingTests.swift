@@ -10,8 +10,9 @@ import Testing
 /// Tolerance: 150 ms absolute on the times a delay dominates
 /// (`time_starttransfer`, `time_total`, `time_redirect`), which both tools
 /// measure around the same server sleep; the others (name lookup,
-/// connect, pretransfer: tens of microseconds on loopback) are only
-/// required to be below 50 ms and ordered. The machine is shared, so a
+/// connect, pretransfer: tens of microseconds on loopback, 70 ms seen at
+/// a load average of 18) are only required to be ordered and
+/// well below the injected delay (200 ms). The machine is shared, so a
 /// tighter bound would measure the load, not the tool.
 @Suite("uvcombine fetch -w against curl: measurements", .serialized,
        .enabled(if: curlExecutable != nil, "curl is not installed (apt-get install curl)"))
@@ -59,7 +60,7 @@ struct FetchWriteOutTimingTests {
                     sourceLocation: sourceLocation)
         }
         for name in ["namelookup", "connect", "pretransfer"] {
-            #expect((times[name] ?? 1) < 0.050, "\(tool): \(name) on loopback: \(times)", sourceLocation: sourceLocation)
+            #expect((times[name] ?? 1) < 0.200, "\(tool): \(name) on loopback: \(times)", sourceLocation: sourceLocation)
         }
         #expect(times["appconnect"] == 0, "\(tool): no TLS", sourceLocation: sourceLocation)
         #expect((times["starttransfer"] ?? 0) >= wait, "\(tool): the injected \(wait) s: \(times)", sourceLocation: sourceLocation)
