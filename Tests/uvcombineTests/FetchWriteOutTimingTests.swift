@@ -89,4 +89,23 @@ struct FetchWriteOutTimingTests {
             }
         }
     }
+
+    @Test("https: time_appconnect after time_connect and before time_pretransfer, as curl's; remote_ip for localhost")
+    func tlsTimes() async throws {
+        let certificate = try await FetchTLSTests.SelfSigned()
+        let python = try PythonHTTPServer(files: ["data.bin": FetchTLSTests.file], tls: (certificate.certificate, certificate.key))
+        defer { python.stop() }
+        let arguments = ["-s", "-o", "/dev/null", "--cacert", certificate.certificate, "-w",
+                         Self.timeFormat + " ip=%{remote_ip} port=%{remote_port} connects=%{num_connects}",
+                         "https://localhost:\(python.port)/data.bin"]
+        let curl = try await runProcess(curlExecutable!, arguments, timeout: 60)
+        let fetch = try await runTool(["fetch"] + arguments)
+        #expect(curl.status == 0 && fetch.status == 0, "\(fetch.stderr)")
+        for (tool, result) in [("curl", curl), ("fetch", fetch)] {
+            let times = Self.times(result)
+            let (connect, appconnect, pretransfer) = (times["connect"] ?? -1, times["appconnect"] ?? -1, times["pretransfer"] ?? -1)
+            #expect(0 < connect && connect < appconnect && appconnect <= pretransfer, "\(tool): \(times)")
+            #expect(result.output.hasSuffix(" ip=127.0.0.1 port=\(python.port) connects=1"), "\(tool): \(result.output)")
+        }
+    }
 }
