@@ -141,6 +141,10 @@ let package = Package(
                 "UVCombineCore",
                 "UVCombineHTTPCore",
                 "UVCombineLoop",
+                // The session's cookie store and Digest/Basic answers
+                // (issue 35); both pure, no Foundation module.
+                "UVCombineHTTPCookies",
+                "UVCombineHTTPAuthentication",
                 "COpenSSL",
                 "CZlib",
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -12,4 +12,5 @@ let benchmarks: @Sendable () -> Void = {
     registerConcurrent()
     registerBody()
     registerGzip()
+    registerMetrics()
 }

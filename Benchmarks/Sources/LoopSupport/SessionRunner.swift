@@ -24,6 +24,8 @@ public final class SessionRunner {
     public let publisher: UVURLSession.DataTaskPublisher
     /// The body bytes received.
     public let accumulator = ByteCounter()
+    /// The transactions whose metrics were collected.
+    public let metricsCount = ByteCounter()
     private let url: URL
     private let publisherPerRequest: Bool
     private var slots: [Slot] = []
@@ -33,12 +35,23 @@ public final class SessionRunner {
 
     /// A session on a loop of the calling thread, at most
     /// `maximumConnectionsPerHost` connections to `url`'s host.
-    public init(url: URL, maximumConnectionsPerHost: Int, publisherPerRequest: Bool = false) {
+    /// With `collectsMetrics`, every task's metrics are collected and
+    /// handed to a handler that only counts them (the task-metrics
+    /// benchmark).
+    public init(url: URL, maximumConnectionsPerHost: Int, publisherPerRequest: Bool = false,
+                collectsMetrics: Bool = false) {
         self.url = url
         self.publisherPerRequest = publisherPerRequest
         loop = makeLoop()
         var configuration = UVURLSession.Configuration()
         configuration.maximumConnectionsPerHost = maximumConnectionsPerHost
+        if collectsMetrics {
+            // The handler runs on this loop's thread only (the runner's).
+            nonisolated(unsafe) let counter = metricsCount
+            configuration.taskMetricsHandler = UVURLSession.MetricsHandler { metrics in
+                counter.add(metrics.transactionMetrics.count)
+            }
+        }
         session = UVURLSession(loop: loop, configuration: configuration)
         publisher = session.dataTaskPublisher(for: url)
     }

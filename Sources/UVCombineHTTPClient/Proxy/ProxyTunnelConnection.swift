@@ -69,6 +69,12 @@ package final class ProxyTunnelConnection: HTTPConnectionIO, HTTPConnectionHandl
         lower?.write(bytes)
     }
 
+    package var establishment: ConnectionEstablishment {
+        var result = lower?.establishment ?? ConnectionEstablishment()
+        result.isProxyConnection = true
+        return result
+    }
+
     package var hasPendingWrites: Bool {
         lower?.hasPendingWrites ?? false
     }

@@ -112,6 +112,11 @@ package protocol HTTPConnectionIO: AnyObject {
     /// the body into its place (no copy from a read buffer). A transport
     /// that cannot (TLS decrypts into its own buffer) ignores it.
     func setReadTarget(_ target: UnsafeMutableRawBufferPointer?)
+
+    /// How the connection was established (its steps' instants, its
+    /// addresses), for the task metrics; read once per connection, once
+    /// it is established. Empty by default (ConnectionEstablishment.swift).
+    var establishment: ConnectionEstablishment { get }
 }
 
 extension HTTPConnectionHandler {

@@ -46,6 +46,11 @@ package final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
     /// The transport's reads go into the carried task's body buffer
     /// (``HTTPConnectionIO/setReadTarget(_:)``).
     @exclusivity(unchecked) package var hasReadTarget = false
+    /// Exchanges started on the connection (the task metrics' reuse).
+    @exclusivity(unchecked) package var exchangeCount = 0
+    /// How it was established, read from the transport the first time a
+    /// task collecting metrics used it (SessionEngine+Metrics.swift).
+    @exclusivity(unchecked) package var establishment: ConnectionEstablishment?
 
     package init(
         id: ConnectionPoolStateMachine.ConnectionID,

@@ -80,6 +80,7 @@ extension SessionEngine {
             task.exchange.retried()
             task.resetExchange()
             task.timeouts?.exchangeEnded()
+            if task.metrics != nil { metricsRetried(task) }
         }
     }
 
@@ -142,6 +143,11 @@ extension SessionEngine {
             bytes = connection.writeBuffer
         }
         if let wireObserver { bytes.withUnsafeBytes { wireObserver.sessionWillWrite($0) } }
+        connection.exchangeCount &+= 1
+        if task.metrics != nil {
+            metricsRequestStarted(task, on: connection, written: bytes.count,
+                                  bodyBytes: startsBody || prepared != nil ? 0 : task.body?.count ?? 0)
+        }
         connection.io?.write(bytes)
         // The upload-progress baseline (noteUploadProgress). A request
         // under 64 KiB is taken by the kernel at once (the connection is

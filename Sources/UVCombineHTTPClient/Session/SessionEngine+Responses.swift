@@ -14,6 +14,7 @@ extension SessionEngine {
     package func process(_ input: UnsafeRawBufferPointer, for task: SessionTask, on connection: SessionConnection) -> Bool {
         if task.exchange.responseBytesReceived() == .reportFirstBytes {
             pool.responseBytesReceived(task.requestID)
+            if task.metrics != nil { metricsResponseStarted(task) }
         }
         task.timeouts?.activity(now: now)
         var rest = input
@@ -29,6 +30,15 @@ extension SessionEngine {
             rest = UnsafeRawBufferPointer(rebasing: rest[consumed...])
             switch event {
             case .head(let response):
+                if task.metrics != nil { metricsResponseHead(task, response, unparsed: rest.count) }
+                if let storage = configuration.httpCookieStorage { storeCookies(of: response, for: task, in: storage) }
+                let statusCode = connection.parser.statusCode
+                if statusCode == 401 || statusCode == 407,
+                   answersChallenge(task, response, statusCode: statusCode, on: connection) {
+                    // The body is dropped; the answer goes when it ended.
+                    _ = task.exchange.responseHead(.follow(keepsBody: true))
+                    continue
+                }
                 switch redirectDecision(for: task, response: response, statusCode: connection.parser.statusCode) {
                 case .deliver:
                     _ = task.exchange.responseHead(.deliver)
@@ -139,6 +149,7 @@ extension SessionEngine {
                 return
             }
         }
+        if task.metrics != nil { metricsResponseEnded(task) }
         let end = task.exchange.responseEnded(keepAlive: keepAlive, hasTrailingBytes: hasTrailingBytes,
                                               hasPendingWrites: connection.io?.hasPendingWrites ?? true)
         let id = task.requestID
@@ -149,8 +160,13 @@ extension SessionEngine {
             let action = pool.requestFinished(id, keepAlive: reusable, now: now)
             task.timeouts?.exchangeEnded()
             run(action)
-            // `responseHead(.follow)` came with the step.
-            follow(task.redirects!.step!, for: task)
+            if let authentication = task.authentication, let answer = authentication.pending {
+                authentication.pending = nil
+                sendAnswer(answer, for: task)
+            } else {
+                // `responseHead(.follow)` came with the step.
+                follow(task.redirects!.step!, for: task)
+            }
         case .deliver(let reusable):
             run(pool.requestFinished(id, keepAlive: reusable, now: now))
             if task.isStreaming {

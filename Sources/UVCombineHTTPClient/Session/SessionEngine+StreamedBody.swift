@@ -76,6 +76,7 @@ extension SessionEngine {
         peakUploadBytesInFlight = max(peakUploadBytesInFlight,
                                       task.exchange.bodyBytesWritten - task.exchange.bodyBytesCompleted)
         if let wireObserver { bytes.withUnsafeBytes { wireObserver.sessionWillWrite($0) } }
+        if task.metrics != nil { metricsBodySent(task, bytes: bytes.count) }
         io.write(bytes)
         if chunk.count <= Self.reusedBodyBufferLimit { connection.bodyWriteBuffer = bytes }
     }

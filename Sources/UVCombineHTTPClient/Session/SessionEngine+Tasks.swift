@@ -21,6 +21,7 @@ extension SessionEngine {
             deadlines.schedule(task, at: deadline.uptimeNanoseconds)
         }
         task.timeouts = machine
+        metricsTaskStarted(task)
         // The redirect machine is made at the first redirect response
         // (`redirectDecision`): most requests never need one.
         issue(task, redirectedTo: nil)
@@ -30,6 +31,8 @@ extension SessionEngine {
     /// `target` after a redirect, to the spec's target when it is nil.
     package func issue(_ task: SessionTask, redirectedTo target: HTTPRequestTarget?) {
         if let target { task.target = target }
+        if task.metrics != nil { metricsIssued(task, redirected: target != nil) }
+        if let storage = configuration.httpCookieStorage { applyCookies(to: task, from: storage) }
         if task.usesPreparedHead, let prepared = task.spec.preparedHead {
             // Checked when the publisher was made.
             task.closesConnection = prepared.closesConnection
@@ -96,6 +99,7 @@ extension SessionEngine {
     package func complete(_ task: SessionTask, _ outcome: TaskOutcome) {
         stopTimeouts(task)
         release(task)
+        if task.metrics != nil { metricsTaskEnded(task) }
         task.withGate { task.deliverOutcome(task, outcome) }
     }
 

@@ -32,6 +32,7 @@ extension SessionEngine {
         if !connection.isClosed && !bytes.isEmpty {
             wireObserver?.sessionDidRead(bytes)
             if let task = task(on: connection) {
+                if task.metrics != nil { metricsReceived(task, bytes: bytes.count) }
                 if !process(bytes, for: task, on: connection), task.exchange.phase == .exchanging,
                    connection.task === task {
                     afterInput(for: task, on: connection)
@@ -53,6 +54,7 @@ extension SessionEngine {
         assertInLoop()
         guard !connection.isClosed, let task = task(on: connection) else { return }
         if task.timeouts != nil { task.timeouts!.activity(now: now) }
+        if task.metrics != nil { metricsRequestWritten(task) }
         // A streamed body asks for its next chunk once everything written
         // was taken by the kernel.
         guard task.exchange.streamsBody, connection.io?.hasPendingWrites == false else { return }

@@ -421,6 +421,16 @@ package class SessionTask: DeadlineEntry {
     @exclusivity(unchecked) package final var decoder: ContentDecoder?
     /// Decoded body bytes so far, for `maximumResponseBodyLength`.
     @exclusivity(unchecked) package final var decodedLength = 0
+    /// The task's metrics while it runs; nil unless someone will receive
+    /// them (SessionEngine+Metrics.swift).
+    @exclusivity(unchecked) package final var metrics: TaskMetricsRecorder?
+    /// The `Cookie` field of ``request`` is the session's, added for the
+    /// current hop (SessionEngine+Cookies.swift), so the next hop
+    /// replaces it.
+    @exclusivity(unchecked) package final var addedCookieField = false
+    /// The task's answers to authentication challenges, from the first
+    /// one answered (SessionEngine+Authentication.swift).
+    @exclusivity(unchecked) package final var authentication: TaskAuthentication?
 
     /// Forgets one exchange's response (before a retry or a redirect).
     package final func resetExchange() {

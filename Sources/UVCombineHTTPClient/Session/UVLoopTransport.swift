@@ -100,6 +100,7 @@ package final class UVLoopTransport: HTTPTransport {
     /// or the key's Unix domain socket.
     private func connectStream(to key: ConnectionKey, handler: any HTTPConnectionHandler) -> UVLoopConnection {
         let connection = UVLoopConnection(handler: handler)
+        connection.timings.connectStart = loop.now.uptimeNanoseconds
         if let path = key.socketPath {
             connection.attempt = UVPipe.connect(path: path, on: loop, options: options) { [connection] result in
                 connection.connectFinished(result)
@@ -137,6 +138,11 @@ package final class UVLoopConnection: HTTPConnectionIO, UVTCPConnectionHandler {
     /// The connection goes to a proxy: a failure to connect says so
     /// (`.cannotFindProxyHost`, `.cannotConnectToProxy`).
     package var isToProxy = false
+    /// The connect's instants (the task metrics'): the transport sets
+    /// `connectStart`, ``connectFinished(_:)`` the rest.
+    package var timings = ConnectionEstablishment()
+    /// The addresses, read at the first ``establishment``.
+    private var addressesRead = false
 
     /// Every write's completion; formed once, so writing allocates no
     /// closure.
@@ -153,6 +159,11 @@ package final class UVLoopConnection: HTTPConnectionIO, UVTCPConnectionHandler {
     }
 
     package func connectFinished(_ result: Result<UVTCPConnection, UVTCPError>) {
+        if let tcpAttempt = attempt as? UVTCPConnectAttempt {
+            timings.domainLookupStart = tcpAttempt.startedAt
+            timings.domainLookupEnd = tcpAttempt.resolvedAt
+            if tcpAttempt.resolvedAt != 0 { timings.connectStart = tcpAttempt.resolvedAt }
+        }
         attempt = nil
         switch result {
         case .success(let connection):
@@ -160,6 +171,7 @@ package final class UVLoopConnection: HTTPConnectionIO, UVTCPConnectionHandler {
                 connection.close()
                 return
             }
+            timings.connectEnd = connection.loop.now.uptimeNanoseconds
             tcp = connection
             connection.handler = self
             if !keepsLoopAlive { connection.keepsLoopAlive = false }
@@ -220,6 +232,17 @@ package final class UVLoopConnection: HTTPConnectionIO, UVTCPConnectionHandler {
         attempt = nil
         tcp?.close()
         tcp = nil
+    }
+
+    package var establishment: ConnectionEstablishment {
+        if !addressesRead, let tcp, !tcp.isClosed {
+            addressesRead = true
+            timings.localAddress = tcp.localAddress
+            timings.remoteAddress = tcp.remoteAddress
+        }
+        var result = timings
+        result.isProxyConnection = isToProxy
+        return result
     }
 
     // MARK: UVTCPConnectionHandler

@@ -1,4 +1,5 @@
 import UVCombineHTTPCore
+import UVCombineHTTPCookies
 
 extension UVURLSession {
     /// A session's limits, timeouts, redirect policy and TLS settings, in
@@ -139,6 +140,49 @@ extension UVURLSession {
         ///     https: try UVURLSession.Proxy(url: "http://user:pass@proxy:3128"), noProxy: "localhost")
         /// ```
         public var proxy = ProxyConfiguration.none
+        /// Receives every task's ``UVURLSessionTaskMetrics`` when the task
+        /// ends, on the loop thread, before its outcome reaches the
+        /// subscriber: URLSession's delegate method
+        /// `urlSession(_:task:didFinishCollecting:)`. Default nil: no
+        /// metrics are collected (a request's own
+        /// ``RequestOptions/metricsHandler`` still collects its own).
+        ///
+        /// ```swift
+        /// configuration.taskMetricsHandler = UVURLSession.MetricsHandler { metrics in
+        ///     print(metrics.transactionMetrics.last?.remoteAddress ?? "-")
+        /// }
+        /// ```
+        public var taskMetricsHandler: MetricsHandler? = nil
+        /// The user name and password a server's `401` is answered with
+        /// (Digest or Basic, once per task; ``Credential``). Default nil:
+        /// a `401` is the response. A request's
+        /// ``RequestOptions/credential`` takes its place for that request.
+        ///
+        /// ```swift
+        /// configuration.credential = UVURLSession.Credential(username: "alice", password: "secret")
+        /// ```
+        public var credential: Credential? = nil
+        /// Where the session keeps cookies (RFC 6265, docs/cookies.md):
+        /// before each request is written, the cookies for its URL go into
+        /// a `Cookie` field (unless the request carries its own); each
+        /// response head's `Set-Cookie` fields are stored, redirects
+        /// included, each hop with its own URL. Default
+        /// ``UVURLSession/sharedCookieStorage``, one store for every
+        /// session with the default, as `URLSessionConfiguration.default`
+        /// uses `HTTPCookieStorage.shared`; nil switches cookies off (as
+        /// `httpShouldSetCookies = false` with no storage).
+        ///
+        /// ```swift
+        /// configuration.httpCookieStorage = nil                    // no cookies
+        /// configuration.httpCookieStorage = UVHTTPCookieStorage()  // this session's own
+        /// ```
+        public var httpCookieStorage: UVHTTPCookieStorage? {
+            get { cookieStorageReference.storage }
+            set { cookieStorageReference = CookieStorageReference(storage: newValue) }
+        }
+        /// ``httpCookieStorage``, compared by identity (the storage is a
+        /// class without `Equatable`).
+        private var cookieStorageReference = CookieStorageReference(storage: UVURLSession.sharedCookieStorage)
 
         /// The defaults above.
         public init() {}
@@ -177,4 +221,23 @@ extension UVURLSession {
             return parser
         }
     }
+}
+
+/// A cookie storage compared by identity, for the configuration's
+/// `Equatable`.
+private struct CookieStorageReference: Sendable, Equatable {
+    let storage: UVHTTPCookieStorage?
+
+    static func == (left: Self, right: Self) -> Bool { left.storage === right.storage }
+}
+
+extension UVURLSession {
+    /// The cookie storage of every session whose configuration keeps the
+    /// default ``Configuration/httpCookieStorage``: URLSession's
+    /// `HTTPCookieStorage.shared`. Any thread.
+    ///
+    /// ```swift
+    /// let names = UVURLSession.sharedCookieStorage.cookies.map(\.name)
+    /// ```
+    public static let sharedCookieStorage = UVHTTPCookieStorage()
 }

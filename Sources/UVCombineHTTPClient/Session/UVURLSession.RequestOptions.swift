@@ -43,6 +43,24 @@ extension UVURLSession {
         /// included, or `nil` for the session's
         /// ``Configuration/totalTimeout``.
         public var totalTimeout: Duration?
+        /// Receives this task's ``UVURLSessionTaskMetrics`` when it ends,
+        /// on the loop thread, before its outcome reaches the subscriber
+        /// (after the session's ``Configuration/taskMetricsHandler``).
+        /// Nil: the session's handler only. Overrides no setting, so it
+        /// leaves ``isDefault`` alone.
+        ///
+        /// ```swift
+        /// options.metricsHandler = UVURLSession.MetricsHandler { print($0) }
+        /// ```
+        public var metricsHandler: MetricsHandler?
+        /// The credential this request answers a server's `401` with, in
+        /// place of the session's ``Configuration/credential``. Overrides
+        /// no deadline (``isDefault`` is unchanged).
+        ///
+        /// ```swift
+        /// options.credential = UVURLSession.Credential(username: "bob", password: "pw", schemes: .digest)
+        /// ```
+        public var credential: Credential?
 
         /// Options that override the given deadlines; the defaults
         /// override nothing.
@@ -50,12 +68,14 @@ extension UVURLSession {
         /// ```swift
         /// let quick = UVURLSession.RequestOptions(totalTimeout: .seconds(1))
         /// ```
-        public init(idleReadTimeout: Duration? = nil, totalTimeout: Duration? = nil) {
+        public init(idleReadTimeout: Duration? = nil, totalTimeout: Duration? = nil,
+                    metricsHandler: MetricsHandler? = nil) {
             self.idleReadTimeout = idleReadTimeout
             self.totalTimeout = totalTimeout
+            self.metricsHandler = metricsHandler
         }
 
-        /// Whether these options override anything.
+        /// Whether these options override any deadline.
         public var isDefault: Bool { idleReadTimeout == nil && totalTimeout == nil }
 
         /// The set overrides, e.g. `RequestOptions(totalTimeout: 2.0 seconds)`.
@@ -63,6 +83,8 @@ extension UVURLSession {
             var parts: [String] = []
             if let idleReadTimeout { parts.append("idleReadTimeout: \(idleReadTimeout)") }
             if let totalTimeout { parts.append("totalTimeout: \(totalTimeout)") }
+            if metricsHandler != nil { parts.append("metricsHandler") }
+            if let credential { parts.append("credential: \(credential)") }
             return "RequestOptions(\(parts.joined(separator: ", ")))"
         }
     }

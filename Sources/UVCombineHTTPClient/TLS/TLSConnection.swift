@@ -112,6 +112,9 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
     /// A failure to report in the loop's next iteration, and whether it
     /// happened before the session heard `connectionDidConnect`.
     private var pendingFailure: (error: UVURLError, beforeConnect: Bool)?
+    /// When the handshake started and completed (the task metrics').
+    private var handshakeStart: UInt64 = 0
+    private var handshakeEnd: UInt64 = 0
 
     /// A connection that starts its handshake when `lower` (set right
     /// after) connects. With a nil `context`, it reports `setupError` as a
@@ -151,6 +154,13 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
 
     package var hasPendingWrites: Bool {
         lower?.hasPendingWrites ?? false
+    }
+
+    package var establishment: ConnectionEstablishment {
+        var result = lower?.establishment ?? ConnectionEstablishment()
+        result.secureConnectionStart = handshakeStart
+        result.secureConnectionEnd = handshakeEnd
+        return result
     }
 
     package var unacknowledgedOutputByteCount: Int {
@@ -199,6 +209,7 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
 
     package func connectionDidConnect() {
         guard phase == .connecting else { return }
+        handshakeStart = loop.now.uptimeNanoseconds
         do throws(UVURLError) {
             try startHandshake()
         } catch {
@@ -332,6 +343,7 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
             }
         }
         phase = .established
+        handshakeEnd = loop.now.uptimeNanoseconds
         plaintext = UnsafeMutableRawPointer.allocate(byteCount: Self.plaintextCapacity, alignment: 16)
         handler?.connectionDidConnect()
         // The session started reading inside that call (or closed us).

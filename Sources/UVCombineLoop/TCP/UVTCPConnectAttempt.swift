@@ -149,6 +149,12 @@ public final class UVTCPConnectAttempt: Cancellable, @unchecked Sendable, Custom
     package var openSocketCount: Int { connecting.count + (socket == nil ? 0 : 1) }
     /// Addresses to try instead of resolving `host`. For tests.
     internal var presetAddresses: [SocketAddress]?
+    /// When the attempt started on the loop, and when its addresses were
+    /// known (the resolver answered, or at once for a numeric host), on
+    /// the `uv_hrtime` clock; 0 until then. The session's task metrics
+    /// (name lookup start and end) read them once the connect finished.
+    package private(set) var startedAt: UInt64 = 0
+    package private(set) var resolvedAt: UInt64 = 0
 
     internal init(host: String, port: Int, loop: UVLoop, options: UVTCP.Options,
                   completion: @escaping (Result<UVTCPConnection, UVTCPError>) -> Void) {
@@ -210,6 +216,7 @@ public final class UVTCPConnectAttempt: Cancellable, @unchecked Sendable, Custom
             return
         }
         socket = makeSocket()
+        startedAt = uv_hrtime()
         if let timeout = options.connectTimeout {
             let deadline = loop.now.advanced(by: max(timeout, .zero)).uptimeNanoseconds
             let timer = ScheduledAction(loop: loop, deadline: deadline, interval: 0) { [self] in timedOut() }
@@ -218,9 +225,11 @@ public final class UVTCPConnectAttempt: Cancellable, @unchecked Sendable, Custom
         }
         if let presetAddresses {
             addresses = presetAddresses
+            resolvedAt = startedAt
             startNextAttempt()
         } else if let literal = SocketAddress(numericHost: host, port: port) {
             addresses = [literal]
+            resolvedAt = startedAt
             startNextAttempt()
         } else {
             resolve()
@@ -269,6 +278,7 @@ public final class UVTCPConnectAttempt: Cancellable, @unchecked Sendable, Custom
 
     private func resolved(status: Int32, result: UnsafeMutablePointer<addrinfo>?) {
         resolveRequest = nil
+        resolvedAt = uv_hrtime()
         var found: [SocketAddress] = []
         var cursor = result
         while let info = cursor {

@@ -89,19 +89,26 @@ struct FetchCommand {
         // As curl: each URL in turn, whatever happened to the one before;
         // the status is the last one's.
         var status: Int32 = 0
+        // The cookie engine, for the whole run (every URL), when asked.
+        let cookies = FetchCookies(options: options)
         for (index, url) in options.urls.enumerated() {
             let output: String?? = index < options.outputs.count ? options.outputs[index]
                 : (options.remoteNameAll ? .some(nil) : .none)
-            status = fetch(url, output: output, format: format, loop: loop)
+            status = fetch(url, output: output, format: format, loop: loop, cookies: cookies)
             if status != 0 && options.failEarly { break }
         }
         try? loop.close()
+        if let cookies, let error = cookies.writeJar() {
+            // curl warns and keeps the transfer's status.
+            note("Warning: Failed to save cookies in \(options.cookieJar ?? ""): \(error)")
+        }
         return status
     }
 
     /// Fetches one URL (with its retries); `output` is nil for standard
     /// output, `.some(nil)` for `-O`, `.some(path)` for `-o path`.
-    private func fetch(_ url: String, output outputOption: String??, format: String?, loop: UVLoop) -> Int32 {
+    private func fetch(_ url: String, output outputOption: String??, format: String?, loop: UVLoop,
+                       cookies: FetchCookies?) -> Int32 {
         let plan: FetchPlan
         do {
             plan = try FetchPlan(options: options, url: url)
@@ -142,7 +149,7 @@ struct FetchCommand {
         var attempt: Attempt
         while true {
             clock.restart()
-            attempt = transfer(plan, output: output, heads: heads, loop: loop, clock: clock)
+            attempt = transfer(plan, output: output, heads: heads, loop: loop, clock: clock, cookies: cookies)
             let elapsed = Double((ContinuousClock.now - retryStart).components.seconds)
             if retriesLeft > 0, options.retryMaxTime == 0 || elapsed < options.retryMaxTime,
                let reason = retryReason(attempt) {
@@ -245,10 +252,45 @@ struct FetchCommand {
         return proxies
     }
 
+    /// The session of one transfer: curl's settings (no idle timeout, 300
+    /// s to connect or `--connect-timeout`, capped by `--max-time`;
+    /// redirects followed by the tool itself).
+    private func sessionConfiguration(limit: Double?, cookies: FetchCookies?) -> UVURLSession.Configuration {
+        var configuration = UVURLSession.Configuration()
+        // As curl: no cookies unless -b FILE or -c switched the engine on;
+        // the engine's store then takes every response's Set-Cookie.
+        configuration.httpCookieStorage = cookies?.storage
+        // As curl: no Accept-Encoding and bodies as sent, unless
+        // --compressed (then gzip and deflate are asked for and decoded).
+        configuration.decompressesResponses = options.compressed
+        // --unix-socket: the bytes go through the socket; the URL
+        // still gives Host and the request target, as curl.
+        configuration.unixSocketPath = options.unixSocket
+        configuration.proxy = proxies
+        configuration.redirectPolicy = .none
+        // curl has no idle timeout, and allows 300 s to connect.
+        configuration.idleReadTimeout = nil
+        var connectLimit = options.connectTimeout.flatMap { $0 > 0 ? $0 : nil } ?? 300
+        if let limit { connectLimit = min(connectLimit, limit) }
+        // Each hop carries its share of --max-time (RequestOptions).
+        configuration.totalTimeout = nil
+        configuration.connectTimeout = Self.duration(connectLimit)
+        if let caCertificates = options.caCertificates {
+            configuration.tls.trustRoots = .pemFile(caCertificates)
+        }
+        if options.insecure {
+            configuration.tls.certificateVerification = .disabledInsecure
+        }
+        if options.tlsVersion13 {
+            configuration.tls.minimumVersion = .v1_3
+        }
+        return configuration
+    }
+
     // MARK: One attempt: the request and its redirects
 
     private func transfer(_ plan: FetchPlan, output: FetchOutput, heads: [FetchOutput], loop: UVLoop,
-                          clock: FetchClock) -> Attempt {
+                          clock: FetchClock, cookies: FetchCookies?) -> Attempt {
         var attempt = Attempt()
         attempt.report.url = plan.commandLineURL
         var url = plan.url
@@ -258,6 +300,11 @@ struct FetchCommand {
         var firstKey: ConnectionKey?
         let limit: Double? = options.maxTime.flatMap { $0 > 0 ? $0 : nil }
         var redirectTime = 0.0
+        // One session for the whole transfer, as curl keeps one connection
+        // cache: a redirect to the same origin reuses the kept-alive
+        // connection (`num_connects` 1, as curl's).
+        let session = UVURLSession(loop: loop, configuration: sessionConfiguration(limit: limit, cookies: cookies))
+        let timings = FetchTimings()
 
         while true {
             attempt.report.urlEffective = url
@@ -275,8 +322,11 @@ struct FetchCommand {
                 attempt.message = "Protocol \"\(scheme)\" not supported or disabled in libcurl"
                 return attempt
             }
-            attempt.report.remotePort = target.port
-            attempt.report.remoteIP = Self.isAddressLiteral(target.host) ? target.host : ""
+            if attempt.report.remoteIP.isEmpty {
+                // Until a connection says which address it reached.
+                attempt.report.remotePort = target.port
+                attempt.report.remoteIP = Self.isAddressLiteral(target.host) ? target.host : ""
+            }
             if firstKey == nil { firstKey = target.key }
             if target.scheme == .https, let file = options.caCertificates, !FileManager.default.isReadableFile(atPath: file) {
                 attempt.status = FetchExitCode.caCertificateFile
@@ -308,20 +358,12 @@ struct FetchCommand {
                 }
                 fields.append(HTTPField(name: fieldName, value: value))
             }
+            if let cookies { cookies.merge(into: &fields, for: target, custom: options.cookie) }
             let request = target.makeRequest(method: requestMethod, headerFields: fields)
 
-            var configuration = UVURLSession.Configuration()
-            // As curl: no Accept-Encoding and bodies as sent, unless
-            // --compressed (then gzip and deflate are asked for and decoded).
-            configuration.decompressesResponses = options.compressed
-            // --unix-socket: the bytes go through the socket; the URL
-            // still gives Host and the request target, as curl.
-            configuration.unixSocketPath = options.unixSocket
-            configuration.proxy = proxies
-            configuration.redirectPolicy = .none
-            // curl has no idle timeout, and allows 300 s to connect.
-            configuration.idleReadTimeout = nil
-            var connectLimit = options.connectTimeout.flatMap { $0 > 0 ? $0 : nil } ?? 300
+            // The hop's share of --max-time (the session's connect timeout
+            // was capped by it when the transfer began).
+            var requestOptions = UVURLSession.RequestOptions(metricsHandler: timings.handler)
             if let limit {
                 let remaining = limit - clock.seconds
                 guard remaining > 0 else {
@@ -329,22 +371,16 @@ struct FetchCommand {
                     attempt.message = "Operation timed out after \(Int(limit * 1000)) milliseconds"
                     return attempt
                 }
-                configuration.totalTimeout = Self.duration(remaining)
-                connectLimit = min(connectLimit, remaining)
-            } else {
-                configuration.totalTimeout = nil
+                requestOptions.totalTimeout = Self.duration(remaining)
             }
-            configuration.connectTimeout = Self.duration(connectLimit)
-            if let caCertificates = options.caCertificates {
-                configuration.tls.trustRoots = .pemFile(caCertificates)
+            // --digest: the session answers the 401 (credentials only to
+            // the first host, as the Basic field, unless --location-trusted).
+            if options.digest, let credentials = plan.credentials,
+               options.locationTrusted || target.key == firstKey {
+                let parts = credentials.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                requestOptions.credential = UVURLSession.Credential(
+                    username: String(parts[0]), password: parts.count > 1 ? String(parts[1]) : "", schemes: .digest)
             }
-            if options.insecure {
-                configuration.tls.certificateVerification = .disabledInsecure
-            }
-            if options.tlsVersion13 {
-                configuration.tls.minimumVersion = .v1_3
-            }
-
 
             // Through a proxy, curl names the proxy here.
             let connectHost = proxy?.host ?? target.host
@@ -355,13 +391,10 @@ struct FetchCommand {
             let wire = FetchWire(outputs: heads, verbose: options.verbose, clock: clock,
                                  endpoint: "\(connectHost) port \(connectPort)")
             let receiver = FetchReceiver(options: options, output: output, loop: loop)
-            do {
-                let session = UVURLSession(loop: loop, configuration: configuration)
-                session.engine.wireObserver = wire
-                session.bytesPublisher(for: request, body: body).subscribe(receiver)
-                loop.run()
-                session.engine.wireObserver = nil
-            }
+            session.engine.wireObserver = wire
+            session.bytesPublisher(for: request, body: body, options: requestOptions).subscribe(receiver)
+            loop.run()
+            session.engine.wireObserver = nil
 
             var report = attempt.report
             report.sizeHeader += wire.headerBytes
@@ -369,9 +402,12 @@ struct FetchCommand {
             report.sizeUpload += body?.count ?? 0
             report.numConnects += wire.connectionCount
             report.httpVersion = wire.httpVersion ?? report.httpVersion
-            report.timeConnect = wire.connectedAt ?? report.timeConnect
-            report.timePretransfer = wire.requestWrittenAt ?? report.timePretransfer
-            report.timeStarttransfer = wire.firstByteAt ?? report.timeStarttransfer
+            // The hop's times, added to the earlier hops' as curl adds
+            // them (each measured from the hop's start), and the address
+            // actually connected to.
+            if let transaction = timings.takeLastTransaction() {
+                report.add(hop: transaction)
+            }
             report.timeTotal = clock.seconds
             // curl counts the body as sent: before decoding (--compressed).
             report.sizeDownload = options.compressed && receiver.response?.headerFields[.contentEncoding] != nil
@@ -577,6 +613,10 @@ final class FetchReceiver: Subscriber {
     private let loop: UVLoop
     private var subscription: (any Subscription)?
     private var progress: ProgressBar?
+    /// A redirect's `Location`: its body is read and dropped (not
+    /// cancelled, which would close the connection the next hop may
+    /// reuse), and the outcome is the redirect once it ended.
+    private var redirectLocation: String?
     private(set) var outcome: Outcome?
     private(set) var response: HTTPResponse?
     private(set) var bodyBytes = 0
@@ -604,7 +644,7 @@ final class FetchReceiver: Subscriber {
                 // curl follows every 3xx with a Location but 304.
                 if options.followRedirects, (300..<400).contains(code), code != 304,
                    let location = response.headerFields[.location] {
-                    stop(.redirect(location))
+                    redirectLocation = location
                     return .none
                 }
                 if options.failOnHTTPError && !options.failWithBody && code >= 400 {
@@ -623,6 +663,7 @@ final class FetchReceiver: Subscriber {
                     progress = ProgressBar(loop: loop, expectedBytes: length)
                 }
             case .body(let data):
+                guard redirectLocation == nil else { return .none }
                 bodyBytes += data.count
                 if !options.headOnly { try output.write(data) }
                 progress?.add(data.count)
@@ -637,7 +678,7 @@ final class FetchReceiver: Subscriber {
         subscription = nil
         guard outcome == nil else { return }
         switch completion {
-        case .finished: outcome = .completed
+        case .finished: outcome = redirectLocation.map { .redirect($0) } ?? .completed
         case .failure(let error): outcome = .failed(error)
         }
         progress?.finish(completed: completion == .finished)

@@ -109,9 +109,23 @@ struct FetchOptions {
     /// `-F name=value` (`@file`, `<file`, `;type=`, `;filename=`) and
     /// `--form-string name=value` (literal): a multipart/form-data POST.
     var form: [(spec: String, literal: Bool)] = []
-    /// `-b 'name=value; ...'`: the `Cookie` field (a cookie file, curl's
-    /// other form of `-b`, is not read: exit 4).
+    /// `-b 'name=value; ...'`: sent in the `Cookie` field, after the
+    /// cookie engine's (as curl's `CURLOPT_COOKIE`).
     var cookie: String?
+    /// `-b FILE` (a value without `=`): jars loaded into the cookie
+    /// engine, which they switch on (`-b ''`: on, nothing loaded; a file
+    /// that cannot be read loads nothing, as with curl).
+    var cookieFiles: [String] = []
+    /// `-c FILE`, `--cookie-jar FILE`: where the cookie engine (switched on
+    /// by it) is written when the run ends, in curl's Netscape format
+    /// (`-`: standard output).
+    var cookieJar: String?
+    /// `--digest`: `-u`'s credentials answer the server's Digest challenge
+    /// (sent after a `401`, not before); `--basic` (the default): sent
+    /// with the first request.
+    var digest = false
+    /// Whether the cookie engine runs: only when asked, as with curl.
+    var usesCookieEngine: Bool { !cookieFiles.isEmpty || cookieJar != nil }
     var uploadFile: String?
     var followRedirects = false
     var maximumRedirects = 50
@@ -180,6 +194,8 @@ struct FetchOptions {
           -A, --user-agent NAME    the User-Agent (default uvcombine-fetch/1; '' sends none)
           -e, --referer URL        the Referer field
           -u, --user USER:PASS     HTTP basic authentication (also from http://user:pass@...)
+              --digest             answer the server's Digest challenge with -u's credentials
+              --basic              send -u's credentials with Basic (the default)
           -d, --data DATA          POST DATA (form content type); @FILE reads FILE without
                                    its line breaks; repeated -d are joined with '&'
               --data-binary DATA   as -d, but @FILE is read as is
@@ -189,7 +205,9 @@ struct FetchOptions {
           -F, --form NAME=VALUE    a multipart/form-data POST: VALUE, @FILE (a file part),
                                    <FILE (the file's content); ;type= and ;filename= after
               --form-string N=V    a form field taken literally
-          -b, --cookie 'N=V; ...'  send these cookies (a cookie file is not supported)
+          -b, --cookie 'N=V; ...'  send these cookies; -b FILE reads a cookie jar (curl's
+                                   Netscape format) and switches the cookie engine on
+          -c, --cookie-jar FILE    write the cookies to FILE when done (engine on)
           -G, --get                send the -d data as the URL's query with GET
           -T, --upload-file FILE   PUT FILE (to URL/FILE when URL ends with '/')
           -L, --location           follow redirects (a 3xx but 304 with a Location), up to
@@ -278,6 +296,7 @@ struct FetchOptions {
         Spec(long: "form", short: "F", takesValue: true),
         Spec(long: "form-string", short: nil, takesValue: true),
         Spec(long: "cookie", short: "b", takesValue: true),
+        Spec(long: "cookie-jar", short: "c", takesValue: true),
         Spec(long: "get", short: "G", takesValue: false),
         Spec(long: "path-as-is", short: nil, takesValue: false),
         Spec(long: "proto", short: nil, takesValue: true),
@@ -328,6 +347,7 @@ struct FetchOptions {
         // details this tool does anyway) accepted and without effect for
         // HTTP, as curl.
         Spec(long: "basic", short: nil, takesValue: false),
+        Spec(long: "digest", short: nil, takesValue: false),
         Spec(long: "crlf", short: nil, takesValue: false),
         Spec(long: "disable", short: "q", takesValue: false),
         Spec(long: "disable-eprt", short: nil, takesValue: false),
@@ -378,11 +398,10 @@ struct FetchOptions {
     /// parser (so their values are not taken for URLs), then refused with
     /// status 4. Values: whether the option takes a value.
     private static let notImplemented: [String: (short: Character?, takesValue: Bool)] = [
-        "cookie-jar": ("c", true),
         "continue-at": ("C", true), "cert": ("E", true), "key": (nil, true),
         "http2": (nil, false), "http3": (nil, false), "http1.0": ("0", false), "ipv4": ("4", false),
         "ipv6": ("6", false), "limit-rate": (nil, true), "resolve": (nil, true),
-"socks5": (nil, true), "digest": (nil, false), "ntlm": (nil, false),
+"socks5": (nil, true), "ntlm": (nil, false),
         "negotiate": (nil, false), "anyauth": (nil, false), "netrc": ("n", false), "config": ("K", true),
         "parallel": ("Z", false), "remote-header-name": ("J", false),
         "trace": (nil, true), "trace-ascii": (nil, true), "stderr": (nil, true), "interface": (nil, true),
@@ -577,6 +596,9 @@ struct FetchOptions {
         case "user-agent": userAgent = value
         case "referer": referer = value
         case "user": user = value
+        // The last of --basic and --digest counts, as with curl.
+        case "digest": digest = on
+        case "basic": if on { digest = false }
         case "data", "data-ascii": data.append((.ascii, value ?? ""))
         case "data-binary": data.append((.binary, value ?? ""))
         case "data-raw": data.append((.raw, value ?? ""))
@@ -587,8 +609,9 @@ struct FetchOptions {
             if let value, value.contains("=") {
                 cookie = cookie.map { $0 + "; " + value } ?? value
             } else {
-                unsupported = unsupported ?? "--cookie FILE"
+                cookieFiles.append(value ?? "")
             }
+        case "cookie-jar": cookieJar = value
         case "json":
             data.append((.binary, value ?? ""))
             json = true

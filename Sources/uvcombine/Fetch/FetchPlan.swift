@@ -127,7 +127,7 @@ struct FetchPlan {
             guard let value, !given.contains(name.lowercased()) else { return }
             fields.append((name, value))
         }
-        if var credentials {
+        if var credentials, !options.digest {
             // curl would prompt for a missing password; fetch sends it empty.
             if !credentials.contains(":") { credentials += ":" }
             addDefault("Authorization", "Basic " + Data(credentials.utf8).base64EncodedString())

@@ -10,7 +10,9 @@ struct FetchReport {
     var sizeHeader = 0
     var sizeRequest = 0
     var timeTotal = 0.0
+    var timeNamelookup = 0.0
     var timeConnect = 0.0
+    var timeAppconnect = 0.0
     var timePretransfer = 0.0
     var timeStarttransfer = 0.0
     var timeRedirect = 0.0
@@ -39,9 +41,9 @@ struct FetchReport {
 /// nothing on standard output, as curl does.
 ///
 /// Times are seconds with six decimals (`0.012345`), as curl prints them;
-/// `time_namelookup`, `time_connect` and `time_appconnect` are all the
-/// time the connection was established (the session resolves and connects
-/// in one step).
+/// The times come from the session's task metrics
+/// (``FetchReport/add(hop:)``), summed over the hops of a redirect chain
+/// as curl sums them.
 enum FetchWriteOut {
     /// The text for each destination: (standard output?, bytes) in order.
     static func render(_ format: String, _ report: FetchReport, silent: Bool) -> [(toStandardOutput: Bool, text: String)] {
@@ -128,8 +130,9 @@ enum FetchWriteOut {
         case "speed_download": String(Int(Double(report.sizeDownload) / max(report.timeTotal, 0.000001)))
         case "speed_upload": String(Int(Double(report.sizeUpload) / max(report.timeTotal, 0.000001)))
         case "time_total": seconds(report.timeTotal)
-        case "time_namelookup", "time_connect": seconds(report.timeConnect)
-        case "time_appconnect": seconds(report.scheme == "HTTPS" ? report.timeConnect : 0)
+        case "time_namelookup": seconds(report.timeNamelookup)
+        case "time_connect": seconds(report.timeConnect)
+        case "time_appconnect": seconds(report.timeAppconnect)
         case "time_pretransfer": seconds(report.timePretransfer)
         case "time_starttransfer": seconds(report.timeStarttransfer)
         case "time_redirect": seconds(report.timeRedirect)

@@ -16,6 +16,11 @@ import TestServerSupport
 ///   N times per key and User-Agent (so each tool gets its own count),
 ///   then 200; `Retry-After: S` when asked;
 /// - `/auth`: 200 for `user:secret` (basic), else 401;
+/// - `/digest[?algorithm=SHA-256]`: 200 for `user:secret` answering its
+///   Digest challenge (checked), else 401 with the challenge;
+/// - `/cookies/start|set|update|clear|clear2`: a cookie conversation (a redirect
+///   that sets one, then sets, updates and deletes), each step echoing the
+///   `Cookie` field it received;
 /// - `/slow?s=S`: answers after S seconds;
 /// - `/empty`: closes the connection without an answer;
 /// - `/gzip`, `/gzip-corrupt`: a gzip body (`Content-Encoding: gzip`,
@@ -83,6 +88,47 @@ final class OracleHTTPServer {
                         self.send(int(q.get("code", "503")), ("attempt %d failed\n" % n).encode(), h)
                     else:
                         self.send(200, ("attempt %d ok\n" % n).encode(), [("Content-Type", "text/plain")])
+                elif path.startswith("/cookies/"):
+                    # A cookie conversation: each step sets, updates or
+                    # deletes cookies, and echoes the Cookie field it got.
+                    got = ("cookie: %s\n" % self.headers.get("Cookie", "-")).encode()
+                    step = path[9:]
+                    far = "Expires=Fri, 01 Jan 2100 00:00:00 GMT"
+                    sets = {
+                        "start": ["hop=1; Path=/"],
+                        "set": ["a=1; Path=/", "b=2; Path=/cookies; " + far + "; HttpOnly",
+                                "c=3; Path=/; " + far, "s=4; Path=/; Secure; " + far],
+                        # One deletion per step, and last: curl 7.88 brings back a
+                        # cookie deleted before another Set-Cookie of the same
+                        # response when it read a jar (docs/cookies.md).
+                        "update": ["a=changed; Path=/", "d=new; Path=/cookies; " + far, "b=; Path=/cookies; Max-Age=0"],
+                        "clear": ["hop=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT"],
+                        "clear2": ["c=; Path=/; Max-Age=-1"],
+                    }.get(step, [])
+                    headers = [("Set-Cookie", v) for v in sets] + [("Content-Type", "text/plain")]
+                    if step == "start":
+                        self.send(302, got, headers + [("Location", "/cookies/set")])
+                    else:
+                        self.send(200, got, headers)
+                elif path == "/digest":
+                    # RFC 7616 with qop=auth, user:secret, a fixed nonce (so
+                    # both tools see the same challenge); ?algorithm=SHA-256.
+                    import hashlib, re
+                    algorithm = q.get("algorithm", "MD5")
+                    h = lambda t: hashlib.new("sha256" if algorithm == "SHA-256" else "md5", t.encode()).hexdigest()
+                    got = self.headers.get("Authorization", "")
+                    p = dict((k, v1 or v2) for k, v1, v2 in re.findall(r'(\w+)=(?:"([^"]*)"|([^\s,]*))', got))
+                    ok = False
+                    if got.startswith("Digest ") and p.get("username") == "user" and p.get("nonce") == "fixednonce":
+                        ha1 = h("user:test:secret")
+                        ha2 = h("%s:%s" % (self.command, p.get("uri", "")))
+                        expected = h(":".join([ha1, p["nonce"], p.get("nc", ""), p.get("cnonce", ""), p.get("qop", ""), ha2]))
+                        ok = p.get("response") == expected and p.get("uri") == self.path
+                    if ok:
+                        self.send(200, ("welcome %s\n" % algorithm).encode(), [("Content-Type", "text/plain")])
+                    else:
+                        challenge = 'Digest realm="test", qop="auth", nonce="fixednonce", opaque="op", algorithm=%s' % algorithm
+                        self.send(401, b"digest please\n", [("WWW-Authenticate", challenge), ("Content-Type", "text/plain")])
                 elif path == "/auth":
                     if self.headers.get("Authorization") == "Basic " + base64.b64encode(b"user:secret").decode():
                         self.send(200, b"welcome\n")
