@@ -5,7 +5,7 @@ on 127.0.0.1 and a port the kernel picks; prints "port N" once listening.
 
 Routes (all under the server URL's path prefix /api):
   GET  /api/pets/{id}?verbose=B    200 JSON {"id", "name", "verbose"}; id 404 -> 404 JSON Error
-  POST /api/pets                   201 JSON {"id": 7, "name": <the posted name>}
+  POST /api/pets                   201 JSON {"id": 7, "name": <the posted name>, "verbose": false}
   GET  /api/blobs/{size}           200 application/octet-stream, byte i = i % 256, sent in
                                    16 KiB sendall calls from a 32 KiB send buffer; prints
                                    "sent N" after each (backpressure: the client stops
@@ -134,7 +134,7 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/api/pets":
             body, _ = self.read_body()
             name = json.loads(body)["name"]
-            self.send_json(201, {"id": 7, "name": name})
+            self.send_json(201, {"id": 7, "name": name, "verbose": False})
         elif path == "/api/release":
             self.read_body()
             release.set()

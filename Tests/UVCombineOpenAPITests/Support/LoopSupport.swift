@@ -64,25 +64,27 @@ func thrownError<R>(_ body: () async throws -> R) async -> (any Error)? {
     }
 }
 
-/// `count` bytes where byte `i` is `i % 256`, in chunks of `chunk` bytes,
-/// made only when pulled (counting how many bytes were pulled), once.
+/// `count` bytes where byte `i` is `i % 256`, in chunks of `chunk` bytes
+/// (a multiple of 256, so every chunk starts the pattern afresh and is a
+/// prefix of one shared array), made only when pulled; counts what was
+/// pulled. Single pass.
 final class PatternProducer: AsyncSequence, Sendable {
     typealias Element = Body.ByteChunk
     let count: Int
-    let chunk: Int
+    private let block: [UInt8]
     private let pulled = Mutex(0)
 
     init(count: Int, chunk: Int = 64 * 1024) {
+        precondition(chunk % 256 == 0, "chunks start the pattern afresh")
         self.count = count
-        self.chunk = chunk
+        block = (0..<chunk).map { UInt8(truncatingIfNeeded: $0) }
     }
 
     var pulledBytes: Int { pulled.withLock { $0 } }
 
+    /// The bytes' sum mod 2^32, as the server reports it.
     var expectedSum: Int {
-        var sum = 0
-        for i in 0..<count { sum += i % 256 }
-        return sum % (1 << 32)
+        (count / 256 * (255 * 256 / 2) + (0..<(count % 256)).reduce(0, +)) % (1 << 32)
     }
 
     func makeAsyncIterator() -> Iterator { Iterator(producer: self) }
@@ -93,12 +95,11 @@ final class PatternProducer: AsyncSequence, Sendable {
 
         mutating func next() async throws -> Body.ByteChunk? {
             guard offset < producer.count else { return nil }
-            let start = offset
-            let length = Swift.min(producer.chunk, producer.count - start)
+            let length = Swift.min(producer.block.count, producer.count - offset)
             offset += length
             let end = offset
             producer.pulled.withLock { $0 = end }
-            return (0..<length).map { UInt8(truncatingIfNeeded: start + $0) }[...]
+            return producer.block[..<length]
         }
     }
 }
