@@ -126,6 +126,25 @@ struct TransportTests {
         }
     }
 
+    @Test("a body that throws fails the upload with requestBodyFailed, naming the error")
+    func failingBody() async throws {
+        struct Broken: Error, CustomStringConvertible {
+            var description: String { "the producer broke" }
+        }
+        try await withPetStore { _, transport, server in
+            let chunks = AsyncThrowingStream<Body.ByteChunk, any Error> { continuation in
+                continuation.yield([1, 2, 3][...])
+                continuation.finish(throwing: Broken())
+            }
+            let error = await thrownError {
+                try await transport.send(operation(.put, "/blobs"), body: Body(chunks, length: .unknown),
+                                         baseURL: server.baseURL, operationID: "uploadBlob")
+            }
+            #expect((error as? UVURLError)?.code == .requestBodyFailed)
+            #expect((error as? UVURLError)?.detail?.contains("the producer broke") == true, "\(String(describing: error))")
+        }
+    }
+
     @Test("upload backpressure: a server that does not read stops the body's producer; then all arrives")
     func uploadBackpressure() async throws {
         try await withPetStore { session, transport, server in
