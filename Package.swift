@@ -459,7 +459,10 @@ package.targets.append(contentsOf: [
     ),
     // The transport on its own (no generator): URLs, bodies both ways with
     // backpressure, cancellation, errors. Compiles to nothing without the
-    // trait; `make interop-openapi` runs it with the trait on.
+    // trait; `make test-openapi` (a trait build of the whole package in a
+    // scratch directory of its own) runs it. The generated client's tests
+    // are the nested package Tests/Interop/OpenAPIClient (`make
+    // interop-openapi`, part of `make test`).
     .testTarget(
         name: "UVCombineOpenAPITests",
         dependencies: [
