@@ -63,22 +63,36 @@ let package = Package(
             pkgConfig: "libuv",
             providers: [.apt(["libuv1-dev"])]
         ),
-        // OpenSSL 3 (libssl, libcrypto) for https: TLS over the libuv TCP
-        // stream with memory BIOs (docs/tls.md). Only UVCombineHTTP imports it.
+        // OpenSSL 3 (libssl, libcrypto), linked: UVCombineHTTPAuthentication's
+        // digests. The session's TLS (docs/tls.md) loads it at first use
+        // through CUVCombineLazyLibraries instead.
         .systemLibrary(
             name: "COpenSSL",
             path: "COpenSSL",
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
-        // zlib, for gzip and deflate response bodies (ContentDecoder).
-        // Only UVCombineHTTP imports it.
+        // zlib, linked: the tests' compressed fixtures. The session's
+        // ContentDecoder and the WebSocket core's permessage-deflate load it
+        // at first use through CUVCombineLazyLibraries instead.
         .systemLibrary(
             name: "CZlib",
             path: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // OpenSSL and zlib for the session and the WebSocket core, loaded at
+        // first use (dlopen of libssl.so.3, libcrypto.so.3, libz.so.1: the
+        // first https connection, compressed body or permessage-deflate
+        // WebSocket) through tables of their functions, so that neither is a
+        // start-up dependency of libuvcombine-c.so (issue 30: loading them
+        // cost a C host about 1.5 ms before its first timer tick). One code
+        // path for the C library and the Swift products alike: the Swift
+        // programs start without them too, and the loading, its failure (a
+        // typed error) and the tables are the code every test runs. COpenSSL
+        // and CZlib (linked) remain for the digests of
+        // UVCombineHTTPAuthentication and for the tests' own zlib.
+        .target(name: "CUVCombineLazyLibraries"),
         // Modules by weight (docs/engineering-notes.md, "Modules by weight"),
         // as OpenCombine splits off OpenCombineDispatch and
         // OpenCombineFoundation and swift-nio NIOFoundationCompat. What each
@@ -145,8 +159,7 @@ let package = Package(
                 // (issue 35); both pure, no Foundation module.
                 "UVCombineHTTPCookies",
                 "UVCombineHTTPAuthentication",
-                "COpenSSL",
-                "CZlib",
+                "CUVCombineLazyLibraries",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -171,7 +184,7 @@ let package = Package(
         // (WebSocketCoreImportTests checks the imports).
         .target(
             name: "UVCombineWebSocketCore",
-            dependencies: ["CZlib", "UVCombineHTTPCore", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["CUVCombineLazyLibraries", "UVCombineHTTPCore", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // The WebSocket task in bytes (the connection on the loop over the
         // session's TCP, TLS and proxy tunnel connections, the status, the
@@ -203,8 +216,6 @@ let package = Package(
                 "UVCombineHTTP",
                 "UVCombineHTTPClient",
                 "UVCombineHTTPCore",
-                "COpenSSL",
-                "CZlib",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -347,11 +358,13 @@ package.targets += [
         name: "UVCombineHTTPCookies",
         dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")]
     ),
-    // Digests (MD5, SHA-256, SHA-512/256) come from OpenSSL's libcrypto
-    // through COpenSSL; nothing else beyond swift-http-types.
+    // Digests (MD5, SHA-256, SHA-512/256) come from OpenSSL's libcrypto,
+    // loaded at the first hash through CUVCombineLazyLibraries (the C
+    // library links this module and NEEDs no OpenSSL, issue 30); nothing
+    // else beyond swift-http-types.
     .target(
         name: "UVCombineHTTPAuthentication",
-        dependencies: ["COpenSSL", "UVCombineHTTPCore", .product(name: "HTTPTypes", package: "swift-http-types")]
+        dependencies: ["CUVCombineLazyLibraries", "UVCombineHTTPCore", .product(name: "HTTPTypes", package: "swift-http-types")]
     ),
     .testTarget(
         name: "UVCombineHTTPCookiesTests",

@@ -1,6 +1,14 @@
-import CZlib
+internal import CUVCombineLazyLibraries
 import HTTPTypes
 import UVCombineHTTPCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Undoes a response body's content coding (`Content-Encoding: gzip` or
 /// `deflate`) as the body arrives, through the system zlib: encoded runs
@@ -25,6 +33,12 @@ import UVCombineHTTPCore
 /// A stream that is corrupt, or that ends before its last block and
 /// trailer, fails with ``UVURLError/Code/cannotDecodeContentData``
 /// (`URLError`'s code for this), with zlib's message in the detail.
+///
+/// zlib (libz.so.1) is loaded with the first encoded byte the process
+/// decodes, not when it starts (Sources/CUVCombineLazyLibraries; issue 30);
+/// without it the body fails with `.cannotDecodeContentData` and the
+/// detail `"cannot load zlib: libz.so.1: cannot open shared object file:
+/// No such file or directory"`.
 ///
 /// ```swift
 /// let decoder = ContentDecoder(coding: .gzip)
@@ -70,6 +84,11 @@ package final class ContentDecoder {
     private var stream: UnsafeMutablePointer<z_stream>?
     /// Whether `inflateInit2` succeeded (and `inflateEnd` is owed).
     private var isInitialised = false
+    /// zlib's functions, loaded with the first encoded byte.
+    private var zlib: cuvc_zlib_functions?
+    /// The library they come from: nil for the process's zlib
+    /// (`cuvc_zlib_load`, loaded once), a name for tests.
+    private let zlibLibrary: String?
     /// Encoded bytes not decoded yet because the consumer paused; the
     /// session drains them (and zlib's pending output) before the parser
     /// runs again.
@@ -79,10 +98,18 @@ package final class ContentDecoder {
     /// reads on.
     package var needsDrain = false
 
-    /// A decoder for `coding`. Allocates nothing else until the first
-    /// encoded byte.
+    /// A decoder for `coding`. Allocates nothing else (and loads no zlib)
+    /// until the first encoded byte.
     package init(coding: Coding) {
         self.coding = coding
+        zlibLibrary = nil
+    }
+
+    /// A decoder whose zlib is loaded anew from the library named, not the
+    /// process's libz.so.1: for tests of a missing or wrong library.
+    package init(coding: Coding, zlibLibrary: String) {
+        self.coding = coding
+        self.zlibLibrary = zlibLibrary
     }
 
     /// Makes the decoder ready for a new body in `coding`, keeping zlib's
@@ -98,7 +125,7 @@ package final class ContentDecoder {
 
     deinit {
         if let stream {
-            if isInitialised { inflateEnd(stream) }
+            if isInitialised, let zlib { _ = zlib.inflateEnd(stream) }
             stream.deallocate()
         }
     }
@@ -183,7 +210,7 @@ package final class ContentDecoder {
                 if coding == .gzip && input[0] == 0x1F {
                     // Another member (its magic's second byte and the rest
                     // of its header are zlib's to check).
-                    guard inflateReset(stream) == Z_OK else { throw Self.failure("inflateReset failed") }
+                    guard zlib!.inflateReset(stream) == Z_OK else { throw Self.failure("inflateReset failed") }
                     phase = .inflating
                 } else {
                     phase = .trailing
@@ -211,13 +238,16 @@ package final class ContentDecoder {
     // MARK: Internals
 
     private func start(windowBits: Int32) throws(UVURLError) {
+        let zlib: cuvc_zlib_functions
+        if let loaded = self.zlib { zlib = loaded } else { zlib = try loadZlib() }
         let stream = self.stream ?? {
             let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
             stream.initialize(to: z_stream())
             self.stream = stream
             return stream
         }()
-        let status = isInitialised ? inflateReset2(stream, windowBits) : czlib_inflate_init2(stream, windowBits)
+        let status = isInitialised
+            ? zlib.inflateReset2(stream, windowBits) : cuvc_inflate_init2(zlib.inflateInit2_, stream, windowBits)
         guard status == Z_OK else { throw Self.failure("inflateInit2 failed (\(status))") }
         isInitialised = true
         phase = .inflating
@@ -233,13 +263,35 @@ package final class ContentDecoder {
         stream.pointee.avail_in = uInt(inCount)
         stream.pointee.next_out = output.baseAddress.map { ($0 + produced).assumingMemoryBound(to: Bytef.self) }
         stream.pointee.avail_out = uInt(outCount)
-        let status = CZlib.inflate(stream, Z_NO_FLUSH)
+        let status = zlib!.inflate(stream, Z_NO_FLUSH)
         let consumed = inCount - Int(stream.pointee.avail_in)
         produced += outCount - Int(stream.pointee.avail_out)
         input = UnsafeRawBufferPointer(rebasing: input[consumed...])
         stream.pointee.next_in = nil
         stream.pointee.next_out = nil
         return status
+    }
+
+    /// zlib's table, kept for the decoder's life.
+    private func loadZlib() throws(UVURLError) -> cuvc_zlib_functions {
+        let loaded: cuvc_zlib_functions
+        if let zlibLibrary {
+            var reason = [CChar](repeating: 0, count: 512)
+            let capacity = reason.count
+            guard let table = cuvc_zlib_load_from(zlibLibrary, &reason, capacity) else {
+                throw Self.failure("cannot load zlib: \(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+            }
+            loaded = table.pointee
+            free(table)
+        } else {
+            var reason: UnsafePointer<CChar>?
+            guard let table = cuvc_zlib_load(&reason) else {
+                throw Self.failure("cannot load zlib: \(reason.map { String(cString: $0) } ?? "unknown reason")")
+            }
+            loaded = table.pointee
+        }
+        zlib = loaded
+        return loaded
     }
 
     private func check(_ status: Int32) throws(UVURLError) {

@@ -1,4 +1,4 @@
-internal import CZlib
+internal import CUVCombineLazyLibraries
 
 /// Compresses outgoing messages for permessage-deflate (RFC 7692, 7.2.1):
 /// raw DEFLATE flushed with `Z_SYNC_FLUSH`, the trailing `00 00 FF FF`
@@ -13,19 +13,22 @@ internal import CZlib
 /// Threading: one thread at a time (the loop's).
 public final class DeflateCompressor {
     private let stream: UnsafeMutablePointer<z_stream>
+    /// zlib's functions (``loadZlib()``).
+    private let zlib: cuvc_zlib_functions
     private let noContextTakeover: Bool
     /// zlib's output, copied into the result after each call.
     private let scratch: UnsafeMutablePointer<Bytef>
     private static let scratchSize = 64 * 1024
 
-    /// - Throws: 1011 when zlib cannot start.
+    /// - Throws: 1011 when zlib cannot be loaded or cannot start.
     public init(windowBits: Int, noContextTakeover: Bool) throws(WebSocketProtocolError) {
+        zlib = try loadZlib()
         stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         self.noContextTakeover = noContextTakeover
         scratch = UnsafeMutablePointer<Bytef>.allocate(capacity: Self.scratchSize)
         // Negative: raw DEFLATE, no zlib header.
-        let status = czlib_deflate_init2(stream, Z_DEFAULT_COMPRESSION, -Int32(max(9, windowBits)))
+        let status = cuvc_deflate_init2(zlib.deflateInit2_, stream, Z_DEFAULT_COMPRESSION, -Int32(max(9, windowBits)))
         guard status == Z_OK else {
             stream.deallocate()
             scratch.deallocate()
@@ -34,7 +37,7 @@ public final class DeflateCompressor {
     }
 
     deinit {
-        deflateEnd(stream)
+        _ = zlib.deflateEnd(stream)
         stream.deallocate()
         scratch.deallocate()
     }
@@ -54,7 +57,7 @@ public final class DeflateCompressor {
             // Into the scratch buffer, then appended (no zero-filled room).
             stream.pointee.next_out = scratch
             stream.pointee.avail_out = uInt(Self.scratchSize)
-            let status = deflate(stream, Z_SYNC_FLUSH)
+            let status = zlib.deflate(stream, Z_SYNC_FLUSH)
             let produced = Self.scratchSize - Int(stream.pointee.avail_out)
             guard status == Z_OK || status == Z_BUF_ERROR else {
                 throw WebSocketProtocolError(.internalServerError, "deflate failed (\(status))")
@@ -68,7 +71,7 @@ public final class DeflateCompressor {
         if output.count >= 4 && output.suffix(4).elementsEqual([0x00, 0x00, 0xFF, 0xFF]) {
             output.removeLast(4)
         }
-        if noContextTakeover { deflateReset(stream) }
+        if noContextTakeover { _ = zlib.deflateReset(stream) }
         return output
     }
 

@@ -1,4 +1,4 @@
-internal import CZlib
+internal import CUVCombineLazyLibraries
 
 /// Inflates incoming compressed messages for permessage-deflate (RFC
 /// 7692, 7.2.2): frame payloads as they arrive, then the `00 00 FF FF`
@@ -19,6 +19,8 @@ internal import CZlib
 /// Threading: one thread at a time (the loop's).
 public final class DeflateDecompressor {
     private let stream: UnsafeMutablePointer<z_stream>
+    /// zlib's functions (``loadZlib()``).
+    private let zlib: cuvc_zlib_functions
     private let noContextTakeover: Bool
     /// zlib's output, copied into the message after each call.
     private let scratch: UnsafeMutablePointer<Bytef>
@@ -28,13 +30,14 @@ public final class DeflateDecompressor {
     /// payload is an empty message (the tail alone is not DEFLATE).
     private var hasInput = false
 
-    /// - Throws: 1011 when zlib cannot start.
+    /// - Throws: 1011 when zlib cannot be loaded or cannot start.
     public init(noContextTakeover: Bool) throws(WebSocketProtocolError) {
+        zlib = try loadZlib()
         stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         self.noContextTakeover = noContextTakeover
         scratch = UnsafeMutablePointer<Bytef>.allocate(capacity: Self.scratchSize)
-        let status = czlib_inflate_init2(stream, -15)
+        let status = cuvc_inflate_init2(zlib.inflateInit2_, stream, -15)
         guard status == Z_OK else {
             stream.deallocate()
             scratch.deallocate()
@@ -43,7 +46,7 @@ public final class DeflateDecompressor {
     }
 
     deinit {
-        inflateEnd(stream)
+        _ = zlib.inflateEnd(stream)
         stream.deallocate()
         scratch.deallocate()
     }
@@ -66,7 +69,7 @@ public final class DeflateDecompressor {
         while true {
             // Into the scratch buffer, then appended: no zero-filling of
             // room in the message, and the limit checked before growing it.
-            let status = CZlib.inflate(stream, Z_SYNC_FLUSH)
+            let status = zlib.inflate(stream, Z_SYNC_FLUSH)
             let produced = Self.scratchSize - Int(stream.pointee.avail_out)
             stream.pointee.next_out = scratch
             stream.pointee.avail_out = uInt(Self.scratchSize)
@@ -76,7 +79,7 @@ public final class DeflateDecompressor {
             case Z_STREAM_END:
                 // The sender ended the DEFLATE stream (a final block);
                 // what follows starts a new one.
-                inflateReset(stream)
+                _ = zlib.inflateReset(stream)
             default:
                 let reason = stream.pointee.msg.map { String(cString: $0) } ?? "status \(status)"
                 throw WebSocketProtocolError(.invalidFramePayloadData, "the compressed message is not valid DEFLATE: \(reason)")
@@ -102,12 +105,12 @@ public final class DeflateDecompressor {
         // After the tail, which `inflate` counted as input.
         hasInput = false
         if let failure { throw failure }
-        if noContextTakeover { inflateReset(stream) }
+        if noContextTakeover { _ = zlib.inflateReset(stream) }
     }
 
     /// Forgets the message in progress (after a failure).
     public func reset() {
         hasInput = false
-        inflateReset(stream)
+        _ = zlib.inflateReset(stream)
     }
 }

@@ -49,9 +49,19 @@ struct ModuleImportTests {
              forbidden: []),
         // The session's engine (pool, transports, TLS, proxy tunnel,
         // decoder, deadlines), which the C API drives: no Foundation
-        // module, no Dispatch, so libuvcombine-c.so links none.
+        // module, no Dispatch, so libuvcombine-c.so links none; and
+        // OpenSSL and zlib only as loaded at first use
+        // (CUVCombineLazyLibraries), never the linked COpenSSL or CZlib,
+        // so the library does not load them at start-up.
         Rule(folder: "Sources/UVCombineHTTPClient", allowed: nil,
-             forbidden: foundation.union(["FoundationEssentials", "Dispatch"])),
+             forbidden: foundation.union(["FoundationEssentials", "Dispatch", "COpenSSL", "CZlib"])),
+        // The session's cookie store and its Digest/Basic answers, which
+        // the engine (and so the C library) links: no Foundation module,
+        // and libcrypto only as loaded at the first Digest hash.
+        Rule(folder: "Sources/UVCombineHTTPCookies", allowed: nil,
+             forbidden: foundation.union(["FoundationEssentials", "Dispatch", "COpenSSL", "CZlib"])),
+        Rule(folder: "Sources/UVCombineHTTPAuthentication", allowed: nil,
+             forbidden: foundation.union(["FoundationEssentials", "Dispatch", "COpenSSL", "CZlib"])),
         // The public Swift surface: FoundationEssentials (`URL`, `Data`)
         // at most, converted at the edge.
         Rule(folder: "Sources/UVCombineHTTP", allowed: nil, forbidden: foundation),
@@ -59,13 +69,13 @@ struct ModuleImportTests {
         // The WebSocket task in bytes, which the C API drives: no
         // Foundation module, no Dispatch, as UVCombineHTTPClient.
         Rule(folder: "Sources/UVCombineWebSocketClient", allowed: nil,
-             forbidden: foundation.union(["FoundationEssentials", "Dispatch"])),
+             forbidden: foundation.union(["FoundationEssentials", "Dispatch", "COpenSSL", "CZlib"])),
         // The C API: only the Foundation-free modules (the Client ones for
         // fetches and WebSockets), so libuvcombine-c.so links no
         // Foundation module at all.
         Rule(folder: "Sources/CUVCombineImplementation", allowed: nil,
              forbidden: foundation.union(["FoundationEssentials", "Dispatch", "UVCombineHTTP", "UVCombineWebSocket",
-                                          "UVCombineLoopFoundation"])),
+                                          "UVCombineLoopFoundation", "COpenSSL", "CZlib"])),
     ]
 
     /// The package's root directory.

@@ -51,7 +51,10 @@ extension SessionEngine {
         let challenges = AuthenticationChallenge.challenges(in: response.headerFields, for: target)
         var request = task.request
         request.headerFields[target.authorizationFieldName] = nil
-        if schemes.contains(.digest), let challenge = DigestChallenge.first(in: challenges) {
+        // Digest needs libcrypto, loaded here at the first challenge; without
+        // it the challenge is answered with Basic when allowed, or not.
+        if schemes.contains(.digest), DigestAlgorithm.isAvailable,
+           let challenge = DigestChallenge.first(in: challenges) {
             var digest = DigestAuthenticator(username: username, password: password, challenge: challenge)
             request.headerFields.append(digest.authorizationField(for: request, target: target, body: task.body))
         } else if schemes.contains(.basic), challenges.contains(where: { $0.hasScheme("Basic") }),

@@ -1,4 +1,4 @@
-internal import COpenSSL
+internal import CUVCombineLazyLibraries
 import UVCombineLoop
 
 #if canImport(Glibc)
@@ -76,6 +76,9 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
     private let host: String
     /// Nil when the context could not be built (the failure is reported).
     private let context: TLSContext?
+    /// OpenSSL's functions, the context's: called only while `ssl`
+    /// exists, which needs a context.
+    private var openSSL: cuvc_openssl_functions { context!.openSSL }
     /// The session's connection; released on close.
     private var handler: (any HTTPConnectionHandler)?
     /// The TCP connection; set right after creation, released on close.
@@ -139,14 +142,14 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
 
     package func write(_ bytes: [UInt8]) {
         guard phase == .established, let ssl, !bytes.isEmpty else { return }
-        ERR_clear_error()
+        openSSL.ERR_clear_error()
         var written = 0
         let status = bytes.withUnsafeBytes { raw in
-            SSL_write_ex(ssl, raw.baseAddress, raw.count, &written)
+            openSSL.SSL_write_ex(ssl, raw.baseAddress, raw.count, &written)
         }
         guard status == 1 else {
             // A failed write is reported later, as TCP reports it.
-            reportLater(TLSFailure.records(ssl, status: status), beforeConnect: false)
+            reportLater(TLSFailure.records(ssl, status: status, openSSL), beforeConnect: false)
             return
         }
         flushOutbound()
@@ -169,7 +172,7 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
 
     package var bufferedInputByteCount: Int {
         guard let ssl, let networkIn else { return 0 }
-        return Int(BIO_ctrl_pending(networkIn)) + Int(SSL_pending(ssl))
+        return Int(openSSL.BIO_ctrl_pending(networkIn)) + Int(openSSL.SSL_pending(ssl))
     }
 
     package func startReading() {
@@ -229,7 +232,7 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
         guard phase == .handshaking || phase == .established, let networkIn, !bytes.isEmpty else { return }
         // A memory BIO takes everything (it grows); at most one TCP read
         // buffer waits in it, since TCP stops reading while nobody reads.
-        _ = BIO_write(networkIn, bytes.baseAddress, Int32(bytes.count))
+        _ = openSSL.BIO_write(networkIn, bytes.baseAddress, Int32(bytes.count))
         if phase == .handshaking {
             stepHandshake()
         } else if !isDelivering {
@@ -276,36 +279,36 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
 
     private func startHandshake() throws(UVURLError) {
         guard let context else { return }
-        ERR_clear_error()
-        guard let ssl = SSL_new(context.pointer) else {
-            throw UVURLError(.secureConnectionFailed, detail: "SSL_new: \(TLSFailure.queuedReason() ?? "out of memory")")
+        openSSL.ERR_clear_error()
+        guard let ssl = openSSL.SSL_new(context.pointer) else {
+            throw UVURLError(.secureConnectionFailed, detail: "SSL_new: \(TLSFailure.queuedReason(openSSL) ?? "out of memory")")
         }
         self.ssl = ssl
-        guard let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
-            throw UVURLError(.secureConnectionFailed, detail: "BIO_new: \(TLSFailure.queuedReason() ?? "out of memory")")
+        guard let input = openSSL.BIO_new(openSSL.BIO_s_mem()), let output = openSSL.BIO_new(openSSL.BIO_s_mem()) else {
+            throw UVURLError(.secureConnectionFailed, detail: "BIO_new: \(TLSFailure.queuedReason(openSSL) ?? "out of memory")")
         }
         // The SSL object owns both BIOs from here on.
-        SSL_set_bio(ssl, input, output)
+        openSSL.SSL_set_bio(ssl, input, output)
         networkIn = input
         networkOut = output
-        SSL_set_connect_state(ssl)
+        openSSL.SSL_set_connect_state(ssl)
 
         let isAddress = Self.isIPAddress(host)
         // RFC 6066: SNI carries host names only, never literal addresses.
-        if !isAddress && copenssl_set_sni_host_name(ssl, host) != 1 {
-            throw UVURLError(.secureConnectionFailed, detail: "cannot set SNI \"\(host)\": \(TLSFailure.queuedReason() ?? "")")
+        if !isAddress && cuvc_ssl_set_sni_host_name(openSSL.SSL_ctrl, ssl, host) != 1 {
+            throw UVURLError(.secureConnectionFailed, detail: "cannot set SNI \"\(host)\": \(TLSFailure.queuedReason(openSSL) ?? "")")
         }
         if context.verifiesCertificates {
             let accepted: Int32
             if isAddress {
-                accepted = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host)
+                accepted = openSSL.X509_VERIFY_PARAM_set1_ip_asc(openSSL.SSL_get0_param(ssl), host)
             } else {
-                SSL_set_hostflags(ssl, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
-                accepted = SSL_set1_host(ssl, host)
+                openSSL.SSL_set_hostflags(ssl, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
+                accepted = openSSL.SSL_set1_host(ssl, host)
             }
             guard accepted == 1 else {
                 throw UVURLError(.secureConnectionFailed,
-                                 detail: "cannot verify against host \"\(host)\": \(TLSFailure.queuedReason() ?? "")")
+                                 detail: "cannot verify against host \"\(host)\": \(TLSFailure.queuedReason(openSSL) ?? "")")
             }
         }
         phase = .handshaking
@@ -314,19 +317,19 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
     /// Runs the handshake as far as the bytes received allow.
     private func stepHandshake() {
         guard phase == .handshaking, let ssl, let context else { return }
-        ERR_clear_error()
-        let status = SSL_do_handshake(ssl)
+        openSSL.ERR_clear_error()
+        let status = openSSL.SSL_do_handshake(ssl)
         // The ClientHello, the Finished message, or an alert.
         flushOutbound()
         if status == 1 {
             handshakeFinished(ssl)
             return
         }
-        if SSL_get_error(ssl, status) == SSL_ERROR_WANT_READ {
+        if openSSL.SSL_get_error(ssl, status) == SSL_ERROR_WANT_READ {
             setLowerReading(true)
             return
         }
-        failBeforeConnect(TLSFailure.handshake(ssl, status: status, verifiesCertificates: context.verifiesCertificates))
+        failBeforeConnect(TLSFailure.handshake(ssl, status: status, verifiesCertificates: context.verifiesCertificates, openSSL))
     }
 
     private func handshakeFinished(_ ssl: OpaquePointer) {
@@ -334,7 +337,7 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
         // choose none (it does not speak ALPN), which means HTTP/1.1 here.
         var selected: UnsafePointer<UInt8>?
         var length: UInt32 = 0
-        SSL_get0_alpn_selected(ssl, &selected, &length)
+        openSSL.SSL_get0_alpn_selected(ssl, &selected, &length)
         if length > 0, let selected {
             let name = String(decoding: UnsafeBufferPointer(start: selected, count: Int(length)), as: UTF8.self)
             guard name == "http/1.1" else {
@@ -361,16 +364,16 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
         isDelivering = true
         defer { isDelivering = false }
         while wantsReads {
-            ERR_clear_error()
+            openSSL.ERR_clear_error()
             var count = 0
-            let status = SSL_read_ex(ssl, plaintext, Self.plaintextCapacity, &count)
+            let status = openSSL.SSL_read_ex(ssl, plaintext, Self.plaintextCapacity, &count)
             if status == 1 {
                 handler?.connectionDidRead(UnsafeRawBufferPointer(start: plaintext, count: count))
                 // The session may have closed, or failed, the connection.
                 guard phase == .established else { return }
                 continue
             }
-            let kind = SSL_get_error(ssl, status)
+            let kind = openSSL.SSL_get_error(ssl, status)
             // Reading may produce bytes to send (a TLS 1.3 key update).
             flushOutbound()
             switch kind {
@@ -388,7 +391,7 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
             default:
                 phase = .failed
                 setLowerReading(false)
-                handler?.connectionDidFail(TLSFailure.records(ssl, status: status))
+                handler?.connectionDidFail(TLSFailure.records(ssl, status: status, openSSL))
             }
             return
         }
@@ -409,7 +412,7 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
     /// Whether bytes wait for delivery (or the end of the stream does).
     private var hasBufferedInput: Bool {
         guard let ssl, let networkIn else { return false }
-        return SSL_has_pending(ssl) == 1 || BIO_ctrl_pending(networkIn) > 0 || (lowerEnded && !endReported)
+        return openSSL.SSL_has_pending(ssl) == 1 || openSSL.BIO_ctrl_pending(networkIn) > 0 || (lowerEnded && !endReported)
     }
 
     private func scheduleDrain() {
@@ -440,12 +443,12 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
     private func flushOutbound() {
         guard let networkOut, let lower else { return }
         var start: UnsafeMutablePointer<CChar>?
-        let count = copenssl_bio_get_mem_data(networkOut, &start)
+        let count = cuvc_bio_get_mem_data(openSSL.BIO_ctrl, networkOut, &start)
         guard count > 0, let start else { return }
         // Fresh storage only when TCP still holds the previous write's.
         outbound.removeAll(keepingCapacity: true)
         outbound.append(contentsOf: UnsafeRawBufferPointer(start: start, count: count))
-        _ = copenssl_bio_reset(networkOut)
+        _ = cuvc_bio_reset(openSSL.BIO_ctrl, networkOut)
         lower.write(outbound)
     }
 
@@ -477,7 +480,7 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
     }
 
     private func freeSSL() {
-        if let ssl { SSL_free(ssl) }
+        if let ssl { openSSL.SSL_free(ssl) }
         ssl = nil
         networkIn = nil
         networkOut = nil

@@ -1,4 +1,4 @@
-internal import COpenSSL
+internal import CUVCombineLazyLibraries
 
 #if canImport(Glibc)
 import Glibc
@@ -30,47 +30,64 @@ package final class TLSContext {
     /// ALPN's wire format: one length-prefixed protocol name.
     private static let alpn: [UInt8] = [8] + Array("http/1.1".utf8)
 
-    /// Builds the context, or fails with `.secureConnectionFailed` and
-    /// OpenSSL's reason (a CA file that does not exist or holds no
-    /// certificate).
-    package init(configuration: UVURLSession.TLSConfiguration) throws(UVURLError) {
-        ERR_clear_error()
-        guard let context = SSL_CTX_new(TLS_client_method()) else {
+    /// OpenSSL's functions (``OpenSSLLibrary``), for the connections too.
+    let openSSL: cuvc_openssl_functions
+
+    /// Builds the context, loading OpenSSL if this is the process's first,
+    /// or fails with `.secureConnectionFailed` and OpenSSL's reason (a CA
+    /// file that does not exist or holds no certificate), or the loader's
+    /// (OpenSSL missing: ``OpenSSLLibrary/load()``).
+    package convenience init(configuration: UVURLSession.TLSConfiguration) throws(UVURLError) {
+        try self.init(configuration, openSSL: OpenSSLLibrary.load())
+    }
+
+    /// Builds the context on OpenSSL loaded from the libraries named (as
+    /// ``OpenSSLLibrary/check(libssl:libcrypto:)`` loads them): for tests
+    /// of a missing or wrong library.
+    package convenience init(configuration: UVURLSession.TLSConfiguration, libssl: String,
+                             libcrypto: String) throws(UVURLError) {
+        try self.init(configuration, openSSL: OpenSSLLibrary.load(libssl: libssl, libcrypto: libcrypto))
+    }
+
+    private init(_ configuration: UVURLSession.TLSConfiguration, openSSL: cuvc_openssl_functions) throws(UVURLError) {
+        self.openSSL = openSSL
+        openSSL.ERR_clear_error()
+        guard let context = openSSL.SSL_CTX_new(openSSL.TLS_client_method()) else {
             throw UVURLError(.secureConnectionFailed,
-                             detail: "cannot create the TLS context: \(TLSFailure.queuedReason() ?? "out of memory")")
+                             detail: "cannot create the TLS context: \(TLSFailure.queuedReason(openSSL) ?? "out of memory")")
         }
         pointer = context
         verifiesCertificates = configuration.certificateVerification == .full
 
         let minimum = configuration.minimumVersion == .v1_3 ? TLS1_3_VERSION : TLS1_2_VERSION
-        guard copenssl_ctx_set_min_proto_version(context, minimum) == 1 else {
-            throw Self.setupFailure("cannot set the minimum TLS version")
+        guard cuvc_ssl_ctx_set_min_proto_version(openSSL.SSL_CTX_ctrl, context, minimum) == 1 else {
+            throw Self.setupFailure(openSSL, "cannot set the minimum TLS version")
         }
-        copenssl_ctx_refuse_renegotiation(context)
+        _ = openSSL.SSL_CTX_set_options(context, cuvc_ssl_op_no_renegotiation)
         // SSL_CTX_set_alpn_protos returns 0 on success.
         let alpnStatus = Self.alpn.withUnsafeBufferPointer {
-            SSL_CTX_set_alpn_protos(context, $0.baseAddress, UInt32($0.count))
+            openSSL.SSL_CTX_set_alpn_protos(context, $0.baseAddress, UInt32($0.count))
         }
-        guard alpnStatus == 0 else { throw Self.setupFailure("cannot set ALPN") }
+        guard alpnStatus == 0 else { throw Self.setupFailure(openSSL, "cannot set ALPN") }
 
         switch configuration.certificateVerification {
         case .full:
-            SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+            openSSL.SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
             switch configuration.trustRoots {
             case .system:
-                try Self.useSystemTrustRoots(context)
+                try Self.useSystemTrustRoots(context, openSSL)
             case .pemFile(let path):
-                guard SSL_CTX_load_verify_file(context, path) == 1 else {
-                    throw Self.setupFailure("cannot load the CA bundle \"\(path)\"")
+                guard openSSL.SSL_CTX_load_verify_file(context, path) == 1 else {
+                    throw Self.setupFailure(openSSL, "cannot load the CA bundle \"\(path)\"")
                 }
             }
         case .disabledInsecure:
-            SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
+            openSSL.SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
         }
     }
 
     deinit {
-        SSL_CTX_free(pointer)
+        openSSL.SSL_CTX_free(pointer)
     }
 
     /// OpenSSL's default places, looked up lazily: the hashed directory
@@ -81,36 +98,36 @@ package final class TLSContext {
     /// default bundle (`/usr/lib/ssl/cert.pem`) loaded whole:
     /// `SSL_CTX_set_default_verify_paths` always parses that whole bundle,
     /// 40-60 ms of the loop thread on this machine.
-    private static func useSystemTrustRoots(_ context: OpaquePointer) throws(UVURLError) {
+    private static func useSystemTrustRoots(_ context: OpaquePointer, _ openSSL: cuvc_openssl_functions) throws(UVURLError) {
         var usedFile = false
-        if let file = getenv(X509_get_default_cert_file_env()) {
-            guard SSL_CTX_load_verify_file(context, file) == 1 else {
-                throw setupFailure("cannot load the CA bundle \"\(String(cString: file))\" (SSL_CERT_FILE)")
+        if let file = getenv(openSSL.X509_get_default_cert_file_env()!) {
+            guard openSSL.SSL_CTX_load_verify_file(context, file) == 1 else {
+                throw setupFailure(openSSL, "cannot load the CA bundle \"\(String(cString: file))\" (SSL_CERT_FILE)")
             }
             usedFile = true
         }
-        if let directories = getenv(X509_get_default_cert_dir_env()) {
-            guard SSL_CTX_load_verify_dir(context, directories) == 1 else {
-                throw setupFailure("cannot use the CA directories \"\(String(cString: directories))\" (SSL_CERT_DIR)")
+        if let directories = getenv(openSSL.X509_get_default_cert_dir_env()!) {
+            guard openSSL.SSL_CTX_load_verify_dir(context, directories) == 1 else {
+                throw setupFailure(openSSL, "cannot use the CA directories \"\(String(cString: directories))\" (SSL_CERT_DIR)")
             }
             return
         }
-        let directory = X509_get_default_cert_dir()!
+        let directory = openSSL.X509_get_default_cert_dir()!
         var status = stat()
         if stat(directory, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
-            guard SSL_CTX_load_verify_dir(context, directory) == 1 else {
-                throw setupFailure("cannot use the CA directory \"\(String(cString: directory))\"")
+            guard openSSL.SSL_CTX_load_verify_dir(context, directory) == 1 else {
+                throw setupFailure(openSSL, "cannot use the CA directory \"\(String(cString: directory))\"")
             }
         } else if !usedFile {
-            let file = X509_get_default_cert_file()!
-            guard SSL_CTX_load_verify_file(context, file) == 1 else {
-                throw setupFailure("cannot load the system's trusted certificates \"\(String(cString: file))\"")
+            let file = openSSL.X509_get_default_cert_file()!
+            guard openSSL.SSL_CTX_load_verify_file(context, file) == 1 else {
+                throw setupFailure(openSSL, "cannot load the system's trusted certificates \"\(String(cString: file))\"")
             }
         }
     }
 
-    private static func setupFailure(_ what: String) -> UVURLError {
-        let reason = TLSFailure.queuedReason() ?? "no reason given"
+    private static func setupFailure(_ openSSL: cuvc_openssl_functions, _ what: String) -> UVURLError {
+        let reason = TLSFailure.queuedReason(openSSL) ?? "no reason given"
         return UVURLError(.secureConnectionFailed, detail: "\(what): \(reason)", underlyingErrorName: "SSL_ERROR_SSL")
     }
 }

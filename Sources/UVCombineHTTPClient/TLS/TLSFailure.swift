@@ -1,6 +1,6 @@
 import UVCombineHTTPCore
 
-internal import COpenSSL
+internal import CUVCombineLazyLibraries
 
 /// OpenSSL's failures as ``UVURLError``s, each with OpenSSL's own reason
 /// text in `detail`:
@@ -20,30 +20,34 @@ internal import COpenSSL
 /// error queue as `ERR_error_string_n` writes it
 /// (`"error:0A00010B:SSL routines::wrong version number"`).
 ///
+/// Each takes the table of OpenSSL's functions the failed call came from
+/// (``OpenSSLLibrary``).
+///
 /// Threading: OpenSSL's error queue is per thread; call these on the
 /// thread whose call failed, right after it (the loop thread).
 package enum TLSFailure {
     /// The handshake failed: the certificate's verification result when
     /// verification ran and failed, otherwise OpenSSL's reason as
     /// `.secureConnectionFailed`.
-    package static func handshake(_ ssl: OpaquePointer, status: Int32, verifiesCertificates: Bool) -> UVURLError {
+    static func handshake(_ ssl: OpaquePointer, status: Int32, verifiesCertificates: Bool,
+                          _ openSSL: cuvc_openssl_functions) -> UVURLError {
         if verifiesCertificates {
-            let result = SSL_get_verify_result(ssl)
+            let result = openSSL.SSL_get_verify_result(ssl)
             if result != X509_V_OK {
-                ERR_clear_error()
-                return certificate(Int32(truncatingIfNeeded: result))
+                openSSL.ERR_clear_error()
+                return certificate(Int32(truncatingIfNeeded: result), openSSL)
             }
         }
-        return library(.secureConnectionFailed, ssl: ssl, status: status)
+        return library(.secureConnectionFailed, ssl: ssl, status: status, openSSL)
     }
 
     /// A failed `SSL_read`/`SSL_write` after the handshake.
-    package static func records(_ ssl: OpaquePointer, status: Int32) -> UVURLError {
-        library(.tlsProtocolError, ssl: ssl, status: status)
+    static func records(_ ssl: OpaquePointer, status: Int32, _ openSSL: cuvc_openssl_functions) -> UVURLError {
+        library(.tlsProtocolError, ssl: ssl, status: status, openSSL)
     }
 
     /// A verification result (`X509_V_ERR_…`) as its code.
-    package static func certificate(_ result: Int32) -> UVURLError {
+    static func certificate(_ result: Int32, _ openSSL: cuvc_openssl_functions) -> UVURLError {
         let code: UVURLError.Code
         switch result {
         case X509_V_ERR_CERT_HAS_EXPIRED, X509_V_ERR_ERROR_IN_CERT_NOT_AFTER_FIELD:
@@ -59,26 +63,27 @@ package enum TLSFailure {
         default:
             code = .serverCertificateUntrusted
         }
-        let text = String(cString: X509_verify_cert_error_string(Int(result)))
+        let text = openSSL.X509_verify_cert_error_string(Int(result)).map { String(cString: $0) } ?? "verification error \(result)"
         return UVURLError(code, detail: text, underlyingErrorName: verificationName(result))
     }
 
     /// `code` with the reason `SSL_get_error` and the error queue give.
-    private static func library(_ code: UVURLError.Code, ssl: OpaquePointer, status: Int32) -> UVURLError {
-        let kind = SSL_get_error(ssl, status)
-        let reason = queuedReason() ?? fallbackReason(kind)
+    private static func library(_ code: UVURLError.Code, ssl: OpaquePointer, status: Int32,
+                                _ openSSL: cuvc_openssl_functions) -> UVURLError {
+        let kind = openSSL.SSL_get_error(ssl, status)
+        let reason = queuedReason(openSSL) ?? fallbackReason(kind)
         return UVURLError(code, detail: reason, underlyingErrorName: errorName(kind))
     }
 
     /// The oldest entry of the thread's error queue in
     /// `ERR_error_string_n`'s words, or nil when the queue is empty. Clears
     /// the queue.
-    package static func queuedReason() -> String? {
-        let error = ERR_get_error()
-        defer { ERR_clear_error() }
+    static func queuedReason(_ openSSL: cuvc_openssl_functions) -> String? {
+        let error = openSSL.ERR_get_error()
+        defer { openSSL.ERR_clear_error() }
         guard error != 0 else { return nil }
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
-            ERR_error_string_n(error, buffer.baseAddress, buffer.count)
+            openSSL.ERR_error_string_n(error, buffer.baseAddress, buffer.count)
             return String(cString: buffer.baseAddress!)
         }
     }
