@@ -107,15 +107,19 @@ package final class UVLoopTransport: HTTPTransport {
             }
         } else if let proxy = key.proxy {
             connection.isToProxy = true
-            connection.attempt = UVTCP.connect(host: proxy.host, port: proxy.port, on: loop, options: options) {
+            let attempt = UVTCP.connect(host: proxy.host, port: proxy.port, on: loop, options: options) {
                 [connection] result in
                 connection.connectFinished(result)
             }
+            connection.attempt = attempt
+            connection.tcpAttempt = attempt
         } else {
-            connection.attempt = UVTCP.connect(host: key.host, port: key.port, on: loop, options: options) {
+            let attempt = UVTCP.connect(host: key.host, port: key.port, on: loop, options: options) {
                 [connection] result in
                 connection.connectFinished(result)
             }
+            connection.attempt = attempt
+            connection.tcpAttempt = attempt
         }
         return connection
     }
@@ -143,6 +147,9 @@ package final class UVLoopConnection: HTTPConnectionIO, UVTCPConnectionHandler {
     package var timings = ConnectionEstablishment()
     /// The addresses, read at the first ``establishment``.
     private var addressesRead = false
+    /// ``attempt`` when it is a TCP connect (its resolution instants),
+    /// typed: no dynamic cast from `any Cancellable`.
+    package var tcpAttempt: UVTCPConnectAttempt?
 
     /// Every write's completion; formed once, so writing allocates no
     /// closure.
@@ -159,10 +166,11 @@ package final class UVLoopConnection: HTTPConnectionIO, UVTCPConnectionHandler {
     }
 
     package func connectFinished(_ result: Result<UVTCPConnection, UVTCPError>) {
-        if let tcpAttempt = attempt as? UVTCPConnectAttempt {
+        if let tcpAttempt {
             timings.domainLookupStart = tcpAttempt.startedAt
             timings.domainLookupEnd = tcpAttempt.resolvedAt
             if tcpAttempt.resolvedAt != 0 { timings.connectStart = tcpAttempt.resolvedAt }
+            self.tcpAttempt = nil
         }
         attempt = nil
         switch result {
@@ -230,6 +238,7 @@ package final class UVLoopConnection: HTTPConnectionIO, UVTCPConnectionHandler {
         handler = nil
         attempt?.cancel()
         attempt = nil
+        tcpAttempt = nil
         tcp?.close()
         tcp = nil
     }
