@@ -25,8 +25,18 @@ extension HTTPTaskRequest {
 extension UVURLSession {
     /// What a publisher for `url` asks this session to fetch, with the
     /// session's `Accept-Encoding` (``Configuration/decompressesResponses``).
+    /// With default options the last URL's task request is reused
+    /// (``TaskRequestMemo``): a publisher made per request for the same URL
+    /// parses it once.
     package func taskRequest(url: URL, options: RequestOptions = RequestOptions()) -> HTTPTaskRequest {
-        HTTPTaskRequest(url: url, acceptEncoding: configuration.decompressesResponses, options: options)
+        guard options.isDefault else {
+            return HTTPTaskRequest(url: url, acceptEncoding: configuration.decompressesResponses, options: options)
+        }
+        let key = url.absoluteString
+        if let remembered = taskRequestMemo.task(for: key) { return remembered }
+        let task = HTTPTaskRequest(url: url, acceptEncoding: configuration.decompressesResponses, options: options)
+        taskRequestMemo.remember(task, for: key)
+        return task
     }
 
     /// What a publisher for `request` with `body` asks this session to
