@@ -9,7 +9,8 @@ import UVCombineHTTPClient
 extension HTTPTaskRequest {
     /// A GET for `url`; with `acceptEncoding`, it says
     /// `Accept-Encoding: gzip, deflate`.
-    package init(url: URL, acceptEncoding: Bool, options: UVURLSession.RequestOptions = UVURLSession.RequestOptions()) {
+    package convenience init(url: URL, acceptEncoding: Bool,
+                             options: UVURLSession.RequestOptions = UVURLSession.RequestOptions()) {
         do throws(UVURLError) {
             let target = try HTTPRequestTarget(url: url)
             let fields = acceptEncoding ? Self.acceptEncodingFields : HTTPFields()

@@ -18,7 +18,7 @@ import Synchronization
 /// session's configuration, which does not change.
 ///
 /// Threading: any thread (publishers are made on any thread); one
-/// uncontended lock per lookup, the hit copied out under it.
+/// uncontended lock per lookup, the hit retained under it.
 ///
 /// ```swift
 /// let memo = TaskRequestMemo()
