@@ -25,12 +25,11 @@ import Synchronization
 /// if let task = memo.task(for: "http://127.0.0.1:8080/a") { print(task.request) }
 /// ```
 package struct TaskRequestMemo: ~Copyable, Sendable {
-    private let entry = Mutex<Entry?>(nil)
-
-    private struct Entry: Sendable {
-        let url: String
-        let task: HTTPTaskRequest
-    }
+    // A tuple, not a private nested struct: the debug build's compiler
+    // (6.3.1) crashed on a private type inside this ~Copyable struct's
+    // Mutex ("Global is external, but doesn't have external or weak
+    // linkage").
+    private let entry = Mutex<(url: String, task: HTTPTaskRequest)?>(nil)
 
     package init() {}
 
@@ -46,7 +45,7 @@ package struct TaskRequestMemo: ~Copyable, Sendable {
     package func remember(_ task: HTTPTaskRequest, for url: String) {
         let replaced = entry.withLock { entry in
             let old = entry
-            entry = Entry(url: url, task: task)
+            entry = (url: url, task: task)
             return old
         }
         // The old entry is released here, outside the lock.
