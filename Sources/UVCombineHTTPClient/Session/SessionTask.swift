@@ -298,6 +298,31 @@ package class SessionTask: DeadlineEntry {
         }
     }
 
+    /// `Subscription.request` for both subscriptions: the first demand
+    /// starts the request; a data task ignores later demand (one value), a
+    /// streaming task adds it and resumes reading paused for want of it.
+    @usableFromInline
+    package final func request(_ demand: Subscribers.Demand) {
+        requestDemand(demand)
+    }
+
+    /// `DataTaskPublisher` or `BytesPublisher`, as Combine's subscriptions
+    /// name their publisher.
+    @usableFromInline package final var description: String {
+        isStreaming ? "BytesPublisher" : "DataTaskPublisher"
+    }
+
+    /// The request, and a streaming task's outstanding demand.
+    @usableFromInline package final var customMirror: Mirror {
+        if isStreaming {
+            return Mirror(self, children: ["request": spec.request, "demand": control.withLock { $0.demand }])
+        }
+        return Mirror(self, children: ["request": spec.request])
+    }
+
+    /// The description.
+    @usableFromInline package final var playgroundDescription: Any { description }
+
     /// `Subscription.cancel`, up to the hand-over: marks the subscription
     /// done under the gate (after a delivery in flight) and cancels a
     /// started task on the loop. `release` runs under the gate and lets go
