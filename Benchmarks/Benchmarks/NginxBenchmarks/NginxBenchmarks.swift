@@ -74,20 +74,23 @@ func registerSequential(_ nginx: NginxServer) {
 /// 64 requests in flight at once (the 100-byte file) on 64 keep-alive
 /// connections, each completion starting the next, 3,200 per iteration,
 /// after 128 unmeasured requests that open the connections. Reported per
-/// request; the rate is from the wall clock.
+/// request; the rate is from the wall clock. `uvcombine` and
+/// `uvcombine.inPlace` as in the sequential workloads.
 func registerConcurrent(_ nginx: NginxServer) {
     let configuration = NginxWorkload.configuration(maxIterations: 40, maxDuration: .seconds(15))
     let requests = NginxWorkload.concurrentRequests
     let width = NginxWorkload.width
     let url = nginx.url(NginxServer.smallPath)
 
-    Benchmark("Nginx.concurrent64.uvcombine", configuration: configuration) { benchmark in
-        let runner = SessionRunner(url: url, maximumConnectionsPerHost: width)
-        runner.run(total: 2 * width, width: width)
-        benchmark.measure(elements: requests) {
-            runner.run(total: requests, width: width)
+    for (name, inPlace) in [("Nginx.concurrent64.uvcombine", false), ("Nginx.concurrent64.uvcombine.inPlace", true)] {
+        Benchmark(name, configuration: configuration) { benchmark in
+            let runner = SessionRunner(url: url, maximumConnectionsPerHost: width, publisherPerRequest: inPlace)
+            runner.run(total: 2 * width, width: width)
+            benchmark.measure(elements: requests) {
+                runner.run(total: requests, width: width)
+            }
+            runner.close()
         }
-        runner.close()
     }
 
     Benchmark("Nginx.concurrent64.libuv", configuration: configuration) { benchmark in

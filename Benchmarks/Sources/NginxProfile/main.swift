@@ -11,7 +11,7 @@ import Glibc
 // changes times, not instruction counts).
 //
 //   NginxProfile WORKLOAD [REQUESTS]
-//   WORKLOAD: sequential | inPlace | libuv | concurrent | concurrentLibuv | dataTask | bytes | bodyLibuv
+//   WORKLOAD: sequential | inPlace | libuv | concurrent | concurrentInPlace | concurrentLibuv | dataTask | bytes | bodyLibuv
 //
 // Prints the calling thread's CPU time per request (or per MiB).
 
@@ -49,10 +49,10 @@ var nanoseconds = 0
 var unit = "request"
 var count = requests
 switch workload {
-case "sequential", "inPlace", "concurrent", "dataTask":
-    let width = workload == "concurrent" ? 64 : 1
+case "sequential", "inPlace", "concurrent", "concurrentInPlace", "dataTask":
+    let width = workload.hasPrefix("concurrent") ? 64 : 1
     let url = workload == "dataTask" ? big : small
-    let runner = SessionRunner(url: url, maximumConnectionsPerHost: width, publisherPerRequest: workload == "inPlace")
+    let runner = SessionRunner(url: url, maximumConnectionsPerHost: width, publisherPerRequest: workload.hasSuffix("nPlace"))
     runner.run(total: 2 * width, width: width)
     if workload == "dataTask" {
         count = max(1, requests / 1000)

@@ -9,7 +9,8 @@ import UVCombineHTTPClient
 extension HTTPTaskRequest {
     /// A GET for `url`; with `acceptEncoding`, it says
     /// `Accept-Encoding: gzip, deflate`.
-    package init(url: URL, acceptEncoding: Bool, options: UVURLSession.RequestOptions = UVURLSession.RequestOptions()) {
+    package convenience init(url: URL, acceptEncoding: Bool,
+                             options: UVURLSession.RequestOptions = UVURLSession.RequestOptions()) {
         do throws(UVURLError) {
             let target = try HTTPRequestTarget(url: url)
             let fields = acceptEncoding ? Self.acceptEncodingFields : HTTPFields()
@@ -25,8 +26,18 @@ extension HTTPTaskRequest {
 extension UVURLSession {
     /// What a publisher for `url` asks this session to fetch, with the
     /// session's `Accept-Encoding` (``Configuration/decompressesResponses``).
+    /// With default options the last URL's task request is reused
+    /// (``TaskRequestMemo``): a publisher made per request for the same URL
+    /// parses it once.
     package func taskRequest(url: URL, options: RequestOptions = RequestOptions()) -> HTTPTaskRequest {
-        HTTPTaskRequest(url: url, acceptEncoding: configuration.decompressesResponses, options: options)
+        guard options.isDefault else {
+            return HTTPTaskRequest(url: url, acceptEncoding: configuration.decompressesResponses, options: options)
+        }
+        let key = url.absoluteString
+        if let remembered = taskRequestMemo.task(for: key) { return remembered }
+        let task = HTTPTaskRequest(url: url, acceptEncoding: configuration.decompressesResponses, options: options)
+        taskRequestMemo.remember(task, for: key)
+        return task
     }
 
     /// What a publisher for `request` with `body` asks this session to

@@ -62,13 +62,6 @@ package final class BytesSubscription<Downstream: Subscriber, Part: HTTPStreamed
         }
     }
 
-    /// Adds demand; the first starts the request, and demand after a
-    /// pause resumes reading.
-    @usableFromInline
-    package func request(_ demand: Subscribers.Demand) {
-        requestDemand(demand)
-    }
-
     /// Sends nothing more downstream; a started request is cancelled on
     /// the loop (closing its connection). Waits for a delivery in flight
     /// on another thread.
@@ -82,9 +75,7 @@ package final class BytesSubscription<Downstream: Subscriber, Part: HTTPStreamed
         _ = taken
     }
 
-    @usableFromInline package var description: String { "BytesPublisher" }
-    @usableFromInline package var customMirror: Mirror {
-        Mirror(self, children: ["request": spec.request, "demand": control.withLock { $0.demand }])
-    }
-    @usableFromInline package var playgroundDescription: Any { description }
+    // `request(_:)`, `description`, `customMirror` and
+    // `playgroundDescription` are SessionTask's (shared with
+    // DataTaskSubscription).
 }

@@ -53,13 +53,6 @@ package final class DataTaskSubscription<Downstream: Subscriber, Body: HTTPRespo
         }
     }
 
-    /// The first demand starts the request; later demand changes nothing
-    /// (there is only one value).
-    @usableFromInline
-    package func request(_ demand: Subscribers.Demand) {
-        requestDemand(demand)
-    }
-
     /// Sends nothing more downstream; a started request is cancelled on
     /// the loop. Waits for a delivery in flight on another thread.
     @usableFromInline
@@ -73,9 +66,7 @@ package final class DataTaskSubscription<Downstream: Subscriber, Body: HTTPRespo
         _ = taken
     }
 
-    @usableFromInline package var description: String { "DataTaskPublisher" }
-    @usableFromInline package var customMirror: Mirror {
-        Mirror(self, children: ["request": spec.request])
-    }
-    @usableFromInline package var playgroundDescription: Any { description }
+    // `request(_:)`, `description`, `customMirror` and
+    // `playgroundDescription` are SessionTask's (shared with
+    // BytesSubscription).
 }

@@ -9,8 +9,15 @@ import UVCombineHTTPCore
 /// What a publisher asks a session to fetch: the request, its body, and the
 /// checked target (or the error that checking produced, reported when the
 /// task starts). Built once per publisher; every subscription reuses it.
+///
+/// An immutable class rather than a struct: it went from the memo (or the
+/// publisher) into the publisher and into each subscription by copy, about
+/// a dozen retains and two memcpys of the whole struct per request
+/// (callgrind, issue 32); now one retain each.
+///
+/// Threading: immutable; any thread.
 @usableFromInline
-package struct HTTPTaskRequest: Sendable {
+package final class HTTPTaskRequest: Sendable {
     /// The request as it will be written (authority and path from the target).
     @usableFromInline package let request: HTTPRequest
     /// The body, or nil.
@@ -51,8 +58,8 @@ package struct HTTPTaskRequest: Sendable {
     /// `acceptEncoding`, a request without an `Accept-Encoding` of its own
     /// says `Accept-Encoding: gzip, deflate` (added here, once per
     /// publisher, so a request costs nothing more).
-    package init(request: HTTPRequest, body: [UInt8]?, acceptEncoding: Bool,
-                  options: UVURLSession.RequestOptions = UVURLSession.RequestOptions()) {
+    package convenience init(request: HTTPRequest, body: [UInt8]?, acceptEncoding: Bool,
+                              options: UVURLSession.RequestOptions = UVURLSession.RequestOptions()) {
         guard let scheme = request.scheme else {
             self.init(request: request, body: body,
                       target: .failure(UVURLError(.unsupportedURL, detail: "request has no scheme")), options: options)
@@ -81,8 +88,8 @@ package struct HTTPTaskRequest: Sendable {
     /// contentLength` when given, or the request's own `Content-Length`
     /// field, and chunked transfer coding otherwise. Otherwise as
     /// ``init(request:body:acceptEncoding:options:)``.
-    package init(request: HTTPRequest, streamedBody source: RequestBodySource, contentLength: Int?,
-                  acceptEncoding: Bool, options: UVURLSession.RequestOptions) {
+    package convenience init(request: HTTPRequest, streamedBody source: RequestBodySource, contentLength: Int?,
+                              acceptEncoding: Bool, options: UVURLSession.RequestOptions) {
         let plain = HTTPTaskRequest(request: request, body: nil, acceptEncoding: acceptEncoding, options: options)
         var length = contentLength
         var target = plain.target
@@ -246,9 +253,8 @@ package class SessionTask: DeadlineEntry {
         body = spec.body
         exchange = HTTPExchangeStateMachine(streamedBodyLength: spec.streamedBodyLength,
                                             streamsBody: spec.streamedBody != nil)
-        // Stored after its last read, so it is moved in: stored first, it
-        // was copied and the parameter destroyed (about 800 instructions
-        // per task; callgrind, issue 17).
+        // Stored after its last read (when it was a struct, storing it
+        // first copied it; callgrind, issue 17).
         self.spec = spec
         super.init()
     }
@@ -291,6 +297,31 @@ package class SessionTask: DeadlineEntry {
         case .resume: session.engine.submit(.resume(self))
         }
     }
+
+    /// `Subscription.request` for both subscriptions: the first demand
+    /// starts the request; a data task ignores later demand (one value), a
+    /// streaming task adds it and resumes reading paused for want of it.
+    @usableFromInline
+    package final func request(_ demand: Subscribers.Demand) {
+        requestDemand(demand)
+    }
+
+    /// `DataTaskPublisher` or `BytesPublisher`, as Combine's subscriptions
+    /// name their publisher.
+    @usableFromInline package final var description: String {
+        isStreaming ? "BytesPublisher" : "DataTaskPublisher"
+    }
+
+    /// The request, and a streaming task's outstanding demand.
+    @usableFromInline package final var customMirror: Mirror {
+        if isStreaming {
+            return Mirror(self, children: ["request": spec.request, "demand": control.withLock { $0.demand }])
+        }
+        return Mirror(self, children: ["request": spec.request])
+    }
+
+    /// The description.
+    @usableFromInline package final var playgroundDescription: Any { description }
 
     /// `Subscription.cancel`, up to the hand-over: marks the subscription
     /// done under the gate (after a delivery in flight) and cancels a

@@ -50,6 +50,8 @@ public final class UVURLSession: Sendable, CustomStringConvertible {
     /// The limits, timeouts and redirect policy in force.
     public let configuration: Configuration
     package let engine: SessionEngine
+    /// The task request last made from a URL (``TaskRequestMemo``).
+    package let taskRequestMemo = TaskRequestMemo()
 
     /// Creates a session whose connections and deliveries run on `loop`.
     ///
