@@ -55,13 +55,6 @@ struct ModuleImportTests {
         // so the library does not load them at start-up.
         Rule(folder: "Sources/UVCombineHTTPClient", allowed: nil,
              forbidden: foundation.union(["FoundationEssentials", "Dispatch", "COpenSSL", "CZlib"])),
-        // The session's cookie store and its Digest/Basic answers, which
-        // the engine (and so the C library) links: no Foundation module,
-        // and libcrypto only as loaded at the first Digest hash.
-        Rule(folder: "Sources/UVCombineHTTPCookies", allowed: nil,
-             forbidden: foundation.union(["FoundationEssentials", "Dispatch", "COpenSSL", "CZlib"])),
-        Rule(folder: "Sources/UVCombineHTTPAuthentication", allowed: nil,
-             forbidden: foundation.union(["FoundationEssentials", "Dispatch", "COpenSSL", "CZlib"])),
         // The public Swift surface: FoundationEssentials (`URL`, `Data`)
         // at most, converted at the edge.
         Rule(folder: "Sources/UVCombineHTTP", allowed: nil, forbidden: foundation),
