@@ -228,7 +228,7 @@ install: c-lib
 	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'libdir=$${exec_prefix}/lib' \
 		'includedir=$${prefix}/include' '' 'Name: uvcombine' \
 		'Description: Combine on a libuv event loop: the C API' 'Version: $(C_VERSION)' \
-		'Requires: libuv' 'Requires.private: openssl zlib' 'Libs: -L$${libdir} -luvcombine-c' 'Cflags: -I$${includedir}' \
+		'Requires: libuv' 'Requires.private: openssl zlib libnghttp2' 'Libs: -L$${libdir} -luvcombine-c' 'Cflags: -I$${includedir}' \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/uvcombine.pc
 
 # Documentation: the DocC catalog Sources/UVCombine/UVCombine.docc and the

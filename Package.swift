@@ -141,6 +141,7 @@ let package = Package(
                 "UVCombineCore",
                 "UVCombineHTTPCore",
                 "UVCombineLoop",
+                "UVCombineHTTP2",
                 "COpenSSL",
                 "CZlib",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -401,6 +402,8 @@ package.targets.append(contentsOf: [
         dependencies: [
             "UVCombineHTTP2", "UVCombineHTTPCore", "CNGHTTP2", "UVCombineLoop", "UVCombineCore",
             "TestServerSupport", "UVCombineTesting", "CUVCombineMallocCounter",
+            // The session over HTTP/2 (SessionHTTP2*Tests).
+            "UVCombineHTTP", "UVCombineHTTPClient",
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]
     ),

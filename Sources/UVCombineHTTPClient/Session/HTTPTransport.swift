@@ -112,6 +112,10 @@ package protocol HTTPConnectionIO: AnyObject {
     /// the body into its place (no copy from a read buffer). A transport
     /// that cannot (TLS decrypts into its own buffer) ignores it.
     func setReadTarget(_ target: UnsafeMutableRawBufferPointer?)
+
+    /// Whether TLS negotiated `h2` by ALPN (issue 33); false for
+    /// cleartext, where HTTP/2 is by prior knowledge only.
+    var isHTTP2Negotiated: Bool { get }
 }
 
 extension HTTPConnectionHandler {
@@ -130,6 +134,9 @@ extension HTTPConnectionIO {
 
     /// Nothing is held: every read is handed over at once.
     package var bufferedInputByteCount: Int { 0 }
+
+    /// No ALPN: HTTP/1.1 (or h2c by prior knowledge).
+    package var isHTTP2Negotiated: Bool { false }
 
     /// Not known: no progress is seen but write completions.
     package var unacknowledgedOutputByteCount: Int { 0 }

@@ -46,6 +46,9 @@ package final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
     /// The transport's reads go into the carried task's body buffer
     /// (``HTTPConnectionIO/setReadTarget(_:)``).
     @exclusivity(unchecked) package var hasReadTarget = false
+    /// The HTTP/2 side when the connection speaks HTTP/2 (issue 33); its
+    /// events then go there (SessionEngine+HTTP2.swift).
+    @exclusivity(unchecked) package var http2: HTTP2SessionConnection?
 
     package init(
         id: ConnectionPoolStateMachine.ConnectionID,
@@ -78,6 +81,7 @@ package final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
     // MARK: HTTPConnectionHandler
 
     package func connectionDidConnect() {
+        if engine.connectionDidConnectHTTP2(self) { return }
         engine.connectionDidConnect(self)
     }
 
@@ -86,6 +90,10 @@ package final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
     }
 
     package func connectionDidRead(_ bytes: UnsafeRawBufferPointer) {
+        if let http2 {
+            engine.http2DidRead(http2, bytes)
+            return
+        }
         engine.connectionDidRead(self, bytes: bytes)
     }
 
@@ -94,14 +102,26 @@ package final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
     }
 
     package func connectionDidReachEndOfStream() {
+        if let http2 {
+            engine.http2DidEnd(http2, error: nil)
+            return
+        }
         engine.connectionDidReachEndOfStream(self, isAuthenticated: true)
     }
 
     package func connectionDidReachEndOfStreamWithoutCloseNotify() {
+        if let http2 {
+            engine.http2DidEnd(http2, error: nil)
+            return
+        }
         engine.connectionDidReachEndOfStream(self, isAuthenticated: false)
     }
 
     package func connectionDidFail(_ error: UVURLError) {
+        if let http2 {
+            engine.http2DidEnd(http2, error: error)
+            return
+        }
         engine.connectionDidFail(self, error: error)
     }
 }

@@ -18,6 +18,7 @@ extension UVURLSession {
     /// | --- | --- | --- |
     /// | ``idleReadTimeout`` | `timeoutInterval` | ``Configuration/idleReadTimeout`` |
     /// | ``totalTimeout`` | (the session's `timeoutIntervalForResource` only) | ``Configuration/totalTimeout`` |
+    /// | ``httpVersion`` | (`assumesHTTP3Capable` is the nearest) | ``Configuration/httpVersion`` |
     ///
     /// Each is in force for the whole task, redirects and retries
     /// included, and fails it exactly as the session's would:
@@ -43,6 +44,14 @@ extension UVURLSession {
         /// included, or `nil` for the session's
         /// ``Configuration/totalTimeout``.
         public var totalTimeout: Duration?
+        /// The HTTP version this request may use, or `nil` for the
+        /// session's ``Configuration/httpVersion``. Redirects keep it.
+        ///
+        /// ```swift
+        /// var options = UVURLSession.RequestOptions()
+        /// options.httpVersion = .http1_1 // curl --http1.1
+        /// ```
+        public var httpVersion: HTTPVersionPreference?
 
         /// Options that override the given deadlines; the defaults
         /// override nothing.
@@ -56,13 +65,14 @@ extension UVURLSession {
         }
 
         /// Whether these options override anything.
-        public var isDefault: Bool { idleReadTimeout == nil && totalTimeout == nil }
+        public var isDefault: Bool { idleReadTimeout == nil && totalTimeout == nil && httpVersion == nil }
 
         /// The set overrides, e.g. `RequestOptions(totalTimeout: 2.0 seconds)`.
         public var description: String {
             var parts: [String] = []
             if let idleReadTimeout { parts.append("idleReadTimeout: \(idleReadTimeout)") }
             if let totalTimeout { parts.append("totalTimeout: \(totalTimeout)") }
+            if let httpVersion { parts.append("httpVersion: \(httpVersion)") }
             return "RequestOptions(\(parts.joined(separator: ", ")))"
         }
     }

@@ -314,6 +314,7 @@ struct FetchCommand {
             // As curl: no Accept-Encoding and bodies as sent, unless
             // --compressed (then gzip and deflate are asked for and decoded).
             configuration.decompressesResponses = options.compressed
+            configuration.httpVersion = options.httpVersion
             // --unix-socket: the bytes go through the socket; the URL
             // still gives Host and the request target, as curl.
             configuration.unixSocketPath = options.unixSocket
