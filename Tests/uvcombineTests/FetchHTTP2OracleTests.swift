@@ -28,6 +28,10 @@ struct FetchHTTP2OracleTests {
             ["-s", "--http2", "-o", "/dev/null"] + version + [server.url("/data.bin")],
             ["-s", "--http1.1"] + version + [server.url("/text.txt")],
             ["-sk", "--http2-prior-knowledge", "-o", "/dev/null"] + version + [https + "/data.bin"],
+            // Heads as curl prints HTTP/2 ones ("HTTP/2 200 ", fields as received).
+            ["-si", "--http2-prior-knowledge", h2c + "/text.txt"],
+            ["-sI", "--cacert", certificate.certificate, https + "/data.bin"],
+            ["-s", "--http2-prior-knowledge", "-o", "/dev/null", "-w", "%{size_download} %{size_header}\\n", h2c + "/data.bin"],
         ] {
             try await FetchCurlOracleTests.expectSame(arguments, ignoringDates: true)
         }
