@@ -277,7 +277,7 @@ docs: deps
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 30
 FUZZ_TARGETS ?= ResponseParserFuzzer ChunkedDecoderFuzzer RequestValidationFuzzer RequestWriterFuzzer \
-	WebSocketFrameFuzzer WebSocketInflateFuzzer
+	WebSocketFrameFuzzer WebSocketInflateFuzzer HTTP2FrameFuzzer
 FUZZ_SCRATCH ?= .build-fuzz
 FUZZ_RUNS ?=
 
