@@ -15,7 +15,7 @@ import UVCombineHTTPCore
 /// fails or is reset.
 ///
 /// Threading: loop thread only.
-package final class HTTP2SessionConnection: HTTP2ConnectionDelegate {
+package final class HTTP2SessionConnection: DeadlineEntry, HTTP2ConnectionDelegate {
     /// The codec: bytes in, bytes out, events to this object.
     package let codec: HTTP2ClientConnection
     /// The socket's owner.
@@ -34,11 +34,18 @@ package final class HTTP2SessionConnection: HTTP2ConnectionDelegate {
     /// array until the kernel took it; the next flush gets fresh storage
     /// if it still does).
     @exclusivity(unchecked) private var output: [UInt8] = []
+    /// PING keep-alive (``UVURLSession/Configuration/http2PingInterval``),
+    /// on the session's deadline heap with this object as its entry; nil
+    /// when off.
+    @exclusivity(unchecked) package var keepAlive: HTTP2KeepAliveStateMachine?
+    /// PINGs acknowledged (tests).
+    @exclusivity(unchecked) package var pingsAcknowledged = 0
 
     package init(codec: HTTP2ClientConnection, connection: SessionConnection, engine: SessionEngine) {
         self.codec = codec
         self.connection = connection
         self.engine = engine
+        super.init()
     }
 
     /// Writes what the codec has to send, unless inside `receive` or a

@@ -50,6 +50,11 @@ extension SessionEngine {
         let owner = HTTP2SessionConnection(codec: codec, connection: connection, engine: self)
         codec.delegate = owner
         connection.http2 = owner
+        if let interval = configuration.http2PingInterval {
+            owner.keepAlive = HTTP2KeepAliveStateMachine(pingInterval: interval, pingTimeout: configuration.http2PingTimeout,
+                                                         idleTimeout: nil, now: now)
+            applyKeepAlive(owner.keepAlive!.activity(now: now), on: owner)
+        }
         connection.startReading()
         run(ConnectionPoolStateMachine.Action(connection: pool.multiplexedConnectionEstablished(connection.id, now: now)))
         // The preface and our SETTINGS; streams open once the server's
@@ -65,6 +70,7 @@ extension SessionEngine {
             owner.isReceiving = true
             owner.codec.receive(bytes, now: now)
             owner.isReceiving = false
+            if owner.keepAlive != nil { applyKeepAlive(owner.keepAlive!.activity(now: now), on: owner) }
             afterHTTP2Input(owner)
         }
         endTurn()
@@ -131,6 +137,45 @@ extension SessionEngine {
         }
     }
 
+    // MARK: Keep-alive
+
+    /// The deadline heap's hook for an HTTP/2 connection's keep-alive
+    /// timer.
+    package func http2TimerFired(_ owner: HTTP2SessionConnection, now instant: HTTPDeadline) {
+        guard !owner.connection.isClosed, owner.keepAlive != nil else { return }
+        applyKeepAlive(owner.keepAlive!.timerFired(now: instant), on: owner)
+    }
+
+    /// Runs a keep-alive decision: a PING, the timer, or the connection's
+    /// death (no acknowledgement: its requests fail with `.timedOut`).
+    private func applyKeepAlive(_ decision: HTTP2KeepAliveStateMachine.Decision, on owner: HTTP2SessionConnection) {
+        if decision.sendPing {
+            owner.codec.sendPing(now: now)
+            owner.flush()
+        }
+        if let error = decision.fail {
+            owner.keepAlive = nil
+            deadlines.remove(owner)
+            run(ConnectionPoolStateMachine.Action(
+                connection: pool.multiplexedConnectionGoingAway(owner.connection.id, now: now)))
+            guard !owner.connection.isClosed else { return }
+            let failure = error.urlError
+            for request in Array(owner.streamIDs.keys) where !owner.connection.isClosed {
+                owner.remove(request)
+                run(pool.streamFailed(request, error: failure, isRetryable: false, now: now))
+            }
+            if !owner.connection.isClosed && pool.streamCount(on: owner.connection.id) == 0 {
+                run(pool.connectionClosed(owner.connection.id, now: now))
+            }
+            return
+        }
+        if let deadline = decision.armTimer {
+            deadlines.schedule(owner, at: deadline.uptimeNanoseconds)
+        } else {
+            deadlines.remove(owner)
+        }
+    }
+
     // MARK: Codec events
 
     /// One event of the codec (from inside `receive` or `produceOutput`).
@@ -145,7 +190,10 @@ extension SessionEngine {
                 connection, maximumStreams: settings.maxConcurrentStreams, now: now)))
         case .goAwayReceived, .connectionFailed:
             run(ConnectionPoolStateMachine.Action(connection: pool.multiplexedConnectionGoingAway(connection, now: now)))
-        case .pingAcknowledged, .informationalHead, .trailers:
+        case .pingAcknowledged:
+            owner.pingsAcknowledged += 1
+            if owner.keepAlive != nil { applyKeepAlive(owner.keepAlive!.pingAcknowledged(now: now), on: owner) }
+        case .informationalHead, .trailers:
             // 1xx heads and trailers are not delivered (as over HTTP/1.1).
             break
         case .head(let id, let response):
@@ -470,6 +518,12 @@ extension SessionEngine {
     }
 
     // MARK: Helpers
+
+    /// PINGs acknowledged on the session's HTTP/2 connections open now.
+    /// For tests. Loop thread.
+    package var http2PingsAcknowledged: Int {
+        connections.values.reduce(0) { $0 + ($1.http2?.pingsAcknowledged ?? 0) }
+    }
 
     /// The request head as HTTP/1.1 would spell it, with `HTTP/2` for the
     /// version (curl's `-v` shows HTTP/2 requests so): for the wire

@@ -163,6 +163,19 @@ extension UVURLSession {
         /// configuration.maximumHTTP2ConnectionsPerHost = 2
         /// ```
         public var maximumHTTP2ConnectionsPerHost = 1
+        /// HTTP/2 keep-alive: when nothing arrived on a connection for this
+        /// long, a PING goes out; without its acknowledgement within
+        /// ``http2PingTimeout`` the connection is dead and its requests
+        /// fail with `.timedOut`. Default nil: no PING (as curl); idle
+        /// connections close after ``connectionIdleTimeout``.
+        ///
+        /// ```swift
+        /// configuration.http2PingInterval = .seconds(30)
+        /// ```
+        public var http2PingInterval: Duration? = nil
+        /// How long a keep-alive PING may wait for its acknowledgement.
+        /// Default 20 s.
+        public var http2PingTimeout: Duration = .seconds(20)
 
         /// The defaults above.
         public init() {}

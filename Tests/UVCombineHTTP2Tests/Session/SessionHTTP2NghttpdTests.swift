@@ -136,6 +136,27 @@ struct SessionHTTP2NghttpdTests {
         }
     }
 
+    @Test("PING keep-alive: a quiet connection is pinged and the acknowledgements come back")
+    func keepAlivePings() throws {
+        let server = try NghttpdServer(files: ["big.bin": Self.big])
+        defer { server.stop() }
+        try withH2Loop { loop in
+            let (session, _) = makeH2Session(loop) { $0.http2PingInterval = .milliseconds(40) }
+            // A stalled stream: the connection stays open and quiet.
+            let held = HeldSubscriber(initial: .max(2))
+            session.bytesPublisher(for: h2Request("127.0.0.1:\(server.port)", "/big.bin")).subscribe(held)
+            var pings = 0
+            loop.schedule(after: loop.now.advanced(by: .milliseconds(400))) {
+                pings = session.engine.http2PingsAcknowledged
+                held.subscription?.cancel()
+                session.invalidateAndCancel()
+            }
+            _ = loop.run()
+            #expect(pings >= 3, "\(pings) PINGs acknowledged in 400 ms at a 40 ms interval")
+            #expect(held.completion == nil)
+        }
+    }
+
     @Test("the async API and values over HTTP/2")
     func asyncAPI() async throws {
         let server = try NghttpdServer(files: ["small.bin": Self.small])
