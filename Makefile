@@ -277,7 +277,7 @@ install: c-lib
 	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'libdir=$${exec_prefix}/lib' \
 		'includedir=$${prefix}/include' '' 'Name: uvcombine' \
 		'Description: Combine on a libuv event loop: the C API' 'Version: $(C_VERSION)' \
-		'Requires: libuv' 'Libs: -L$${libdir} -luvcombine-c' 'Cflags: -I$${includedir}' \
+		'Requires: libuv' 'Requires.private: libnghttp2' 'Libs: -L$${libdir} -luvcombine-c' 'Cflags: -I$${includedir}' \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/uvcombine.pc
 
 # Documentation: the DocC catalog Sources/UVCombine/UVCombine.docc and the
@@ -326,7 +326,7 @@ docs: deps
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 30
 FUZZ_TARGETS ?= ResponseParserFuzzer ChunkedDecoderFuzzer RequestValidationFuzzer RequestWriterFuzzer \
-	WebSocketFrameFuzzer WebSocketInflateFuzzer
+	WebSocketFrameFuzzer WebSocketInflateFuzzer HTTP2FrameFuzzer
 FUZZ_SCRATCH ?= .build-fuzz
 FUZZ_RUNS ?=
 

@@ -160,6 +160,7 @@ let package = Package(
                 "UVCombineHTTPCookies",
                 "UVCombineHTTPAuthentication",
                 "CUVCombineLazyLibraries",
+                "UVCombineHTTP2",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -418,6 +419,8 @@ package.targets.append(contentsOf: [
         dependencies: [
             "UVCombineHTTP2", "UVCombineHTTPCore", "CNGHTTP2", "UVCombineLoop", "UVCombineCore",
             "TestServerSupport", "UVCombineTesting", "CUVCombineMallocCounter",
+            // The session over HTTP/2 (SessionHTTP2*Tests).
+            "UVCombineHTTP", "UVCombineHTTPClient",
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]
     ),

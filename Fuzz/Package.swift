@@ -76,6 +76,17 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // The HTTP/2 client connection (UVCombineHTTP2, nghttp2 under our
+        // callbacks and limits) fed the bytes a server sends.
+        .executableTarget(
+            name: "HTTP2FrameFuzzer",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "UVCombineHTTP2", package: "UVCombine"),
+                .product(name: "UVCombineHTTPCore", package: "UVCombine"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         // The WebSocket protocol core (UVCombineWebSocketCore): the frame
         // parser and message reader, and the permessage-deflate inflate path.
         .executableTarget(

@@ -7,3 +7,4 @@
 @_exported import struct UVCombineHTTPCore.RedirectPolicy
 @_exported import struct UVCombineHTTPCore.RequestTimeouts
 @_exported import struct UVCombineHTTPCore.HTTPProxy
+@_exported import enum UVCombineHTTPCore.HTTPVersionPreference

@@ -28,6 +28,11 @@ public struct ConnectionKey: Sendable, Hashable, CustomStringConvertible {
     public var socketPath: String? { didSet { hash = Self.hash(of: self); hasOptionals = socketPath != nil || proxy != nil } }
     /// The proxy the connection goes through, or nil for a direct one.
     public var proxy: HTTPProxy? { didSet { hash = Self.hash(of: self); hasOptionals = socketPath != nil || proxy != nil } }
+    /// Which HTTP version the connection may speak (normalized for the
+    /// scheme: ``HTTPVersionPreference/normalized(for:)``). HTTP/1.1 by
+    /// default; the session sets it from its configuration or the
+    /// request's options (issue 33).
+    public var httpVersion: HTTPVersionPreference = .http1_1 { didSet { hash = Self.hash(of: self) } }
 
     /// The fields' hash, computed when the key is made or changed. Why: the
     /// pool and the session look keys up in dictionaries several times per
@@ -67,6 +72,7 @@ public struct ConnectionKey: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(key.port)
         hasher.combine(key.socketPath)
         hasher.combine(key.proxy)
+        hasher.combine(key.httpVersion)
         return hasher.finalize()
     }
 
@@ -78,7 +84,8 @@ public struct ConnectionKey: Sendable, Hashable, CustomStringConvertible {
     /// print(a == ConnectionKey(scheme: .http, host: "a", port: 80)) // Prints: "true"
     /// ```
     public static func == (lhs: ConnectionKey, rhs: ConnectionKey) -> Bool {
-        guard lhs.hash == rhs.hash, lhs.scheme == rhs.scheme, lhs.port == rhs.port, lhs.host == rhs.host else {
+        guard lhs.hash == rhs.hash, lhs.scheme == rhs.scheme, lhs.port == rhs.port,
+              lhs.httpVersion == rhs.httpVersion, lhs.host == rhs.host else {
             return false
         }
         if !lhs.hasOptionals && !rhs.hasOptionals { return true }
@@ -125,8 +132,14 @@ public struct ConnectionKey: Sendable, Hashable, CustomStringConvertible {
     /// `scheme://host:port`, with brackets around an IPv6 host; through a
     /// Unix domain socket, `scheme+unix://` and the percent-encoded path,
     /// then the host and port in parentheses; through a proxy, `http via
-    /// <proxy>` or `https://host:port via <proxy>`.
+    /// <proxy>` or `https://host:port via <proxy>`. A key that may speak
+    /// HTTP/2 ends in ` (h2c)` or ` (automatic)`.
     public var description: String {
+        let base = baseDescription
+        return httpVersion == .http1_1 ? base : "\(base) (\(httpVersion))"
+    }
+
+    private var baseDescription: String {
         if let socketPath {
             return "\(scheme.rawValue)+unix://\(Self.percentEncoded(socketPath)) (\(host):\(port))"
         }

@@ -21,9 +21,17 @@ extension ConnectionPoolStateMachine {
     }
 
     internal mutating func createIfNeeded(for slot: Int, now: HTTPDeadline) -> ConnectionAction {
-        guard keyStates[slot].queue.count > keyStates[slot].unreservedConnecting,
-            keyStates[slot].connectionCount < configuration.maximumConnectionsPerHost
-        else { return .none }
+        guard keyStates[slot].queue.count > keyStates[slot].unreservedConnecting else { return .none }
+        if keyStates[slot].usesMultiplexRules {
+            // HTTP/2 may come: one connection at a time while it is
+            // negotiated, and another only when every HTTP/2 connection
+            // is full (its SETTINGS known), within the HTTP/2 limit.
+            guard keyStates[slot].unreservedConnecting == 0,
+                  keyStates[slot].http2Connections.count < configuration.maximumMultiplexedConnectionsPerHost,
+                  allMultiplexedFull(slot) else { return .none }
+        } else {
+            guard keyStates[slot].connectionCount < configuration.maximumConnectionsPerHost else { return .none }
+        }
         let connection = newConnectionID()
         connections[connection] = ConnectionState(keySlot: slot, phase: .connecting(reservedFor: nil), completedExchanges: 0)
         keyStates[slot].connectionCount += 1
@@ -77,8 +85,13 @@ extension ConnectionPoolStateMachine {
     internal mutating func forget(_ connection: ConnectionID) {
         let state = connections.removeValue(forKey: connection)!
         keyStates[state.keySlot].connectionCount -= 1
-        if case .idle = state.phase {
+        switch state.phase {
+        case .idle:
             keyStates[state.keySlot].idle.removeAll { $0 == connection }
+        case .multiplexed(let multiplex) where !multiplex.isGoingAway:
+            keyStates[state.keySlot].http2Connections.removeAll { $0 == connection }
+        default:
+            break
         }
     }
 
@@ -98,6 +111,8 @@ extension ConnectionPoolStateMachine {
         case .connecting(let reserved): return reserved.map { "connecting for \($0)" } ?? "connecting"
         case .idle: return "idle"
         case .leased(let request): return "leased to \(request)"
+        case .multiplexed(let multiplex):
+            return "multiplexed, \(multiplex.streams) of \(multiplex.capacity) streams\(multiplex.isGoingAway ? ", going away" : "")"
         }
     }
 

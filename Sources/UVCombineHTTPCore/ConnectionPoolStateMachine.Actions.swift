@@ -12,6 +12,10 @@ extension ConnectionPoolStateMachine {
     public enum RetryTarget: Hashable, Sendable {
         /// A fresh connection, created by the same action, reserved for it.
         case newConnection(ConnectionID)
+        /// Back at the head of its key's queue: an HTTP/2 stream the server
+        /// never processed (REFUSED_STREAM, or above a GOAWAY's last stream
+        /// id); it runs on the next stream free on a usable connection.
+        case queue
     }
 
     /// What to do about a request.

@@ -28,6 +28,9 @@ extension ConnectionPoolStateMachine {
         var closesConnection: Bool
         var retried: Bool
         var phase: RequestPhase
+        /// HTTP/2 streams the server refused without processing them
+        /// (GOAWAY, REFUSED_STREAM), each retried.
+        var refusals: UInt8 = 0
     }
 
     /// A connection's state; see the type's documentation.
@@ -35,6 +38,26 @@ extension ConnectionPoolStateMachine {
         case connecting(reservedFor: RequestID?)
         case idle(HTTPDeadline)
         case leased(RequestID)
+        /// HTTP/2: carrying several requests at once, one per stream.
+        case multiplexed(Multiplex)
+    }
+
+    /// A multiplexed (HTTP/2) connection's streams and limits.
+    internal struct Multiplex: Equatable {
+        /// Requests leased on it (open streams).
+        var streams = 0
+        /// Streams it may carry: the server's `SETTINGS_MAX_CONCURRENT_STREAMS`
+        /// (within ``Configuration/maximumStreamsPerConnection``); 0 until
+        /// the server's SETTINGS came, so nothing is sent that the server
+        /// would refuse.
+        var capacity = 0
+        /// GOAWAY came (or the connection failed): no new stream.
+        var isGoingAway = false
+        /// When it closes if it stays without streams.
+        var idleDeadline: HTTPDeadline?
+
+        /// Whether another stream may be leased on it.
+        var hasRoom: Bool { !isGoingAway && streams < capacity }
     }
 
     internal struct ConnectionState {
@@ -44,6 +67,12 @@ extension ConnectionPoolStateMachine {
         /// Exchanges completed with keep-alive: a connection with any is a
         /// reused one.
         var completedExchanges: Int
+
+        /// Whether it is an HTTP/2 connection.
+        var isMultiplexed: Bool {
+            if case .multiplexed = phase { return true }
+            return false
+        }
     }
 
     /// Per-key bookkeeping.
@@ -59,5 +88,15 @@ extension ConnectionPoolStateMachine {
         /// Connecting connections not reserved for a retry: each will
         /// serve the queue's head when established.
         var unreservedConnecting = 0
+        /// Multiplexed (HTTP/2) connections that take new streams (not
+        /// going away), oldest first.
+        var http2Connections: [ConnectionID] = []
+        /// A connection of this key, which may speak HTTP/2, came up as
+        /// HTTP/1.1: the key follows HTTP/1.1's rules from then on.
+        var negotiatedHTTP1 = false
+
+        /// Whether HTTP/2's rules apply: the key may speak HTTP/2 and no
+        /// connection said it does not.
+        var usesMultiplexRules: Bool { key.httpVersion.mayUseHTTP2 && !negotiatedHTTP1 }
     }
 }

@@ -98,6 +98,19 @@ public struct ConnectionPoolStateMachine: Sendable {
         /// How long establishing a connection (name resolution and TCP
         /// connect) may take. Default 10 s.
         public var connectTimeout: Duration = .seconds(10)
+        /// HTTP/2 connections per key at most: another is opened only when
+        /// all are full (ConnectionPoolStateMachine+Multiplexing.swift).
+        /// Default 1.
+        public var maximumMultiplexedConnectionsPerHost: Int = 1
+        /// Streams one HTTP/2 connection carries at most, whatever the
+        /// server allows (it may announce no limit). Default 256.
+        public var maximumStreamsPerConnection: Int = 256
+        /// How often one request whose HTTP/2 stream the server refused
+        /// without processing it (above a GOAWAY's last stream id, or
+        /// REFUSED_STREAM) is sent again before it fails: a server that
+        /// ends every connection after N requests refuses the rest of a
+        /// burst each time. Default 8.
+        public var maximumStreamRefusals: Int = 8
 
         /// The defaults above.
         public init() {}
@@ -216,6 +229,13 @@ public struct ConnectionPoolStateMachine: Sendable {
             violation("executeRequest: request IDs are unique while the pool knows them, but \(request) is already \(requests[request]!.phase)")
         }
         let slot = keySlot(for: key)
+        if !keyStates[slot].http2Connections.isEmpty, let connection = multiplexedConnectionWithRoom(slot) {
+            requests[request] = RequestState(keySlot: slot, isIdempotent: Self.isIdempotent(method),
+                                             closesConnection: false, retried: false, phase: .leased(connection, .assigned))
+            let wasIdle = addStream(on: connection)
+            return Action(connection: wasIdle ? .cancelIdleTimeout(connection) : .none,
+                          request: .execute(request, on: connection))
+        }
         var state = RequestState(
             keySlot: slot,
             isIdempotent: Self.isIdempotent(method),
@@ -244,13 +264,19 @@ public struct ConnectionPoolStateMachine: Sendable {
             violation("connectionEstablished: only a connecting connection can be established, but \(connection) is \(describe(connection))")
         }
         let slot = connections[connection]!.keySlot
+        // A key that may speak HTTP/2 opened one connection at a time;
+        // this one speaks HTTP/1.1, so the rest of the queue gets more.
+        let learnedHTTP1 = keyStates[slot].usesMultiplexRules
+        if learnedHTTP1 { keyStates[slot].negotiatedHTTP1 = true }
         if let reserved {
             return lease(connection, to: reserved)
         }
         keyStates[slot].unreservedConnecting -= 1
         if !keyStates[slot].queue.isEmpty {
             let next = keyStates[slot].queue.removeFirst()
-            return lease(connection, to: next)
+            var action = lease(connection, to: next)
+            if learnedHTTP1 { action.connection = createIfNeeded(for: slot, now: now) }
+            return action
         }
         return Action(connection: makeIdle(connection, now: now))
     }
@@ -324,6 +350,11 @@ public struct ConnectionPoolStateMachine: Sendable {
         }
         let closes = requests.values[index].closesConnection
         requests.remove(at: index)
+        if case .multiplexed = connections[connection]!.phase {
+            // A stream ended; the connection goes on whatever the
+            // exchange said about HTTP/1.1 keep-alive.
+            return Action(connection: streamEnded(on: connection, now: now))
+        }
         if keepAlive && !closes {
             let connectionIndex = connections.index(forKey: connection)!
             connections.values[connectionIndex].completedExchanges += 1
@@ -351,6 +382,11 @@ public struct ConnectionPoolStateMachine: Sendable {
             requests[request] = nil
             unreserve(connection)
             return Action(request: .fail(request, error))
+        case .leased(let connection, _) where connections[connection]!.isMultiplexed:
+            // One stream failed (a timeout, a body the decoder refused):
+            // the owner resets it; the connection goes on.
+            requests[request] = nil
+            return Action(connection: streamEnded(on: connection, now: now), request: .fail(request, error))
         case .leased(let connection, let exchange):
             let reused = connections[connection]!.completedExchanges > 0
             let retry = error.code == .networkConnectionLost && state.isIdempotent && !state.retried
@@ -391,6 +427,9 @@ public struct ConnectionPoolStateMachine: Sendable {
         case .waitingForRetryConnection(let connection):
             unreserve(connection)
             return .none
+        case .leased(let connection, _) where connections[connection]!.isMultiplexed:
+            // The owner resets the stream (RST_STREAM): the connection goes on.
+            return Action(connection: streamEnded(on: connection, now: now))
         case .leased(let connection, .assigned):
             return release(connection, now: now)
         case .leased(let connection, .writing), .leased(let connection, .receiving):
@@ -401,6 +440,12 @@ public struct ConnectionPoolStateMachine: Sendable {
     /// The peer closed an idle connection (end of stream or a reset while
     /// nothing was in flight).
     public mutating func connectionClosed(_ connection: ConnectionID, now: HTTPDeadline) -> Action {
+        if case .multiplexed(let multiplex)? = connections[connection]?.phase {
+            guard multiplex.streams == 0 else {
+                violation("connectionClosed: an HTTP/2 connection closes once its streams failed (streamFailed), but \(connection) is \(describe(connection))")
+            }
+            return Action(connection: remove(connection, now: now))
+        }
         guard case .idle? = connections[connection]?.phase else {
             violation("connectionClosed: only an idle connection can close on its own (report requestFinished or requestFailed for a leased one, connectionFailed for a connecting one), but \(connection) is \(describe(connection))")
         }
@@ -413,6 +458,11 @@ public struct ConnectionPoolStateMachine: Sendable {
     ///   passed; `scheduleIdleTimeout` again when the timer fired early;
     ///   nothing for a stale timer (the connection is in use or gone).
     public mutating func idleTimeoutFired(_ connection: ConnectionID, now: HTTPDeadline) -> Action {
+        if case .multiplexed(let multiplex)? = connections[connection]?.phase {
+            guard multiplex.streams == 0, let deadline = multiplex.idleDeadline else { return .none }
+            if now < deadline { return Action(connection: .scheduleIdleTimeout(connection, deadline)) }
+            return Action(connection: remove(connection, now: now))
+        }
         guard case .idle(let deadline)? = connections[connection]?.phase else { return .none }
         if now < deadline {
             return Action(connection: .scheduleIdleTimeout(connection, deadline))

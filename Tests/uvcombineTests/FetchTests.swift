@@ -232,7 +232,7 @@ struct FetchTests {
     }
 
     @Test func curlOptionsNotImplementedExitFour() async throws {
-        for arguments in [["fetch", "-j", "-b", "cookies.txt", "http://a/"], ["fetch", "--http2", "http://a/"],
+        for arguments in [["fetch", "-j", "-b", "cookies.txt", "http://a/"], ["fetch", "--http3", "http://a/"],
                           ["fetch", "-x", "socks5://proxy:1080", "http://a/"]] {
             let result = try await runTool(arguments)
             #expect(result.status == 4, "\(arguments): \(result.stderr)")

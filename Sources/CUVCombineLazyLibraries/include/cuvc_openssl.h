@@ -26,11 +26,12 @@
 #include <openssl/x509_vfy.h>
 #include <openssl/x509v3.h>
 
-/// The functions resolved from libssl.so.3. SSL_CTX_set_alpn_protos and
-/// SSL_get0_alpn_selected are HTTP/2's ALPN as well as HTTP/1.1's.
+/// The functions resolved from libssl.so.3. SSL_CTX_set_alpn_protos,
+/// SSL_set_alpn_protos (a connection that offers h2) and
+/// SSL_get0_alpn_selected are ALPN's.
 #define CUVC_LIBSSL_FUNCTIONS(F) \
     F(TLS_client_method) F(SSL_CTX_new) F(SSL_CTX_free) F(SSL_CTX_ctrl) F(SSL_CTX_set_options) \
-    F(SSL_CTX_set_alpn_protos) F(SSL_CTX_set_verify) F(SSL_CTX_load_verify_file) F(SSL_CTX_load_verify_dir) \
+    F(SSL_CTX_set_alpn_protos) F(SSL_set_alpn_protos) F(SSL_CTX_set_verify) F(SSL_CTX_load_verify_file) F(SSL_CTX_load_verify_dir) \
     F(SSL_new) F(SSL_free) F(SSL_ctrl) F(SSL_set_bio) F(SSL_set_connect_state) F(SSL_get0_param) \
     F(SSL_set_hostflags) F(SSL_set1_host) F(SSL_do_handshake) F(SSL_get_error) F(SSL_get_verify_result) \
     F(SSL_get0_alpn_selected) F(SSL_read_ex) F(SSL_write_ex) F(SSL_pending) F(SSL_has_pending)

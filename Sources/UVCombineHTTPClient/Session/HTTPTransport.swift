@@ -117,6 +117,9 @@ package protocol HTTPConnectionIO: AnyObject {
     /// addresses), for the task metrics; read once per connection, once
     /// it is established. Empty by default (ConnectionEstablishment.swift).
     var establishment: ConnectionEstablishment { get }
+    /// Whether TLS negotiated `h2` by ALPN (issue 33); false for
+    /// cleartext, where HTTP/2 is by prior knowledge only.
+    var isHTTP2Negotiated: Bool { get }
 }
 
 extension HTTPConnectionHandler {
@@ -135,6 +138,9 @@ extension HTTPConnectionIO {
 
     /// Nothing is held: every read is handed over at once.
     package var bufferedInputByteCount: Int { 0 }
+
+    /// No ALPN: HTTP/1.1 (or h2c by prior knowledge).
+    package var isHTTP2Negotiated: Bool { false }
 
     /// Not known: no progress is seen but write completions.
     package var unacknowledgedOutputByteCount: Int { 0 }

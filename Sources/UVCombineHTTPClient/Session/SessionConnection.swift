@@ -51,6 +51,9 @@ package final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
     /// How it was established, read from the transport the first time a
     /// task collecting metrics used it (SessionEngine+Metrics.swift).
     @exclusivity(unchecked) package var establishment: ConnectionEstablishment?
+    /// The HTTP/2 side when the connection speaks HTTP/2 (issue 33); its
+    /// events then go there (SessionEngine+HTTP2.swift).
+    @exclusivity(unchecked) package var http2: HTTP2SessionConnection?
 
     package init(
         id: ConnectionPoolStateMachine.ConnectionID,
@@ -83,6 +86,7 @@ package final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
     // MARK: HTTPConnectionHandler
 
     package func connectionDidConnect() {
+        if engine.connectionDidConnectHTTP2(self) { return }
         engine.connectionDidConnect(self)
     }
 
@@ -91,6 +95,10 @@ package final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
     }
 
     package func connectionDidRead(_ bytes: UnsafeRawBufferPointer) {
+        if let http2 {
+            engine.http2DidRead(http2, bytes)
+            return
+        }
         engine.connectionDidRead(self, bytes: bytes)
     }
 
@@ -99,14 +107,26 @@ package final class SessionConnection: DeadlineEntry, HTTPConnectionHandler {
     }
 
     package func connectionDidReachEndOfStream() {
+        if let http2 {
+            engine.http2DidEnd(http2, error: nil)
+            return
+        }
         engine.connectionDidReachEndOfStream(self, isAuthenticated: true)
     }
 
     package func connectionDidReachEndOfStreamWithoutCloseNotify() {
+        if let http2 {
+            engine.http2DidEnd(http2, error: nil)
+            return
+        }
         engine.connectionDidReachEndOfStream(self, isAuthenticated: false)
     }
 
     package func connectionDidFail(_ error: UVURLError) {
+        if let http2 {
+            engine.http2DidEnd(http2, error: error)
+            return
+        }
         engine.connectionDidFail(self, error: error)
     }
 }

@@ -36,7 +36,8 @@ extension SessionEngine {
                        on connection: SessionConnection) {
         switch action {
         case .pause:
-            connection.stopReading()
+            // HTTP/2: the stream's window is the pause (SessionEngine+HTTP2.swift).
+            if connection.http2 == nil { connection.stopReading() }
             // The subscriber is slow, not the server: only the total
             // timeout runs while paused.
             task.timeouts?.exchangeEnded()
@@ -45,6 +46,7 @@ extension SessionEngine {
 
     /// Demand came back for a paused streaming task.
     package func resume(_ task: SessionTask) {
+        if resumeHTTP2(task) { return }
         guard let connection = connection(of: task), case .resume(let part) = task.exchange.resume() else { return }
         applyTimeout(task, task.timeouts?.exchangeStarted(now: now) ?? .none)
         if let part {

@@ -15,6 +15,8 @@ extension SessionEngine {
                 guard task.exchange.isRunning, task.timeouts != nil else { continue }
                 noteUploadProgress(task, now: instant)
                 applyTimeout(task, task.timeouts!.timerFired(now: instant))
+            } else if let http2 = entry as? HTTP2SessionConnection {
+                http2TimerFired(http2, now: instant)
             } else if let connection = entry as? SessionConnection, !connection.isClosed {
                 if connection.isEstablished {
                     run(pool.idleTimeoutFired(connection.id, now: instant))

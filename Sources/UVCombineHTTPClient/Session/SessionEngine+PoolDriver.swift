@@ -13,6 +13,8 @@ extension SessionEngine {
     /// retrying the task.
     package func requestFailed(_ task: SessionTask, _ error: UVURLError) {
         guard tasks[task.requestID] === task else { return }
+        // HTTP/2: the stream is reset while the pool still names it.
+        if let connection = connection(of: task), connection.http2 != nil { _ = detachHTTP2(task, from: connection) }
         run(pool.requestFailed(task.requestID, error: error, now: now))
     }
 
@@ -72,7 +74,7 @@ extension SessionEngine {
             guard let task = tasks.removeValue(forKey: id) else { return }
             detach(task)
             fail(task, error)
-        case .retry(let id, on: .newConnection):
+        case .retry(let id, on: _):
             // The stale connection is closed (the connection action ran
             // first); the task waits for `execute` on the fresh one.
             let task = tasks[id]!
@@ -94,6 +96,7 @@ extension SessionEngine {
     private func closeConnection(_ id: ConnectionPoolStateMachine.ConnectionID) {
         guard let connection = connections.removeValue(forKey: id) else { return }
         deadlines.remove(connection)
+        if let http2 = connection.http2 { deadlines.remove(http2) }
         connection.task = nil
         connection.isReading = false
         if connection.hasReadTarget {
@@ -106,6 +109,7 @@ extension SessionEngine {
 
     /// Writes the task's request on an established connection.
     private func execute(_ task: SessionTask, on connection: SessionConnection) {
+        if executeHTTP2(task, on: connection) { return }
         connection.task = task
         guard case .writeRequest(let startsBody) = task.exchange.executed() else { return }
         let prepared = task.usesPreparedHead ? task.spec.preparedHead : nil

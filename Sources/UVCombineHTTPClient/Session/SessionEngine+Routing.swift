@@ -14,10 +14,14 @@ extension SessionEngine {
     package func connectionKey(for task: SessionTask) throws(UVURLError) -> ConnectionKey {
         var key = task.currentKey
         if let path = configuration.unixSocketPath { key.socketPath = path }
+        // Issue 33: the HTTP version is part of the key (SessionEngine+HTTP2.swift).
+        applyHTTPVersion(of: task, to: &key)
         if routesThroughProxies && key.socketPath == nil {
             let target = task.currentTarget
             if let proxy = try configuration.proxy.proxy(for: target) {
                 key = ConnectionKey(target: target, proxy: proxy)
+                // A forwarding proxy gets absolute-form HTTP/1.1 requests.
+                if !key.isForwardProxied { applyHTTPVersion(of: task, to: &key) }
             }
         }
         return key

@@ -39,6 +39,7 @@ extension SessionEngine {
     }
 
     package func bodyChunk(_ stream: BodyStream, _ chunk: any RequestBodyChunk) {
+        if http2BodyChunk(stream, chunk) { return }
         guard let (task, connection, io) = bodyTarget(of: stream) else { return }
         let chunked: Bool
         switch task.exchange.bodyChunkArrived(count: chunk.count, hasPendingWrites: io.hasPendingWrites) {
@@ -94,6 +95,7 @@ extension SessionEngine {
     }()
 
     package func bodyEnded(_ stream: BodyStream, _ error: UVURLError?) {
+        if http2BodyEnded(stream, error) { return }
         guard let (task, _, io) = bodyTarget(of: stream) else { return }
         if let error {
             bodyFailed(task, error)

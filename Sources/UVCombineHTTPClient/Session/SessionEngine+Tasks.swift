@@ -126,6 +126,7 @@ extension SessionEngine {
     package func detach(_ task: SessionTask, from known: SessionConnection? = nil) {
         endBodyStream(of: task, cancellingUpstream: true)
         guard let connection = known ?? connection(of: task) else { return }
+        if detachHTTP2(task, from: connection) { return }
         if connection.hasReadTarget {
             connection.hasReadTarget = false
             connection.io?.setReadTarget(nil)

@@ -26,4 +26,8 @@ package protocol SessionWireObserver: AnyObject {
     func sessionDidRead(_ bytes: UnsafeRawBufferPointer)
     /// A connection was established (TCP, and TLS for `https`).
     func sessionDidConnect()
+    /// The connection just established speaks HTTP/2 (after
+    /// ``sessionDidConnect()``); its bytes are not shown (they are frames).
+    /// Does nothing by default (SessionEngine+HTTP2.swift).
+    func sessionDidConnectHTTP2()
 }

@@ -85,6 +85,7 @@ package final class UVLoopTransport: HTTPTransport {
         }
         tlsContext = context
         let connection = TLSConnection(host: key.host, context: context, setupError: nil, loop: loop, handler: handler)
+        connection.offersHTTP2 = key.httpVersion.mayUseHTTP2
         if let proxy = key.proxy, key.socketPath == nil {
             // TLS to the origin inside a CONNECT tunnel through the proxy.
             let tunnel = ProxyTunnelConnection(originHost: key.host, port: key.port, proxy: proxy, handler: connection)

@@ -183,6 +183,43 @@ extension UVURLSession {
         /// ``httpCookieStorage``, compared by identity (the storage is a
         /// class without `Equatable`).
         private var cookieStorageReference = CookieStorageReference(storage: UVURLSession.sharedCookieStorage)
+        /// Which HTTP version requests use, unless their
+        /// ``RequestOptions/httpVersion`` says otherwise (issue 33,
+        /// docs/http2.md). Default ``HTTPVersionPreference/automatic``:
+        /// `https` offers `h2` by ALPN and uses HTTP/2 when the server
+        /// chooses it, `http` is HTTP/1.1, as curl and URLSession do.
+        /// ``HTTPVersionPreference/http2PriorKnowledge`` speaks HTTP/2 on
+        /// cleartext from the first byte (`h2c`);
+        /// ``HTTPVersionPreference/http1_1`` never offers HTTP/2.
+        /// Requests through a forwarding proxy (`http` via a proxy) are
+        /// HTTP/1.1.
+        ///
+        /// ```swift
+        /// configuration.httpVersion = .http2PriorKnowledge // h2c to a local service
+        /// ```
+        public var httpVersion = HTTPVersionPreference.automatic
+        /// HTTP/2 connections per host at most: one carries up to the
+        /// server's `SETTINGS_MAX_CONCURRENT_STREAMS` requests at once, and
+        /// another is opened when all are full, up to this many (then
+        /// requests wait for a stream). Default 1, as curl and browsers.
+        ///
+        /// ```swift
+        /// configuration.maximumHTTP2ConnectionsPerHost = 2
+        /// ```
+        public var maximumHTTP2ConnectionsPerHost = 1
+        /// HTTP/2 keep-alive: when nothing arrived on a connection for this
+        /// long, a PING goes out; without its acknowledgement within
+        /// ``http2PingTimeout`` the connection is dead and its requests
+        /// fail with `.timedOut`. Default nil: no PING (as curl); idle
+        /// connections close after ``connectionIdleTimeout``.
+        ///
+        /// ```swift
+        /// configuration.http2PingInterval = .seconds(30)
+        /// ```
+        public var http2PingInterval: Duration? = nil
+        /// How long a keep-alive PING may wait for its acknowledgement.
+        /// Default 20 s.
+        public var http2PingTimeout: Duration = .seconds(20)
 
         /// The defaults above.
         public init() {}
@@ -200,6 +237,7 @@ extension UVURLSession {
             pool.maximumConnectionsPerHost = maximumConnectionsPerHost
             pool.connectTimeout = connectTimeout
             pool.idleTimeout = connectionIdleTimeout
+            pool.maximumMultiplexedConnectionsPerHost = maximumHTTP2ConnectionsPerHost
             return pool
         }
 

@@ -18,6 +18,7 @@ extension UVURLSession {
     /// | --- | --- | --- |
     /// | ``idleReadTimeout`` | `timeoutInterval` | ``Configuration/idleReadTimeout`` |
     /// | ``totalTimeout`` | (the session's `timeoutIntervalForResource` only) | ``Configuration/totalTimeout`` |
+    /// | ``httpVersion`` | (`assumesHTTP3Capable` is the nearest) | ``Configuration/httpVersion`` |
     ///
     /// Each is in force for the whole task, redirects and retries
     /// included, and fails it exactly as the session's would:
@@ -43,24 +44,9 @@ extension UVURLSession {
         /// included, or `nil` for the session's
         /// ``Configuration/totalTimeout``.
         public var totalTimeout: Duration?
-        /// Receives this task's ``UVURLSessionTaskMetrics`` when it ends,
-        /// on the loop thread, before its outcome reaches the subscriber
-        /// (after the session's ``Configuration/taskMetricsHandler``).
-        /// Nil: the session's handler only. Overrides no setting, so it
-        /// leaves ``isDefault`` alone.
-        ///
-        /// ```swift
-        /// options.metricsHandler = UVURLSession.MetricsHandler { print($0) }
-        /// ```
-        public var metricsHandler: MetricsHandler?
-        /// The credential this request answers a server's `401` with, in
-        /// place of the session's ``Configuration/credential``. Overrides
-        /// no deadline (``isDefault`` is unchanged).
-        ///
-        /// ```swift
-        /// options.credential = UVURLSession.Credential(username: "bob", password: "pw", schemes: .digest)
-        /// ```
-        public var credential: Credential?
+        /// Whether these options override a deadline or the HTTP version
+        /// (a metrics handler or a credential is not an override).
+        public var isDefault: Bool { idleReadTimeout == nil && totalTimeout == nil && httpVersion == nil }
 
         /// Options that override the given deadlines; the defaults
         /// override nothing.
@@ -75,8 +61,9 @@ extension UVURLSession {
             self.metricsHandler = metricsHandler
         }
 
-        /// Whether these options override any deadline.
-        public var isDefault: Bool { idleReadTimeout == nil && totalTimeout == nil }
+        /// Whether these options override a deadline or the HTTP version
+        /// (a metrics handler or a credential is not an override).
+        public var isDefault: Bool { idleReadTimeout == nil && totalTimeout == nil && httpVersion == nil }
 
         /// The set overrides, e.g. `RequestOptions(totalTimeout: 2.0 seconds)`.
         public var description: String {
@@ -85,6 +72,7 @@ extension UVURLSession {
             if let totalTimeout { parts.append("totalTimeout: \(totalTimeout)") }
             if metricsHandler != nil { parts.append("metricsHandler") }
             if let credential { parts.append("credential: \(credential)") }
+            if let httpVersion { parts.append("httpVersion: \(httpVersion)") }
             return "RequestOptions(\(parts.joined(separator: ", ")))"
         }
     }

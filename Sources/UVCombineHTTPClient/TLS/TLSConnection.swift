@@ -9,6 +9,7 @@ import Musl
 import Darwin
 #endif
 import UVCombineHTTPCore
+import UVCombineHTTP2
 
 /// One TLS client connection, layered on the connection below it (TCP):
 /// to the session it is an ``HTTPConnectionIO`` carrying plaintext; to the
@@ -69,6 +70,9 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
         case closed
     }
 
+    /// ALPN's wire format for `h2`, then `http/1.1`.
+    private static let alpnHTTP2 = HTTP2ALPN.wireFormat([HTTP2ALPN.http2, HTTP2ALPN.http11])
+
     /// The largest plaintext a TLS record carries (RFC 8446, 5.1).
     private static let plaintextCapacity = 16 * 1024
 
@@ -91,6 +95,10 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
     private var networkIn: OpaquePointer?
     /// The memory BIO OpenSSL writes ciphertext to (owned by `ssl`).
     private var networkOut: OpaquePointer?
+    /// ALPN offers `h2` before `http/1.1` (set before TCP connects; issue 33).
+    package var offersHTTP2 = false
+    /// The server chose `h2` in the handshake.
+    package private(set) var isHTTP2Negotiated = false
     /// Decrypted bytes of one record; allocated when the handshake is done.
     private var plaintext: UnsafeMutableRawPointer?
     /// Ciphertext handed to TCP: one array reused, so a connection whose
@@ -292,6 +300,13 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
         networkIn = input
         networkOut = output
         openSSL.SSL_set_connect_state(ssl)
+        if offersHTTP2 {
+            // Replaces the context's `http/1.1` for this connection; 0 is success.
+            let status = Self.alpnHTTP2.withUnsafeBufferPointer {
+                openSSL.SSL_set_alpn_protos(ssl, $0.baseAddress, UInt32($0.count))
+            }
+            guard status == 0 else { throw UVURLError(.secureConnectionFailed, detail: "cannot set ALPN h2") }
+        }
 
         let isAddress = Self.isIPAddress(host)
         // RFC 6066: SNI carries host names only, never literal addresses.
@@ -340,7 +355,9 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
         openSSL.SSL_get0_alpn_selected(ssl, &selected, &length)
         if length > 0, let selected {
             let name = String(decoding: UnsafeBufferPointer(start: selected, count: Int(length)), as: UTF8.self)
-            guard name == "http/1.1" else {
+            if name == "h2" && offersHTTP2 {
+                isHTTP2Negotiated = true
+            } else if name != "http/1.1" {
                 failBeforeConnect(UVURLError(.secureConnectionFailed, detail: "the server chose ALPN protocol \"\(name)\""))
                 return
             }

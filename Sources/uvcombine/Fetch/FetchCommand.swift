@@ -263,6 +263,8 @@ struct FetchCommand {
         // As curl: no Accept-Encoding and bodies as sent, unless
         // --compressed (then gzip and deflate are asked for and decoded).
         configuration.decompressesResponses = options.compressed
+        // --http1.1, --http2, --http2-prior-knowledge.
+        configuration.httpVersion = options.httpVersion
         // --unix-socket: the bytes go through the socket; the URL
         // still gives Host and the request target, as curl.
         configuration.unixSocketPath = options.unixSocket

@@ -1,4 +1,5 @@
 import Foundation
+import UVCombineHTTPCore
 
 /// `uvcombine fetch`'s command line, read the way curl reads its own so
 /// that scripts can swap `curl` for `uvcombine fetch`: options before or
@@ -144,6 +145,10 @@ struct FetchOptions {
     var showError = false
     var verbose = false
     var compressed = false
+    /// `--http1.1`, `--http2`, `--http2-prior-knowledge` (the last one
+    /// given wins, as in curl); curl's default: HTTP/2 where TLS's ALPN
+    /// agrees.
+    var httpVersion = HTTPVersionPreference.automatic
     /// `-x URL`: the proxy for every URL (`""`: none, not even the
     /// environment's); nil: the environment's (`http_proxy`, ...).
     var proxy: String?
@@ -236,6 +241,11 @@ struct FetchOptions {
               --compressed         ask for gzip or deflate and decode the body (exit 61 when
                                    it does not decode)
               --unix-socket PATH   connect to the Unix domain socket PATH
+              --http1.1            use HTTP/1.1 only
+              --http2              use HTTP/2 where TLS (ALPN) agrees (the default); HTTP/1.1
+                                   on cleartext
+              --http2-prior-knowledge
+                                   speak HTTP/2 on cleartext from the first byte (h2c)
           -x, --proxy URL          use the HTTP proxy at [http://][user:pass@]host[:port] (port
                                    1080 by default); an empty URL means none. Without -x:
                                    http_proxy, https_proxy/HTTPS_PROXY, all_proxy/ALL_PROXY
@@ -391,6 +401,8 @@ struct FetchOptions {
         Spec(long: "tlsv1.3", short: nil, takesValue: false),
         Spec(long: "no-progress-meter", short: nil, takesValue: false),
         Spec(long: "http1.1", short: nil, takesValue: false),
+        Spec(long: "http2", short: nil, takesValue: false),
+        Spec(long: "http2-prior-knowledge", short: nil, takesValue: false),
         Spec(long: "tcp-nodelay", short: nil, takesValue: false),
     ]
 
@@ -399,7 +411,7 @@ struct FetchOptions {
     /// status 4. Values: whether the option takes a value.
     private static let notImplemented: [String: (short: Character?, takesValue: Bool)] = [
         "continue-at": ("C", true), "cert": ("E", true), "key": (nil, true),
-        "http2": (nil, false), "http3": (nil, false), "http1.0": ("0", false), "ipv4": ("4", false),
+        "http3": (nil, false), "http1.0": ("0", false), "ipv4": ("4", false),
         "ipv6": ("6", false), "limit-rate": (nil, true), "resolve": (nil, true),
 "socks5": (nil, true), "ntlm": (nil, false),
         "negotiate": (nil, false), "anyauth": (nil, false), "netrc": ("n", false), "config": ("K", true),
@@ -423,7 +435,7 @@ struct FetchOptions {
         "etag-save": (nil, true), "false-start": (nil, false), "form-escape": (nil, false),
 "haproxy-protocol": (nil, false), "hostpubmd5": (nil, true),
         "hostpubsha256": (nil, true), "hsts": (nil, true), "http0.9": (nil, false),
-        "http2-prior-knowledge": (nil, false), "http3-only": (nil, false), "key-type": (nil, true),
+        "http3-only": (nil, false), "key-type": (nil, true),
         "libcurl": (nil, true), "metalink": (nil, false), "netrc-file": (nil, true), "netrc-optional": (nil, false),
         "no-clobber": (nil, false), "ntlm-wb": (nil, false), "parallel-immediate": (nil, false),
         "parallel-max": (nil, true), "pass": (nil, true), "preproxy": (nil, false), "proto-default": (nil, true),
@@ -647,6 +659,9 @@ struct FetchOptions {
         case "cacert": caCertificates = value
         case "insecure": insecure = on
         case "compressed": compressed = on
+        case "http1.1": httpVersion = .http1_1
+        case "http2": httpVersion = .automatic
+        case "http2-prior-knowledge": httpVersion = .http2PriorKnowledge
         case "unix-socket": unixSocket = value
         case "proxy": proxy = value
         case "proxy-user": proxyUser = value

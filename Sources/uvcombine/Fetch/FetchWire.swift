@@ -53,6 +53,11 @@ final class FetchWire: SessionWireObserver {
         if verbose { FetchOutput.writeStandardError(Array("* Connected to \(endpoint)\n".utf8)) }
     }
 
+    /// curl's `%{http_version}` for HTTP/2 is `2`.
+    func sessionDidConnectHTTP2() {
+        httpVersion = "2"
+    }
+
     func sessionWillWrite(_ bytes: UnsafeRawBufferPointer) {
         requestBytes += bytes.count
         requestWrittenAt = clock.seconds
@@ -91,14 +96,18 @@ final class FetchWire: SessionWireObserver {
             pending.withUnsafeBytes { all in
                 emit(UnsafeRawBufferPointer(rebasing: all[0..<length]))
             }
-            let isInterim = pending.count > 9 && pending[9] == UInt8(ascii: "1")
-                && !(pending.count > 11 && pending[10] == UInt8(ascii: "0") && pending[11] == UInt8(ascii: "1"))
+            // "HTTP/1.1 200" or, from an HTTP/2 stream, "HTTP/2 200".
+            let code = pending.count > 5 && pending[5] == UInt8(ascii: "2") ? 7 : 9
+            let isInterim = pending.count > code && pending[code] == UInt8(ascii: "1")
+                && !(pending.count > code + 2 && pending[code + 1] == UInt8(ascii: "0") && pending[code + 2] == UInt8(ascii: "1"))
             if !isInterim {
                 let head = String(decoding: pending[0..<length], as: UTF8.self).lowercased()
                 isChunked = head.contains("\ntransfer-encoding:") && head.contains("chunked")
                 // "HTTP/1.x"
                 // curl's %{http_version}: "1" for HTTP/1.0, "1.1".
-                if pending.count > 7 { httpVersion = pending[7] == UInt8(ascii: "0") ? "1" : "1.1" }
+                if pending.count > 7 {
+                    httpVersion = code == 7 ? "2" : pending[7] == UInt8(ascii: "0") ? "1" : "1.1"
+                }
                 headsDone = true
             }
             pending.removeFirst(length)

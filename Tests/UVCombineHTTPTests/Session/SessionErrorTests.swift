@@ -57,7 +57,12 @@ struct SessionErrorTests {
                                           underlyingErrorName: "X509_V_ERR_CERT_HAS_EXPIRED")
         expectFailure(.serverCertificateHasBadDate, detail: "certificate has expired",
                       request: { $0.dataTaskPublisher(for: URL(string: "https://example.com/")!) }) { fake in
-            #expect(fake.last.key == ConnectionKey(scheme: .https, host: "example.com", port: 443))
+            // https offers h2 by default (Configuration.httpVersion, issue 33).
+            #expect(fake.last.key == {
+                var key = ConnectionKey(scheme: .https, host: "example.com", port: 443)
+                key.httpVersion = .automatic
+                return key
+            }())
             fake.last.refuse(certificateError)
         }
     }

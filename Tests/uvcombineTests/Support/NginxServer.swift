@@ -16,7 +16,11 @@ final class NginxServer {
     private let server: ServerProcess
 
     /// Writes `files` under `www/` (paths may contain `/`) and starts nginx.
-    init(files: [String: Data], tls: (certificate: String, key: String)? = nil) async throws {
+    /// A cleartext listener speaking HTTP/2 with prior knowledge (h2c),
+    /// when made with `http2: true` (the TLS one then offers `h2` by ALPN).
+    private(set) var h2cPort: Int?
+
+    init(files: [String: Data], tls: (certificate: String, key: String)? = nil, http2: Bool = false) async throws {
         guard let executable = Self.executable else { throw PythonHTTPServer.Failure(description: "nginx is not installed") }
         directory = try TemporaryDirectory()
         let root = directory.file("www")
@@ -35,10 +39,15 @@ final class NginxServer {
         tlsPort = tls == nil ? nil : try Loopback.freePort()
         let prefix = directory.url.path
         var tlsServer = ""
+        let h2cPort = http2 ? try Loopback.freePort() : nil
+        self.h2cPort = h2cPort
+        if let h2cPort {
+            tlsServer += "server { listen 127.0.0.1:\(h2cPort) http2; root \(prefix)/www; }\n"
+        }
         if let tls, let tlsPort {
-            tlsServer = """
+            tlsServer += """
                 server {
-                    listen 127.0.0.1:\(tlsPort) ssl;
+                    listen 127.0.0.1:\(tlsPort) ssl\(http2 ? " http2" : "");
                     ssl_certificate \(tls.certificate);
                     ssl_certificate_key \(tls.key);
                     root \(prefix)/www;
