@@ -44,9 +44,32 @@ extension UVURLSession {
         /// included, or `nil` for the session's
         /// ``Configuration/totalTimeout``.
         public var totalTimeout: Duration?
-        /// Whether these options override a deadline or the HTTP version
-        /// (a metrics handler or a credential is not an override).
-        public var isDefault: Bool { idleReadTimeout == nil && totalTimeout == nil && httpVersion == nil }
+        /// Receives this task's ``UVURLSessionTaskMetrics`` when it ends,
+        /// on the loop thread, before its outcome reaches the subscriber
+        /// (after the session's ``Configuration/taskMetricsHandler``).
+        /// Nil: the session's handler only. Overrides no setting, so it
+        /// leaves ``isDefault`` alone.
+        ///
+        /// ```swift
+        /// options.metricsHandler = UVURLSession.MetricsHandler { print($0) }
+        /// ```
+        public var metricsHandler: MetricsHandler?
+        /// The credential this request answers a server's `401` with, in
+        /// place of the session's ``Configuration/credential``. Overrides
+        /// no deadline (``isDefault`` is unchanged).
+        ///
+        /// ```swift
+        /// options.credential = UVURLSession.Credential(username: "bob", password: "pw", schemes: .digest)
+        /// ```
+        public var credential: Credential?
+        /// The HTTP version this request may use, or `nil` for the
+        /// session's ``Configuration/httpVersion``. Redirects keep it.
+        ///
+        /// ```swift
+        /// var options = UVURLSession.RequestOptions()
+        /// options.httpVersion = .http1_1 // curl --http1.1
+        /// ```
+        public var httpVersion: HTTPVersionPreference?
 
         /// Options that override the given deadlines; the defaults
         /// override nothing.
