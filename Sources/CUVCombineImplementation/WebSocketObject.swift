@@ -36,14 +36,16 @@ internal final class WebSocketObject: OpaqueObject, WebSocketMessageSink, @unche
     // MARK: WebSocketMessageSink (loop thread)
 
     /// Hands the lent bytes to the callback as they are: no copy, no
-    /// allocation (`WebSocketBenchmarks`' `receive16B.c` counts).
+    /// allocation (the connection lends them from its read buffer).
     internal func receive(_ message: WebSocketBorrowedMessage) -> Int {
         gate.withGate { _ in
             guard !state.withLock({ $0.isFreed }) else { return }
             var event = uvc_ws_event_t()
             event.kind = Int32(UVC_WS_EVENT_MESSAGE.rawValue)
             event.type = Int32(message.kind == .text ? UVC_WS_TEXT.rawValue : UVC_WS_BINARY.rawValue)
-            event.data = message.bytes.baseAddress
+            // NULL for an empty message, as the header says (an empty
+            // view into the read buffer still has an address).
+            event.data = message.bytes.isEmpty ? nil : message.bytes.baseAddress
             event.length = message.bytes.count
             callback(pointer, &event, userData)
         }
