@@ -55,7 +55,7 @@ package final class WebSocketConnection: HTTPConnectionHandler {
     private var isDraining = false
 
     /// Completion handlers waiting for a message, oldest first.
-    private var receivers: [Receiver] = []
+    private var receivers: [PendingReceiver] = []
     /// The messages publisher's subscription and its demand.
     private var subscriber: (any WebSocketMessageSink)?
     private var subscriberDemand = 0
@@ -70,7 +70,7 @@ package final class WebSocketConnection: HTTPConnectionHandler {
     private var queuedSends: [(WebSocketClientMessage, ((WebSocketError?) -> Void)?)] = []
     /// One entry per write given to the connection, in order: what to
     /// call when the kernel took it.
-    private var writeCompletions: [((WebSocketError?) -> Void)?] = []
+    private var writeCompletions: [PendingWrite] = []
     /// Pings waiting for their pong: payload and handler.
     private var pongHandlers: [([UInt8], (WebSocketError?) -> Void)] = []
     private var pingCounter: UInt64 = 0
@@ -133,7 +133,7 @@ package final class WebSocketConnection: HTTPConnectionHandler {
             receiver(.failure(terminalError))
             return
         }
-        receivers.append(receiver)
+        receivers.append(PendingReceiver(call: receiver))
         demandChanged()
     }
 
@@ -262,10 +262,17 @@ package final class WebSocketConnection: HTTPConnectionHandler {
         guard !writeCompletions.isEmpty else { return }
         // Every write done when nothing is pending (TLS may report writes
         // of its own: never complete later than the kernel took the bytes).
-        let count = io?.hasPendingWrites == false ? writeCompletions.count : 1
-        let done = writeCompletions.prefix(count)
-        writeCompletions.removeFirst(count)
-        for completion in done { completion?(nil) }
+        if io?.hasPendingWrites == false && writeCompletions.count > 1 {
+            // Swapped out, not sliced: a slice would share the buffer and
+            // make the removal copy it (an allocation per write). One
+            // write (the usual case) is removed in place, keeping the
+            // array's capacity.
+            let done = writeCompletions
+            writeCompletions = []
+            for write in done { write.completion?(nil) }
+        } else {
+            writeCompletions.removeFirst().completion?(nil)
+        }
         if closesAfterWrites && writeCompletions.isEmpty {
             closeConnection()
         }
@@ -424,7 +431,7 @@ package final class WebSocketConnection: HTTPConnectionHandler {
     private func deliver(_ result: Result<WebSocketBorrowedMessage, WebSocketError>) {
         if !receivers.isEmpty {
             let receiver = receivers.removeFirst()
-            receiver(result)
+            receiver.call(result)
             return
         }
         guard let subscriber, subscriberDemand > 0, case .success(let message) = result else { return }
@@ -485,7 +492,7 @@ package final class WebSocketConnection: HTTPConnectionHandler {
             completion?(terminalError ?? WebSocketError(.closed))
             return
         }
-        writeCompletions.append(completion)
+        writeCompletions.append(PendingWrite(completion: completion))
         io.write(bytes)
     }
 
@@ -562,7 +569,7 @@ package final class WebSocketConnection: HTTPConnectionHandler {
     private func failReceivers(_ error: WebSocketError) {
         let waiting = receivers
         receivers = []
-        for receiver in waiting { receiver(.failure(error)) }
+        for receiver in waiting { receiver.call(.failure(error)) }
     }
 
     private func closeConnection() {
@@ -572,7 +579,7 @@ package final class WebSocketConnection: HTTPConnectionHandler {
         closesAfterWrites = false
         let completions = writeCompletions
         writeCompletions = []
-        for completion in completions { completion?(terminalError ?? WebSocketError(.closed)) }
+        for write in completions { write.completion?(terminalError ?? WebSocketError(.closed)) }
         disarm()
     }
 
@@ -604,6 +611,21 @@ package final class WebSocketConnection: HTTPConnectionHandler {
             break
         }
     }
+}
+
+// Closures kept in arrays are wrapped in these non-generic structs: an
+// array of bare function values stores each one at its most general
+// abstraction, which allocates a reabstraction thunk's context per append
+// (found in the disassembly of `receive`: one malloc per receive call).
+
+/// A receiver waiting for a message.
+private struct PendingReceiver {
+    let call: WebSocketConnection.Receiver
+}
+
+/// A write given to the connection and what to call when it completed.
+private struct PendingWrite {
+    let completion: ((WebSocketError?) -> Void)?
 }
 
 /// The messages publisher's subscription (or the C API's WebSocket), as

@@ -122,13 +122,13 @@ public final class UVWebSocketTask: @unchecked Sendable, CustomStringConvertible
 
     /// Calls `handler` with the next message lent where the connection
     /// holds it (the read buffer for a message that came in one frame,
-    /// else the reader's message buffer): no copy, and nothing allocated
-    /// for the message itself. What remains is the call: WebSocketBenchmarks
-    /// measures one allocation per call (by elimination the escaping
-    /// `handler`'s context), and a call from another thread than the
-    /// loop's is posted, which allocates too. The bytes are valid during
-    /// the call only: copy what must outlive it. Demand and failures work
-    /// as in ``receive(completionHandler:)``.
+    /// else the reader's message buffer): no copy and no allocation per
+    /// message (WebSocketBenchmarks' `receive16B.borrowed`), as long as
+    /// `handler` captures at most one object (a closure capturing more
+    /// allocates its context) and the call comes from the loop thread
+    /// (from another thread it is posted, which allocates). The bytes are
+    /// valid during the call only: copy what must outlive it. Demand and
+    /// failures work as in ``receive(completionHandler:)``.
     ///
     /// ```swift
     /// final class Counter: @unchecked Sendable {   // touched on the loop thread only
