@@ -35,27 +35,19 @@ internal final class WebSocketObject: OpaqueObject, WebSocketMessageSink, @unche
 
     // MARK: WebSocketMessageSink (loop thread)
 
-    internal func receive(_ message: WebSocketClientMessage) -> Int {
+    /// Hands the lent bytes to the callback as they are: no copy, no
+    /// allocation (the connection lends them from its read buffer).
+    internal func receive(_ message: WebSocketBorrowedMessage) -> Int {
         gate.withGate { _ in
             guard !state.withLock({ $0.isFreed }) else { return }
             var event = uvc_ws_event_t()
             event.kind = Int32(UVC_WS_EVENT_MESSAGE.rawValue)
-            switch message {
-            case .text(var text):
-                event.type = Int32(UVC_WS_TEXT.rawValue)
-                text.withUTF8 { bytes in
-                    event.data = UnsafeRawPointer(bytes.baseAddress)
-                    event.length = bytes.count
-                    callback(pointer, &event, userData)
-                }
-            case .binary(let bytes):
-                event.type = Int32(UVC_WS_BINARY.rawValue)
-                bytes.withUnsafeBytes { bytes in
-                    event.data = bytes.baseAddress
-                    event.length = bytes.count
-                    callback(pointer, &event, userData)
-                }
-            }
+            event.type = Int32(message.kind == .text ? UVC_WS_TEXT.rawValue : UVC_WS_BINARY.rawValue)
+            // NULL for an empty message, as the header says (an empty
+            // view into the read buffer still has an address).
+            event.data = message.bytes.isEmpty ? nil : message.bytes.baseAddress
+            event.length = message.bytes.count
+            callback(pointer, &event, userData)
         }
         // More demand comes only from uvc_websocket_request.
         return 0

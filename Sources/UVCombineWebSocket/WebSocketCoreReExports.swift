@@ -11,3 +11,5 @@
 // The task's error lives in UVCombineWebSocketClient (the byte-based task
 // the C API drives, with no Foundation module); re-exported as the rest.
 @_exported import struct UVCombineWebSocketClient.WebSocketError
+// The lent message of `UVWebSocketTask.receiveBorrowed(_:)`.
+@_exported import struct UVCombineWebSocketClient.WebSocketBorrowedMessage

@@ -41,6 +41,11 @@ package final class WebSocketClientTask: @unchecked Sendable {
                                          extraFields: extraFields, subprotocols: subprotocols)
     }
 
+    /// Whether the caller is on the loop thread: then the hot calls
+    /// (send, receive, demand) run inline without forming the closure
+    /// `onLoop` takes, which would allocate a context per call.
+    private var isInLoop: Bool { session.loop.isInLoop }
+
     /// Runs `action` with the connection on the loop thread: inline when
     /// called there, else posted.
     private func onLoop(_ action: @escaping (WebSocketConnection) -> Void) {
@@ -59,11 +64,14 @@ package final class WebSocketClientTask: @unchecked Sendable {
 
     /// Sends `message`; `completion` hears when the kernel took it.
     package func send(_ message: WebSocketClientMessage, completion: ((WebSocketError?) -> Void)?) {
+        if isInLoop { return connection.send(message, completion: completion) }
         onLoop { $0.send(message, completion: completion) }
     }
 
-    /// Calls `receiver` with the next message.
-    package func receive(_ receiver: @escaping (Result<WebSocketClientMessage, WebSocketError>) -> Void) {
+    /// Calls `receiver` with the next message, lent for the call (no
+    /// allocation per message).
+    package func receive(_ receiver: @escaping (Result<WebSocketBorrowedMessage, WebSocketError>) -> Void) {
+        if isInLoop { return connection.receive(receiver) }
         onLoop { $0.receive(receiver) }
     }
 
@@ -96,6 +104,7 @@ package final class WebSocketClientTask: @unchecked Sendable {
 
     /// Adds `demand` messages for `sink`.
     package func addDemand(_ demand: Int, for sink: any WebSocketMessageSink) {
+        if isInLoop { return connection.addDemand(demand, for: sink) }
         onLoop { $0.addDemand(demand, for: sink) }
     }
 }

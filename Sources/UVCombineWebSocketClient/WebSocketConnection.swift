@@ -31,8 +31,9 @@ package final class WebSocketConnection: HTTPConnectionHandler {
         case idle, connecting, handshaking, open, closing, closed
     }
 
-    /// A message receiver: a completion handler, or the publisher's subscription.
-    package typealias Receiver = (Result<WebSocketClientMessage, WebSocketError>) -> Void
+    /// A completion handler waiting for one message, which it gets lent
+    /// (``WebSocketBorrowedMessage``: valid during the call only).
+    package typealias Receiver = (Result<WebSocketBorrowedMessage, WebSocketError>) -> Void
 
     private let session: UVURLSession
     private let loop: UVLoop
@@ -54,21 +55,22 @@ package final class WebSocketConnection: HTTPConnectionHandler {
     private var isDraining = false
 
     /// Completion handlers waiting for a message, oldest first.
-    private var receivers: [Receiver] = []
+    private var receivers: [PendingReceiver] = []
     /// The messages publisher's subscription and its demand.
     private var subscriber: (any WebSocketMessageSink)?
     private var subscriberDemand = 0
     /// A close asked for (by the send publisher) before the connection opened.
     private var pendingClose: (WebSocketCloseCode, [UInt8])?
-    /// A message read while waiting for a pong without demand.
-    private var heldMessage: WebSocketClientMessage?
+    /// A message read while waiting for a pong without demand (a copy:
+    /// the reader reads on past it).
+    private var heldMessage: (kind: WebSocketBorrowedMessage.Kind, bytes: [UInt8])?
     /// Pings asked for before the connection opened.
     private var queuedPings: [(WebSocketError?) -> Void] = []
     /// Sends made before the connection opened.
     private var queuedSends: [(WebSocketClientMessage, ((WebSocketError?) -> Void)?)] = []
     /// One entry per write given to the connection, in order: what to
     /// call when the kernel took it.
-    private var writeCompletions: [((WebSocketError?) -> Void)?] = []
+    private var writeCompletions: [PendingWrite] = []
     /// Pings waiting for their pong: payload and handler.
     private var pongHandlers: [([UInt8], (WebSocketError?) -> Void)] = []
     private var pingCounter: UInt64 = 0
@@ -131,7 +133,7 @@ package final class WebSocketConnection: HTTPConnectionHandler {
             receiver(.failure(terminalError))
             return
         }
-        receivers.append(receiver)
+        receivers.append(PendingReceiver(call: receiver))
         demandChanged()
     }
 
@@ -260,10 +262,17 @@ package final class WebSocketConnection: HTTPConnectionHandler {
         guard !writeCompletions.isEmpty else { return }
         // Every write done when nothing is pending (TLS may report writes
         // of its own: never complete later than the kernel took the bytes).
-        let count = io?.hasPendingWrites == false ? writeCompletions.count : 1
-        let done = writeCompletions.prefix(count)
-        writeCompletions.removeFirst(count)
-        for completion in done { completion?(nil) }
+        if io?.hasPendingWrites == false && writeCompletions.count > 1 {
+            // Swapped out, not sliced: a slice would share the buffer and
+            // make the removal copy it (an allocation per write). One
+            // write (the usual case) is removed in place, keeping the
+            // array's capacity.
+            let done = writeCompletions
+            writeCompletions = []
+            for write in done { write.completion?(nil) }
+        } else {
+            writeCompletions.removeFirst().completion?(nil)
+        }
         if closesAfterWrites && writeCompletions.isEmpty {
             closeConnection()
         }
@@ -352,12 +361,12 @@ package final class WebSocketConnection: HTTPConnectionHandler {
         }
         if hasDemand, let held = heldMessage {
             heldMessage = nil
-            deliver(.success(held))
+            held.bytes.withUnsafeBytes { deliver(.success(WebSocketBorrowedMessage(kind: held.kind, bytes: $0))) }
         }
         while state == .open && (hasDemand || (heldMessage == nil && !pongHandlers.isEmpty)) || state == .closing {
-            let event: WebSocketMessageReader.Event?
+            let event: WebSocketMessageReader.BorrowedEvent?
             do throws(WebSocketProtocolError) {
-                event = try reader.next()
+                event = try reader.nextBorrowed()
             } catch {
                 fail(error)
                 return
@@ -367,26 +376,33 @@ package final class WebSocketConnection: HTTPConnectionHandler {
         }
     }
 
-    private func handle(_ event: WebSocketMessageReader.Event) {
+    /// Acts on what the reader returned; a message is lent to its
+    /// receiver from the reader's buffers, with no copy.
+    private func handle(_ event: WebSocketMessageReader.BorrowedEvent) {
         switch event {
-        case .message(let opcode, let bytes):
+        case .message(let opcode):
             // After our close frame the server may still send messages
             // (RFC 6455, 7.1.2): delivered while someone waits for one,
             // else dropped, since reading goes on to find the close frame.
             guard state == .open || hasDemand else { return }
-            let message: WebSocketClientMessage = opcode == .text
-                ? .text(String(decoding: bytes, as: UTF8.self)) : .binary(bytes)
+            let kind: WebSocketBorrowedMessage.Kind = opcode == .text ? .text : .binary
             if hasDemand {
-                deliver(.success(message))
+                // Lent from a copy of the reader (sharing its buffers, no
+                // bytes copied): a receiver may change the size limit,
+                // which writes `reader`, while it holds the bytes.
+                let lender = reader
+                lender.withPayload { deliver(.success(WebSocketBorrowedMessage(kind: kind, bytes: $0))) }
             } else {
-                heldMessage = message
+                heldMessage = (kind, reader.withPayload { Array($0.assumingMemoryBound(to: UInt8.self)) })
             }
-        case .ping(let payload):
+        case .ping:
             guard state == .open else { return }
             var frame: [UInt8] = []
+            let payload = reader.withPayload { Array($0) }
             encoder.encode(.pong, payload: payload, into: &frame)
             writeFrames(frame, completion: nil)
-        case .pong(let payload):
+        case .pong:
+            let payload = reader.withPayload { Array($0) }
             if let index = pongHandlers.firstIndex(where: { $0.0 == payload }) {
                 // A pong answers its ping and every earlier one.
                 let answered = pongHandlers[...index]
@@ -412,10 +428,10 @@ package final class WebSocketConnection: HTTPConnectionHandler {
         }
     }
 
-    private func deliver(_ result: Result<WebSocketClientMessage, WebSocketError>) {
+    private func deliver(_ result: Result<WebSocketBorrowedMessage, WebSocketError>) {
         if !receivers.isEmpty {
             let receiver = receivers.removeFirst()
-            receiver(result)
+            receiver.call(result)
             return
         }
         guard let subscriber, subscriberDemand > 0, case .success(let message) = result else { return }
@@ -476,7 +492,7 @@ package final class WebSocketConnection: HTTPConnectionHandler {
             completion?(terminalError ?? WebSocketError(.closed))
             return
         }
-        writeCompletions.append(completion)
+        writeCompletions.append(PendingWrite(completion: completion))
         io.write(bytes)
     }
 
@@ -553,7 +569,7 @@ package final class WebSocketConnection: HTTPConnectionHandler {
     private func failReceivers(_ error: WebSocketError) {
         let waiting = receivers
         receivers = []
-        for receiver in waiting { receiver(.failure(error)) }
+        for receiver in waiting { receiver.call(.failure(error)) }
     }
 
     private func closeConnection() {
@@ -563,7 +579,7 @@ package final class WebSocketConnection: HTTPConnectionHandler {
         closesAfterWrites = false
         let completions = writeCompletions
         writeCompletions = []
-        for completion in completions { completion?(terminalError ?? WebSocketError(.closed)) }
+        for write in completions { write.completion?(terminalError ?? WebSocketError(.closed)) }
         disarm()
     }
 
@@ -597,10 +613,26 @@ package final class WebSocketConnection: HTTPConnectionHandler {
     }
 }
 
-/// The messages publisher's subscription, as the connection sees it.
+// Closures kept in arrays are wrapped in these non-generic structs: an
+// array of bare function values stores each one at its most general
+// abstraction, which allocates a reabstraction thunk's context per append
+// (found in the disassembly of `receive`: one malloc per receive call).
+
+/// A receiver waiting for a message.
+private struct PendingReceiver {
+    let call: WebSocketConnection.Receiver
+}
+
+/// A write given to the connection and what to call when it completed.
+private struct PendingWrite {
+    let completion: ((WebSocketError?) -> Void)?
+}
+
+/// The messages publisher's subscription (or the C API's WebSocket), as
+/// the connection sees it.
 package protocol WebSocketMessageSink: AnyObject {
-    /// A message; returns more demand.
-    func receive(_ message: WebSocketClientMessage) -> Int
+    /// A message, lent for this call only; returns more demand.
+    func receive(_ message: WebSocketBorrowedMessage) -> Int
     /// The end: nil for a completed close handshake.
     func finish(_ error: WebSocketError?)
 }

@@ -15,6 +15,14 @@
 /// Control frames may arrive between a message's fragments; they are
 /// returned at once.
 ///
+/// Two ways out: ``next()`` hands each message over as a new array;
+/// ``nextBorrowed()`` allocates nothing per message and lends the bytes
+/// instead (``withPayload(_:)``), until the next ``append(_:)`` or
+/// `next…` call. A message in one frame without compression is lent in
+/// place, from the bytes received; a fragmented or compressed one from
+/// the reader's message buffer, whose capacity is kept for the next
+/// message (up to ``retainedMessageCapacity``).
+///
 /// ```swift
 /// var reader = WebSocketMessageReader(maximumMessageSize: 1 << 20)
 /// reader.append([0x81, 0x02, 0x68, 0x69])
@@ -43,6 +51,41 @@ public struct WebSocketMessageReader {
         case close(WebSocketCloseFrame)
     }
 
+    /// What arrived, its bytes lent by the reader: read them with
+    /// ``withPayload(_:)`` before the next ``append(_:)``, ``next()`` or
+    /// ``nextBorrowed()``.
+    ///
+    /// ```swift
+    /// while let event = try reader.nextBorrowed() {
+    ///     if case .message(.binary) = event { reader.withPayload { print($0.count) } }
+    /// }
+    /// ```
+    public enum BorrowedEvent: Equatable, Sendable {
+        /// A whole message: `.text` (valid UTF-8) or `.binary`; the payload is its bytes.
+        case message(WebSocketOpcode)
+        /// A ping; the payload is its payload (the task answers with a pong).
+        case ping
+        /// A pong; the payload is its payload.
+        case pong
+        /// The peer's close frame (no payload lent).
+        case close(WebSocketCloseFrame)
+    }
+
+    /// Where the lent payload is.
+    private enum Lent {
+        case nothing
+        /// A frame still in the decoder's buffer.
+        case frame(WebSocketFrameDecoder.Frame)
+        /// The message buffer.
+        case message
+    }
+
+    /// The message buffer's capacity kept from one message to the next:
+    /// messages up to this size (after inflating) reuse it, longer ones
+    /// release it when the next message starts, so one large message does
+    /// not pin its memory.
+    public static let retainedMessageCapacity = 64 * 1024
+
     private var decoder: WebSocketFrameDecoder
     /// The message being assembled, if a first frame without FIN came.
     private var messageOpcode: WebSocketOpcode?
@@ -50,6 +93,7 @@ public struct WebSocketMessageReader {
     private var message: [UInt8] = []
     private var validator = UTF8Validator()
     private var inflater: DeflateDecompressor?
+    private var lent = Lent.nothing
 
     /// The longest message accepted, after inflating.
     public var maximumMessageSize: Int {
@@ -72,25 +116,53 @@ public struct WebSocketMessageReader {
     /// Bytes received and not consumed yet.
     public var bufferedByteCount: Int { decoder.bufferedByteCount }
 
-    /// Adds received bytes.
+    /// Adds received bytes (ending the loan of the last payload).
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        lent = .nothing
         decoder.append(bytes)
     }
 
-    /// Adds received bytes.
+    /// Adds received bytes (ending the loan of the last payload).
     public mutating func append(_ bytes: [UInt8]) {
+        lent = .nothing
         decoder.append(bytes)
     }
 
-    /// The next message or control frame, or nil until more bytes arrive.
+    /// The next message or control frame, or nil until more bytes arrive;
+    /// the message's bytes in an array of its own.
     public mutating func next() throws(WebSocketProtocolError) -> Event? {
+        guard let event = try nextBorrowed() else { return nil }
+        switch event {
+        case .message(let opcode): return .message(opcode, takeLent())
+        case .ping: return .ping(takeLent())
+        case .pong: return .pong(takeLent())
+        case .close(let frame): return .close(frame)
+        }
+    }
+
+    /// The next message or control frame, or nil until more bytes arrive,
+    /// with its bytes lent (``withPayload(_:)``): no allocation per message
+    /// once the buffers have grown to the traffic (a close frame's reason
+    /// is the exception: ``WebSocketCloseFrame`` owns it).
+    ///
+    /// ```swift
+    /// while let event = try reader.nextBorrowed() {
+    ///     if case .message(.text) = event { reader.withPayload { print(String(decoding: $0, as: UTF8.self)) } }
+    /// }
+    /// ```
+    public mutating func nextBorrowed() throws(WebSocketProtocolError) -> BorrowedEvent? {
+        lent = .nothing
         while let frame = try decoder.next() {
             if frame.opcode.isControl {
-                let payload = decoder.payload(of: frame)
                 switch frame.opcode {
-                case .ping: return .ping(payload)
-                case .pong: return .pong(payload)
-                default: return .close(try WebSocketCloseFrame(parsing: payload))
+                case .ping:
+                    lent = .frame(frame)
+                    return .ping
+                case .pong:
+                    lent = .frame(frame)
+                    return .pong
+                default:
+                    return .close(try WebSocketCloseFrame(parsing: decoder.payload(of: frame)))
                 }
             }
             if frame.opcode == .continuation {
@@ -101,9 +173,20 @@ public struct WebSocketMessageReader {
                 guard messageOpcode == nil else {
                     throw WebSocketProtocolError(.protocolError, "a \(frame.opcode) frame inside a fragmented message")
                 }
+                if frame.fin && !frame.rsv1 {
+                    // A whole message in one frame (the decoder held it to
+                    // the size limit): lent where it was received.
+                    if frame.opcode == .text { try validateWhole(frame) }
+                    lent = .frame(frame)
+                    return .message(frame.opcode)
+                }
                 messageOpcode = frame.opcode
                 messageIsCompressed = frame.rsv1
-                message.removeAll(keepingCapacity: true)
+                if message.capacity > Self.retainedMessageCapacity {
+                    message = []
+                } else {
+                    message.removeAll(keepingCapacity: true)
+                }
                 validator.reset()
             }
             try absorb(frame)
@@ -117,12 +200,54 @@ public struct WebSocketMessageReader {
                     throw WebSocketProtocolError(.invalidFramePayloadData, "a text message that ends inside a UTF-8 sequence")
                 }
                 messageOpcode = nil
-                let whole = message
-                message = []
-                return .message(opcode, whole)
+                lent = .message
+                return .message(opcode)
             }
         }
         return nil
+    }
+
+    /// Runs `body` on the payload of the event ``nextBorrowed()`` returned
+    /// last (empty for a close frame, or when there was none). The bytes
+    /// are valid during the call only, and only until the reader changes.
+    ///
+    /// ```swift
+    /// let count = reader.withPayload { $0.count }
+    /// ```
+    public func withPayload<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        switch lent {
+        case .frame(let frame): return decoder.withPayload(of: frame, body)
+        case .message: return message.withUnsafeBytes(body)
+        case .nothing: return body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+    }
+
+    /// The lent payload as an array of its own: the message buffer itself
+    /// when the message was assembled there (no copy), else a copy.
+    private mutating func takeLent() -> [UInt8] {
+        if case .message = lent {
+            lent = .nothing
+            let whole = message
+            message = []
+            return whole
+        }
+        return withPayload { bytes in
+            var copy: [UInt8] = []
+            copy.appendRaw(bytes)
+            return copy
+        }
+    }
+
+    /// Validates a one-frame text message where it lies.
+    private func validateWhole(_ frame: WebSocketFrameDecoder.Frame) throws(WebSocketProtocolError) {
+        var validator = UTF8Validator()
+        let valid = decoder.withPayload(of: frame) { validator.validate($0) }
+        if !valid {
+            throw WebSocketProtocolError(.invalidFramePayloadData, "a text message that is not UTF-8")
+        }
+        if !validator.isComplete {
+            throw WebSocketProtocolError(.invalidFramePayloadData, "a text message that ends inside a UTF-8 sequence")
+        }
     }
 
     /// Adds a data frame's payload to the message.

@@ -65,6 +65,19 @@ func register(_ shape: WebSocketWorkload, server: HummingbirdServer) {
         client.close()
     }
 
+    if shape.window == nil {
+        // The borrowing receive path: the bytes lent from the read buffer,
+        // no Data made (the goal: no malloc per message).
+        Benchmark("WebSocket.\(shape.name).borrowed", configuration: configuration) { benchmark in
+            let client = UVCombineClient(url: url)
+            benchmark.measure(elements: shape.count) {
+                client.receivePushedBorrowed(count: shape.count, size: shape.size)
+            }
+            precondition(client.receivedBytes >= shape.count * shape.size, "short messages")
+            client.close()
+        }
+    }
+
     Benchmark("WebSocket.\(shape.name).swiftWebSocket", configuration: configuration) { benchmark in
         if let window = shape.window {
             try await SwiftWebSocketClient.echo(benchmark, url: url.absoluteString, count: shape.count, window: window, size: shape.size)

@@ -5,7 +5,8 @@ import UVCombine
 /// One UVWebSocketTask on a loop of the calling thread (``makeLoop()``),
 /// driven as a user writes it: `send(_:completionHandler:)` and
 /// `receive(completionHandler:)` for the echo workloads, the `messages`
-/// publisher with `sink` for the receive-only one. Each call runs the loop
+/// publisher with `sink` for the receive-only one, and `receiveBorrowed(_:)`
+/// for the receive-only one without a copy. Each call runs the loop
 /// until the exchange is over; closures capture this one object, so they
 /// allocate no context.
 ///
@@ -65,6 +66,31 @@ final class UVCombineClient: @unchecked Sendable {
         loop.run()
         check()
         precondition(toReceive == 0, "UVCombineClient: \(toReceive) pushed messages missing")
+    }
+
+    /// Asks the server (`/push`) for `count` messages of `size` bytes and
+    /// receives them with `receiveBorrowed(_:)`: each message lent from the
+    /// read buffer, nothing copied or allocated per message.
+    func receivePushedBorrowed(count: Int, size: Int) {
+        toReceive = count
+        receiveBorrowedOne()
+        task.send(.string("\(count) \(size)")) { [self] error in if let error { failure = error } }
+        loop.run()
+        check()
+        precondition(toReceive == 0, "UVCombineClient: \(toReceive) pushed messages missing")
+    }
+
+    private func receiveBorrowedOne() {
+        task.receiveBorrowed { [self] result in
+            switch result {
+            case .success(let message):
+                receivedBytes &+= message.bytes.count
+                toReceive -= 1
+                if toReceive > 0 { receiveBorrowedOne() }
+            case .failure(let error):
+                failure = error
+            }
+        }
     }
 
     private func sendOne() {

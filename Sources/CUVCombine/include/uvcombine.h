@@ -785,7 +785,12 @@ typedef struct uvc_ws_event_s {
   int kind;
   /** A message's type: UVC_WS_TEXT (UTF-8, checked) or UVC_WS_BINARY. */
   int type;
-  /** A message's bytes (not NUL-terminated); NULL for an empty message. */
+  /**
+   * A message's bytes (not NUL-terminated); NULL for an empty message. They
+   * are lent from the connection's read buffer (or, for a fragmented or
+   * compressed message, its reused message buffer): nothing is copied or
+   * allocated per message, and they are valid during the callback only.
+   */
   const void *_Nullable data;
   /** A message's length in bytes. */
   size_t length;

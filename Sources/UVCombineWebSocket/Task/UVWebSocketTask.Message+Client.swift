@@ -2,14 +2,18 @@ import FoundationEssentials
 import UVCombineWebSocketClient
 
 // The edge between the public `Data` message and the client's bytes: one
-// copy each way (a `Data` from the reader's array; an array from the
-// caller's `Data`), as many as the task made before the split.
+// copy each way. A received message is lent by the reader and copied once
+// into the owned value the `URLSessionWebSocketTask` shape requires: a
+// `Data` beyond 14 bytes is two allocations (its storage object and the
+// bytes), a `String` beyond 15 bytes one. `receiveBorrowed(_:)` skips
+// this copy. A message to send is copied from the caller's `Data` into an
+// array.
 extension UVWebSocketTask.Message {
-    /// The public form of a message the client task delivered.
-    internal init(_ message: WebSocketClientMessage) {
-        switch message {
-        case .text(let text): self = .string(text)
-        case .binary(let bytes): self = .data(Data(bytes))
+    /// The public form of a message the client task lent: a copy.
+    internal init(copying message: WebSocketBorrowedMessage) {
+        switch message.kind {
+        case .text: self = .string(message.text)
+        case .binary: self = .data(Data(buffer: message.bytes.assumingMemoryBound(to: UInt8.self)))
         }
     }
 

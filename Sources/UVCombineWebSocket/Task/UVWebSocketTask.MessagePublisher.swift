@@ -99,9 +99,9 @@ where Downstream.Input == UVWebSocketTask.Message, Downstream.Failure == WebSock
 
     // MARK: WebSocketMessageSink (loop thread)
 
-    func receive(_ message: WebSocketClientMessage) -> Int {
+    func receive(_ message: WebSocketBorrowedMessage) -> Int {
         guard let downstream = state.withLock({ $0.downstream }) else { return 0 }
-        let more = downstream.receive(UVWebSocketTask.Message(message))
+        let more = downstream.receive(UVWebSocketTask.Message(copying: message))
         return more.max ?? Int.max
     }
 

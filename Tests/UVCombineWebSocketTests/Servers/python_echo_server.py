@@ -8,6 +8,8 @@
 #   /fragmented    echoes every message as fragments of 1000 characters/bytes
 #   /close/CODE    echoes the first message, then closes with CODE, "server says bye"
 #   /drop          echoes the first message, then drops TCP without a close frame
+#   /push          for each message "COUNT SIZE", sends COUNT binary messages
+#                  of SIZE bytes (ws_receive_mallocs.c's workload)
 import asyncio
 import logging
 import os
@@ -20,6 +22,12 @@ from websockets.asyncio.server import serve
 async def handler(ws):
     path = ws.request.path
     async for message in ws:
+        if path == "/push":
+            count, size = map(int, message.split())
+            payload = b"*" * size
+            for _ in range(count):
+                await ws.send(payload)
+            continue
         if path == "/fragmented":
             await ws.send([message[i:i + 1000] for i in range(0, len(message), 1000)] or [message])
         else:
