@@ -257,6 +257,13 @@ extension SessionEngine {
         }
         owner.add(id, for: task)
         if let wireObserver { showRequestHead(request, to: wireObserver) }
+        owner.connection.exchangeCount &+= 1
+        if task.metrics != nil {
+            // HPACK's compressed head size is nghttp2's; the body's bytes
+            // are counted as the codec takes them (here when in memory).
+            let bodyBytes = if case .bytes(let bytes) = body { bytes.count } else { 0 }
+            metricsRequestStarted(task, on: owner.connection, written: bodyBytes, bodyBytes: bodyBytes)
+        }
         if wasIdle {
             deadlines.remove(owner.connection)
             owner.connection.io?.setKeepsLoopAlive(true)
@@ -266,6 +273,7 @@ extension SessionEngine {
             applyTimeout(task, task.timeouts!.exchangeStarted(now: now))
         }
         task.exchange.requestWritten(unacknowledged: 0)
+        if task.metrics != nil && !startsBody { metricsRequestWritten(task) }
         if startsBody { startBody(of: task) }
         owner.flush()
     }
@@ -287,6 +295,10 @@ extension SessionEngine {
     private func streamHead(_ response: HTTPResponse, for task: SessionTask, on owner: HTTP2SessionConnection) {
         if task.exchange.responseBytesReceived() == .reportFirstBytes {
             pool.responseBytesReceived(task.requestID)
+        }
+        if task.metrics != nil {
+            metricsResponseStarted(task)
+            metricsResponseHead(task, response, unparsed: 0)
         }
         task.timeouts?.activity(now: now)
         if let wireObserver { showResponseHead(response, to: wireObserver) }
@@ -328,6 +340,7 @@ extension SessionEngine {
         guard let stream = owner.streams[id.rawValue] else { return }
         let task = stream.task
         task.timeouts?.activity(now: now)
+        if task.metrics != nil { metricsReceived(task, bytes: bytes.count) }
         wireObserver?.sessionDidRead(bytes)
         if task.exchange.isPaused || !stream.held.isEmpty {
             owner.streams[id.rawValue]!.held.append(contentsOf: bytes)
@@ -379,6 +392,7 @@ extension SessionEngine {
             }
         }
         let end = task.exchange.responseEnded(keepAlive: true, hasTrailingBytes: false, hasPendingWrites: false)
+        if task.metrics != nil { metricsResponseEnded(task) }
         let id = task.requestID
         tasks.removeValue(forKey: id)
         owner.remove(id)
@@ -488,6 +502,7 @@ extension SessionEngine {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(chunk.count)
             chunk.withUnsafeBytes { bytes.append(contentsOf: $0) }
+            if task.metrics != nil { metricsBodySent(task, bytes: bytes.count) }
             owner.codec.appendUpload(bytes, to: HTTP2StreamID(raw))
             owner.flush()
         }
@@ -511,6 +526,7 @@ extension SessionEngine {
             requestFailed(task, error)
         case .none, .writeLastChunk:
             endBodyStream(of: task, cancellingUpstream: false)
+            if task.metrics != nil { metricsRequestWritten(task) }
             owner.codec.finishUpload(HTTP2StreamID(raw))
             owner.flush()
         }

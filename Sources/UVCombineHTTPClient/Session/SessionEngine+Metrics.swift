@@ -58,7 +58,9 @@ extension SessionEngine {
         transaction.request = task.request
         transaction.countOfRequestHeaderBytesSent = max(written - bodyBytes, 0)
         transaction.countOfRequestBodyBytesSent = bodyBytes
-        transaction.networkProtocolName = "http/1.1"
+        // ALPN names: "h2" on a connection speaking HTTP/2 (by ALPN or
+        // prior knowledge), "http/1.1" otherwise.
+        transaction.networkProtocolName = connection.http2 != nil ? "h2" : "http/1.1"
         let establishment: ConnectionEstablishment
         if let known = connection.establishment {
             establishment = known
