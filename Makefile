@@ -11,7 +11,7 @@ SWIFT_TEST_FLAGS ?=
 
 .PHONY: all build test test-debug demo deps bench bench-check clean \
 	c-deps c-lib c-lib-size c-build c-host c-test c-footprint install docs \
-	fuzz-build fuzz fuzz-smoke tsan asan check-dependent interop-servers
+	fuzz-build fuzz fuzz-smoke tsan asan check-dependent interop-servers test-traits
 
 all: build
 
@@ -37,6 +37,20 @@ test: deps interop-servers
 
 test-debug: deps interop-servers
 	$(INTEROP_ENV) $(SWIFT) test $(SWIFT_TEST_FLAGS)
+
+# The optional integrations, off by default, each behind a package trait
+# (Package.swift): OpenAPI (UVCombineOpenAPI) and Logging (the session's
+# swift-log lines). Built with every trait on, in a scratch directory of
+# its own (switching a trait rebuilds every target of the package), and
+# only the suites the traits gate run: the default build's suites do not
+# change with them. A first build is a full debug build of the package
+# and its tests; later ones are incremental.
+TRAITS ?= OpenAPI,Logging
+TRAITS_SCRATCH ?= .build-traits
+TRAIT_SUITES ?= UVCombineOpenAPITests|UVCombineLoggingTests
+
+test-traits: deps
+	$(SWIFT) test --traits $(TRAITS) --scratch-path $(TRAITS_SCRATCH) --filter '$(TRAIT_SUITES)' $(SWIFT_TEST_FLAGS)
 
 # WebSocket servers nobody here wrote that need a build: the
 # hummingbird-websocket 2.8.1 echo server, a test-only nested package

@@ -93,6 +93,7 @@ extension SessionEngine {
 
     private func closeConnection(_ id: ConnectionPoolStateMachine.ConnectionID) {
         guard let connection = connections.removeValue(forKey: id) else { return }
+        logConnectionClosed(connection)
         deadlines.remove(connection)
         connection.task = nil
         connection.isReading = false
