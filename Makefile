@@ -12,7 +12,7 @@ SWIFT_TEST_FLAGS ?=
 .PHONY: all build test test-debug demo deps bench bench-check clean \
 	c-deps c-lib c-lib-size c-build c-host c-test c-footprint install docs \
 	fuzz-build fuzz fuzz-smoke tsan asan check-dependent interop-servers \
-	interop-openapi test-openapi
+	interop-openapi test-traits
 
 all: build
 
@@ -38,6 +38,21 @@ test: deps interop-servers interop-openapi
 
 test-debug: deps interop-servers interop-openapi
 	$(INTEROP_ENV) $(SWIFT) test $(SWIFT_TEST_FLAGS)
+
+# The optional integrations, off by default, each behind a package trait
+# (Package.swift): OpenAPI (UVCombineOpenAPI) and Logging (the session's
+# swift-log lines). Built with every trait on, in a scratch directory of
+# its own (switching a trait rebuilds every target of the package), and
+# only the suites the traits gate run: the default build's suites do not
+# change with them. A first build is a full debug build of the package
+# and its tests (6-12 minutes on a 2-core machine); later ones are
+# incremental. .ci/run calls it after `make test`.
+TRAITS ?= OpenAPI,Logging
+TRAITS_SCRATCH ?= .build-traits
+TRAIT_SUITES ?= UVCombineOpenAPITests|UVCombineLoggingTests
+
+test-traits: deps
+	$(SWIFT) test --traits $(TRAITS) --scratch-path $(TRAITS_SCRATCH) --filter '$(TRAIT_SUITES)' $(SWIFT_TEST_FLAGS)
 
 # WebSocket servers nobody here wrote that need a build: the
 # hummingbird-websocket 2.8.1 echo server, a test-only nested package
@@ -66,14 +81,6 @@ INTEROP_OPENAPI_SCRATCH ?= .build-interop-openapi
 
 interop-openapi: deps
 	$(SWIFT) test --package-path Tests/Interop/OpenAPIClient --scratch-path $(INTEROP_OPENAPI_SCRATCH)
-
-# The transport's own tests (Tests/UVCombineOpenAPITests, compiled only with
-# the trait) in a trait build of the whole package, in its own scratch
-# directory: as long as a first `make test`, so not part of it.
-OPENAPI_SCRATCH ?= .build-openapi
-
-test-openapi: deps
-	$(SWIFT) test --traits OpenAPI --scratch-path $(OPENAPI_SCRATCH) --filter UVCombineOpenAPITests
 
 demo: deps
 	$(SWIFT) run -c release uvcombine demo

@@ -475,8 +475,8 @@ package.targets.append(contentsOf: [
     ),
     // The transport on its own (no generator): URLs, bodies both ways with
     // backpressure, cancellation, errors. Compiles to nothing without the
-    // trait; `make test-openapi` (a trait build of the whole package in a
-    // scratch directory of its own) runs it. The generated client's tests
+    // trait; `make test-traits` (a build of the whole package with every
+    // optional trait, in a scratch directory of its own; CI runs it) runs it. The generated client's tests
     // are the nested package Tests/Interop/OpenAPIClient (`make
     // interop-openapi`, part of `make test`).
     .testTarget(
@@ -490,3 +490,44 @@ package.targets.append(contentsOf: [
         exclude: ["Server"]
     ),
 ])
+
+// MARK: Logging (issue 35): the session's task and connection lifecycle
+// through swift-log (UVURLSession.Configuration.logger; docs/url-session.md,
+// "Logging"). One block, appended, so that it merges beside other modules'
+// edits.
+//
+// Behind the package trait `Logging`, off by default, as the `OpenAPI`
+// trait keeps swift-openapi-runtime out: a dependency that only
+// trait-guarded target dependencies use is left out of resolution while
+// the trait is off, so swift-log reaches neither the default build nor
+// the C library, and the sources that use it sit inside `#if Logging`.
+// A dependent opts in with
+//     .package(url: "…/UVCombine", from: "…", traits: ["Logging"])
+// here, `swift build --traits Logging`; the trait builds of this repo use
+// a scratch directory of their own (`make test-traits`), since switching a
+// trait rebuilds every target.
+package.traits.insert(.trait(
+    name: "Logging",
+    description: "UVURLSession.Configuration.logger: the session's lifecycle through swift-log"
+))
+package.dependencies.append(
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2")
+)
+for target in package.targets where target.name == "UVCombineHTTPClient" {
+    target.dependencies.append(
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"]))
+    )
+}
+package.targets.append(
+    // The lifecycle's log lines, with swift-log's InMemoryLogHandler.
+    // Compiles to nothing without the trait; `make test-traits` runs it.
+    .testTarget(
+        name: "UVCombineLoggingTests",
+        dependencies: [
+            "UVCombineHTTPClient", "UVCombineHTTPCore", "UVCombineLoop", "UVCombineCore", "UVCombineTesting",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+            .product(name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["Logging"])),
+        ]
+    )
+)

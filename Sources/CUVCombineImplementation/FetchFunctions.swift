@@ -1,4 +1,6 @@
 import CUVCombine
+import UVCombineHTTPClient
+import UVCombineHTTPCore
 
 // The fetch functions of uvcombine.h, checked against the header by the
 // compiler (`@c @implementation`); the header documents them.
@@ -17,8 +19,13 @@ public func uvc_fetch(_ session: OpaquePointer?, _ request: UnsafePointer<uvc_re
         return error.status
     }
     let object = SessionObject.from(session)
-    let publisher = object.session.bodyTaskPublisher(for: spec.request, bytes: spec.body)
-    let fetch = FetchObject(loop: object.loop, callback: cb, userData: user_data)
+    let metrics = object.collectsMetrics ? FetchMetrics() : nil
+    var options = UVURLSession.RequestOptions()
+    options.metricsHandler = metrics?.handler
+    let publisher = BodyTaskPublisher<HTTPBody>(
+        task: object.session.taskRequest(request: spec.request, bytes: spec.body, options: options),
+        session: object.session)
+    let fetch = FetchObject(loop: object.loop, callback: cb, userData: user_data, metrics: metrics)
     // Under the loop's phase lock: a detach or close that follows ends the
     // fetch (and drops the queued subscription). Subscribed on the loop, so
     // that the callback never runs inside this call.
@@ -28,6 +35,21 @@ public func uvc_fetch(_ session: OpaquePointer?, _ request: UnsafePointer<uvc_re
     }
     if status == Status.ok { fetch_out.pointee = fetch.retainedPointer }
     return status
+}
+
+/// A fetch's metrics in all. Any thread. See `uvc_fetch_metrics` in uvcombine.h.
+@c @implementation
+public func uvc_fetch_metrics(_ fetch: OpaquePointer?, _ metrics: UnsafeMutablePointer<uvc_fetch_metrics_t>?) -> Int32 {
+    guard let fetch, let metrics, let collected = FetchObject.from(fetch).metrics else { return Status.invalid }
+    return collected.read(into: metrics)
+}
+
+/// One request's metrics of a fetch. Any thread. See `uvc_fetch_transaction_metrics` in uvcombine.h.
+@c @implementation
+public func uvc_fetch_transaction_metrics(_ fetch: OpaquePointer?, _ index: UInt32,
+                                          _ transaction: UnsafeMutablePointer<uvc_transaction_metrics_t>?) -> Int32 {
+    guard let fetch, let transaction, let collected = FetchObject.from(fetch).metrics else { return Status.invalid }
+    return collected.read(transaction: index, into: transaction)
 }
 
 /// Cancels a fetch; its callback never runs afterwards. Any thread. See `uvc_fetch_cancel` in uvcombine.h.

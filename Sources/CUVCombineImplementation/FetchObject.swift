@@ -33,6 +33,8 @@ internal final class FetchObject: OpaqueObject, Subscriber, @unchecked Sendable 
     internal let loop: LoopObject
     private let callback: uvc_fetch_cb
     private let userData: UnsafeMutableRawPointer?
+    /// The task metrics, for a session with `collect_metrics` set; nil otherwise.
+    internal let metrics: FetchMetrics?
     /// Orders the `UV_ECANCELED` callbacks of a detach or close; set by the
     /// loop's registry.
     internal var sequence = 0
@@ -55,10 +57,12 @@ internal final class FetchObject: OpaqueObject, Subscriber, @unchecked Sendable 
     /// Held while the callback runs, and by `cancel()` while it claims.
     private let gate = DownstreamGate()
 
-    internal init(loop: LoopObject, callback: @escaping uvc_fetch_cb, userData: UnsafeMutableRawPointer?) {
+    internal init(loop: LoopObject, callback: @escaping uvc_fetch_cb, userData: UnsafeMutableRawPointer?,
+                  metrics: FetchMetrics? = nil) {
         self.loop = loop
         self.callback = callback
         self.userData = userData
+        self.metrics = metrics
     }
 
     /// Runs `body` holding the gate; re-entrant for the thread holding it

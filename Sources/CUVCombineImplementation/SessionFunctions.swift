@@ -29,7 +29,8 @@ public func uvc_session_new(_ loop: OpaquePointer?, _ options: UnsafePointer<uvc
     }
     let object = LoopObject.from(loop)
     guard object.isActive else { return Status.cancelled }
-    session_out.pointee = SessionObject(loop: object, configuration: configuration).retainedPointer
+    session_out.pointee = SessionObject(loop: object, configuration: configuration,
+                                         collectsMetrics: read.collect_metrics != 0).retainedPointer
     return Status.ok
 }
 

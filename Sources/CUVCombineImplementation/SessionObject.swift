@@ -3,14 +3,17 @@ import UVCombineHTTPClient
 
 /// The object behind a `uvc_session_t *`: a ``UVURLSession`` on the loop's
 /// ``UVLoop``, and the loop object (whose phase says whether new fetches
-/// are accepted). Immutable; any thread.
+/// are accepted), and whether its fetches collect task metrics
+/// (`collect_metrics`). Immutable; any thread.
 internal final class SessionObject: OpaqueObject, Sendable {
     internal let loop: LoopObject
     internal let session: UVURLSession
+    internal let collectsMetrics: Bool
 
-    internal init(loop: LoopObject, configuration: UVURLSession.Configuration) {
+    internal init(loop: LoopObject, configuration: UVURLSession.Configuration, collectsMetrics: Bool) {
         self.loop = loop
         session = UVURLSession(loop: loop.loop, configuration: configuration)
+        self.collectsMetrics = collectsMetrics
     }
 }
 
@@ -31,7 +34,8 @@ internal enum SessionOptions {
             max_response_header_bytes: UInt64(configuration.maximumResponseHeaderBytes),
             max_response_body_bytes: configuration.maximumResponseBodyLength.map { UInt64($0) } ?? 0,
             tls_ca_file: nil,
-            tls_verification_disabled_insecure: 0
+            tls_verification_disabled_insecure: 0,
+            collect_metrics: 0
         )
     }
 

@@ -30,6 +30,7 @@ struct CAPITests {
         "fetch_https",
         "fetch_bad_input",
         "struct_sizes",
+        "fetch_metrics",
         "fetch_cancel",
         "fetch_reentrancy",
         "shared_fetch",

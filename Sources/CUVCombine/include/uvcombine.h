@@ -524,6 +524,12 @@ typedef struct uvc_session_options_s {
    * the transfer. Default 0 (verification on).
    */
   int tls_verification_disabled_insecure;
+  /**
+   * Nonzero: every uvc_fetch() of the session collects its timings and
+   * counts, for uvc_fetch_metrics() (UVCombine's taskMetricsHandler).
+   * Default 0: nothing is collected, and it costs nothing.
+   */
+  int collect_metrics;
 } uvc_session_options_t;
 
 /** One header field: a name and a value, NUL-terminated. */
@@ -695,6 +701,131 @@ int uvc_fetch_cancel(uvc_fetch_t *_Nullable fetch);
  * call). Errors: UV_EINVAL (NULL).
  */
 int uvc_fetch_free(uvc_fetch_t *_Nullable fetch);
+
+/**
+ * What a fetch cost, in all (UVCombine's UVURLSessionTaskMetrics): filled
+ * by uvc_fetch_metrics(). Set `size` to sizeof(uvc_fetch_metrics_t) first
+ * (UVC_FETCH_METRICS_INIT); the library writes only the fields that size
+ * covers (a later version only adds fields at the end). Instants are
+ * nanoseconds of the loop's monotonic clock (uv_hrtime()): subtract two for
+ * a duration.
+ */
+typedef struct uvc_fetch_metrics_s {
+  /** sizeof(uvc_fetch_metrics_t) as the caller compiled it. */
+  size_t size;
+  /** When the fetch started (before its first request went out). */
+  uint64_t task_start_ns;
+  /** When it ended (response, failure or cancellation), before its callback ran. */
+  uint64_t task_end_ns;
+  /** The redirects followed. */
+  unsigned int redirect_count;
+  /**
+   * The requests sent, each a transaction for uvc_fetch_transaction_metrics():
+   * the first, one per redirect, one per transparent retry on a fresh
+   * connection. 0 when the fetch failed before any request went out.
+   */
+  unsigned int transaction_count;
+} uvc_fetch_metrics_t;
+
+/** The initialiser of a uvc_fetch_metrics_t: its size, every other field 0. */
+#define UVC_FETCH_METRICS_INIT {sizeof(uvc_fetch_metrics_t), 0, 0, 0, 0}
+
+/**
+ * One request of a fetch and where its time went (UVCombine's
+ * UVURLSessionTaskTransactionMetrics, Foundation's
+ * URLSessionTaskTransactionMetrics): filled by
+ * uvc_fetch_transaction_metrics(). Set `size` first, as for
+ * uvc_fetch_metrics_t (UVC_TRANSACTION_METRICS_INIT).
+ *
+ * The instants are nanoseconds of the loop's clock (uv_hrtime()), in the
+ * order listed; 0 for a step that did not happen in this transaction (every
+ * connection step on a reused connection, the TLS steps for http, the
+ * response's after a failure). connect_end_ns is when TCP connected (curl's
+ * time_connect); the TLS handshake follows it. The strings are
+ * NUL-terminated, never NULL ("" when unknown), and stay valid until
+ * uvc_fetch_free().
+ */
+typedef struct uvc_transaction_metrics_s {
+  /** sizeof(uvc_transaction_metrics_t) as the caller compiled it. */
+  size_t size;
+  /** The transaction began: the fetch started, or followed a redirect. */
+  uint64_t fetch_start_ns;
+  uint64_t domain_lookup_start_ns;
+  uint64_t domain_lookup_end_ns;
+  uint64_t connect_start_ns;
+  uint64_t connect_end_ns;
+  uint64_t secure_connection_start_ns;
+  uint64_t secure_connection_end_ns;
+  /** The request's first byte was handed to the connection. */
+  uint64_t request_start_ns;
+  /** The kernel took the request's last byte. */
+  uint64_t request_end_ns;
+  /** The response's first byte arrived. */
+  uint64_t response_start_ns;
+  /** The response's last byte arrived. */
+  uint64_t response_end_ns;
+  /** The request head's bytes as written. */
+  uint64_t request_header_bytes;
+  /** The request body's bytes as written. */
+  uint64_t request_body_bytes;
+  /** The response head's bytes as received. */
+  uint64_t response_header_bytes;
+  /** The response body's bytes as received (before decoding, chunk framing included). */
+  uint64_t response_body_bytes;
+  /** The response's HTTP status; 0 when none came (a failure, a retried request). */
+  int status;
+  /** Nonzero when the connection had carried an exchange before this one. */
+  int reused_connection;
+  /** Nonzero when the connection goes to (or tunnels through) a proxy. */
+  int proxy_connection;
+  /** The local port; 0 when unknown. */
+  int local_port;
+  /** The port connected to; 0 when unknown. */
+  int remote_port;
+  /** The protocol spoken, e.g. "http/1.1"; "" when no request went out. */
+  const char *_Nonnull protocol;
+  /** The local address, e.g. "127.0.0.1"; "" when unknown. */
+  const char *_Nonnull local_address;
+  /** The address connected to (the proxy's through a proxy), e.g. "127.0.0.1"; "" when unknown. */
+  const char *_Nonnull remote_address;
+} uvc_transaction_metrics_t;
+
+/** The initialiser of a uvc_transaction_metrics_t: its size, every other field 0. */
+#define UVC_TRANSACTION_METRICS_INIT \
+  {sizeof(uvc_transaction_metrics_t), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "", "", ""}
+
+/**
+ * Fills `metrics` with what `fetch` cost in all: a fetch made by
+ * uvc_fetch() on a session whose options set collect_metrics. The metrics arrive when
+ * the fetch ends, just before its callback runs, and stay until
+ * uvc_fetch_free(): read them in the callback or after it.
+ *
+ *     static void done(uvc_fetch_t *fetch, int status, const uvc_response_t *response,
+ *                      const uvc_fetch_error_t *error, void *user_data) {
+ *       uvc_fetch_metrics_t metrics = UVC_FETCH_METRICS_INIT;
+ *       if (uvc_fetch_metrics(fetch, &metrics) == 0)
+ *         printf("%llu ns\n", (unsigned long long)(metrics.task_end_ns - metrics.task_start_ns));
+ *     }
+ *
+ * Thread: any thread, also from the fetch's callback. Errors: UV_EINVAL
+ * (NULL; a `size` that is 0 or ends inside a field; a fetch of a session
+ * without collect_metrics, or made by uvc_shared_fetch_subscribe()), UV_EBUSY (not yet:
+ * the fetch has not ended; a fetch cancelled before it ended may never
+ * get them).
+ */
+int uvc_fetch_metrics(const uvc_fetch_t *_Nullable fetch, uvc_fetch_metrics_t *_Nullable metrics);
+
+/**
+ * Fills `transaction` with the `index`-th request of `fetch` (0 for the
+ * first; uvc_fetch_metrics() says how many there are). Its strings belong
+ * to the fetch: valid until uvc_fetch_free().
+ *
+ * Thread: any thread, also from the fetch's callback. Errors: as
+ * uvc_fetch_metrics(), and UV_EINVAL for an index at or past
+ * transaction_count.
+ */
+int uvc_fetch_transaction_metrics(const uvc_fetch_t *_Nullable fetch, unsigned int index,
+                                  uvc_transaction_metrics_t *_Nullable transaction);
 
 /**
  * Prepares one request for several callbacks (Combine's multicast with a

@@ -9,10 +9,10 @@ import UVCombineHTTPCore
 // clock (`now`, `uv_hrtime`) and counts; it never allocates past the
 // task's recorder and its transactions.
 //
-// These are also the hooks for later observers (logging, metrics and
-// tracing behind package traits): they see the same events in the same
-// places, so adding one means calling it from here, not touching the
-// engine's hot path again.
+// These are also the hooks for observers behind package traits: the
+// `Logging` trait's lines come from here (SessionEngine+Logging.swift);
+// they see the same events in the same places, so adding one means
+// calling it from here, not touching the engine's hot path again.
 extension SessionEngine {
     // MARK: Metrics: collection points
 
@@ -28,10 +28,19 @@ extension SessionEngine {
         configuration.taskMetricsHandler != nil || task.spec.options.metricsHandler != nil
     }
 
-    /// The task started (before its first request is issued).
+    /// The task started (before its first request is issued). It gets a
+    /// recorder when someone wants its metrics, or when the session's
+    /// logger (trait `Logging`) lets `debug` through
+    /// (SessionEngine+Logging.swift): one level check, nothing allocated
+    /// otherwise.
     package func metricsTaskStarted(_ task: SessionTask) {
-        guard wantsMetrics(for: task) else { return }
-        task.metrics = TaskMetricsRecorder(taskStart: now.uptimeNanoseconds)
+        let logs = logsTasks
+        guard logs || wantsMetrics(for: task) else { return }
+        let recorder = TaskMetricsRecorder(taskStart: now.uptimeNanoseconds)
+        #if Logging
+        if logs { recorder.requestID = makeRequestID() }
+        #endif
+        task.metrics = recorder
     }
 
     /// A request is issued: the task's first, or a redirect's
@@ -40,6 +49,9 @@ extension SessionEngine {
         guard let recorder = task.metrics else { return }
         if redirected { recorder.redirectCount += 1 }
         recorder.begin(task.request, at: now.uptimeNanoseconds)
+        #if Logging
+        logIssued(task, recorder, retried: false)
+        #endif
     }
 
     /// The pool retries the request on a fresh connection: the failed
@@ -47,6 +59,9 @@ extension SessionEngine {
     package func metricsRetried(_ task: SessionTask) {
         guard let recorder = task.metrics else { return }
         recorder.begin(task.request, at: now.uptimeNanoseconds)
+        #if Logging
+        logIssued(task, recorder, retried: true)
+        #endif
     }
 
     /// The request is being written on `connection` (its
@@ -84,18 +99,28 @@ extension SessionEngine {
         transaction.remoteAddress = establishment.remoteAddress?.host
         transaction.remotePort = establishment.remoteAddress?.port
         recorder.current = transaction
+        #if Logging
+        logConnection(task, recorder, connection, reused: transaction.isReusedConnection, establishment: establishment)
+        logStep(recorder, "request head written", ["bytes": "\(written)"])
+        #endif
     }
 
     /// More of a streamed request body was handed to the connection.
     package func metricsBodySent(_ task: SessionTask, bytes: Int) {
         guard let recorder = task.metrics else { return }
         recorder.current?.countOfRequestBodyBytesSent += bytes
+        #if Logging
+        logStep(recorder, "request body sent", ["bytes": "\(bytes)"])
+        #endif
     }
 
     /// A write of the request completed (the last one is its end).
     package func metricsRequestWritten(_ task: SessionTask) {
         guard let recorder = task.metrics else { return }
         recorder.current?.requestEnd = TaskMetricsRecorder.instant(now.uptimeNanoseconds)
+        #if Logging
+        logStep(recorder, "request write completed")
+        #endif
     }
 
     /// Response bytes arrived for the task.
@@ -103,12 +128,18 @@ extension SessionEngine {
     package func metricsReceived(_ task: SessionTask, bytes: Int) {
         guard let recorder = task.metrics else { return }
         recorder.receivedBytes += bytes
+        #if Logging
+        logStep(recorder, "received", ["bytes": "\(bytes)"])
+        #endif
     }
 
     /// The response's first bytes arrived.
     package func metricsResponseStarted(_ task: SessionTask) {
         guard let recorder = task.metrics else { return }
         recorder.current?.responseStart = TaskMetricsRecorder.instant(now.uptimeNanoseconds)
+        #if Logging
+        logStep(recorder, "response started")
+        #endif
     }
 
     /// The response head was parsed; `unparsed` bytes of those received
@@ -117,6 +148,9 @@ extension SessionEngine {
         guard let recorder = task.metrics else { return }
         recorder.current?.response = response
         recorder.headBytes = max(recorder.receivedBytes - unparsed, 0)
+        #if Logging
+        logResponseHead(recorder, response)
+        #endif
     }
 
     /// The response ended.
@@ -124,13 +158,20 @@ extension SessionEngine {
         guard let recorder = task.metrics else { return }
         recorder.current?.responseEnd = TaskMetricsRecorder.instant(now.uptimeNanoseconds)
         recorder.close()
+        #if Logging
+        logStep(recorder, "response ended", ["body-bytes": "\(recorder.finished.last?.countOfResponseBodyBytesReceived ?? 0)"])
+        #endif
     }
 
-    /// The task ends: its metrics go to the handlers, before the outcome
-    /// goes to the subscriber.
-    package func metricsTaskEnded(_ task: SessionTask) {
+    /// The task ends with `outcome`: its metrics go to the handlers,
+    /// before the outcome goes to the subscriber.
+    package func metricsTaskEnded(_ task: SessionTask, _ outcome: TaskOutcome) {
         guard let recorder = task.metrics else { return }
         task.metrics = nil
+        #if Logging
+        logTaskEnded(recorder, outcome)
+        #endif
+        guard wantsMetrics(for: task) else { return }
         let metrics = recorder.metrics(endingAt: now.uptimeNanoseconds)
         configuration.taskMetricsHandler?.didFinishCollecting(metrics)
         task.spec.options.metricsHandler?.didFinishCollecting(metrics)

@@ -99,7 +99,7 @@ extension SessionEngine {
     package func complete(_ task: SessionTask, _ outcome: TaskOutcome) {
         stopTimeouts(task)
         release(task)
-        if task.metrics != nil { metricsTaskEnded(task) }
+        if task.metrics != nil { metricsTaskEnded(task, outcome) }
         task.withGate { task.deliverOutcome(task, outcome) }
     }
 

@@ -16,6 +16,8 @@ package final class TaskMetricsRecorder {
     package var receivedBytes = 0
     /// The current response head's bytes (known at its end).
     package var headBytes = 0
+    /// The task's id in log lines (trait `Logging`); 0 when it does not log.
+    package var requestID: UInt64 = 0
 
     package init(taskStart: UInt64) {
         self.taskStart = taskStart

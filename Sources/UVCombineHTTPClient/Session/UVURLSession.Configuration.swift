@@ -1,5 +1,8 @@
 import UVCombineHTTPCore
 import UVCombineHTTPCookies
+#if Logging
+import Logging
+#endif
 
 extension UVURLSession {
     /// A session's limits, timeouts, redirect policy and TLS settings, in
@@ -220,6 +223,31 @@ extension UVURLSession {
         /// How long a keep-alive PING may wait for its acknowledgement.
         /// Default 20 s.
         public var http2PingTimeout: Duration = .seconds(20)
+        #if Logging
+        /// Where the session logs its tasks' lifecycle (package trait
+        /// `Logging`, off by default): at `debug`, each request's start,
+        /// the connection it opened or reused, its response head, its
+        /// completion or failure (with the error) and each connection's
+        /// close; at `trace`, the writes, reads and the response's end.
+        /// Every line carries the task's `request-id` as metadata. Default
+        /// nil: nothing is logged. With a level above `debug`, a task costs
+        /// one level check and allocates nothing.
+        ///
+        /// Threading: the logger is called on the session's loop thread.
+        ///
+        /// ```swift
+        /// var logger = Logger(label: "http")
+        /// logger.logLevel = .debug
+        /// configuration.logger = logger
+        /// ```
+        public var logger: Logger? {
+            get { loggerReference.logger }
+            set { loggerReference = SessionLoggerReference(logger: newValue) }
+        }
+        /// ``logger``, compared by label and level (a `Logger` is not
+        /// `Equatable`).
+        private var loggerReference = SessionLoggerReference(logger: nil)
+        #endif
 
         /// The defaults above.
         public init() {}
@@ -268,6 +296,18 @@ private struct CookieStorageReference: Sendable, Equatable {
 
     static func == (left: Self, right: Self) -> Bool { left.storage === right.storage }
 }
+
+#if Logging
+/// A logger compared by label and level, for the configuration's
+/// `Equatable`.
+private struct SessionLoggerReference: Sendable, Equatable {
+    let logger: Logger?
+
+    static func == (left: Self, right: Self) -> Bool {
+        left.logger?.label == right.logger?.label && left.logger?.logLevel == right.logger?.logLevel
+    }
+}
+#endif
 
 extension UVURLSession {
     /// The cookie storage of every session whose configuration keeps the

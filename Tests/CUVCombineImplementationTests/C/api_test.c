@@ -1418,6 +1418,181 @@ static void test_struct_sizes(void) {
 }
 
 /* ---------------------------------------------------------------------- */
+/* fetch_metrics: the instants ordered, the counts exact, bad input         */
+
+struct metrics_record {
+  struct fetch_record fetch;
+  int metrics_status; /* uvc_fetch_metrics() inside the callback */
+  uvc_fetch_metrics_t metrics;
+  uvc_transaction_metrics_t transactions[2];
+  char protocol[16], local_address[64], remote_address[64];
+  int beyond_status; /* uvc_fetch_transaction_metrics() one past the last */
+};
+
+static void record_metrics(uvc_fetch_t *fetch, int status, const uvc_response_t *response,
+                           const uvc_fetch_error_t *error, void *user_data) {
+  struct metrics_record *record = user_data;
+  record_fetch(fetch, status, response, error, &record->fetch);
+  uvc_fetch_metrics_t metrics = UVC_FETCH_METRICS_INIT;
+  record->metrics_status = uvc_fetch_metrics(fetch, &metrics);
+  if (record->metrics_status != 0) return;
+  record->metrics = metrics;
+  CHECK(metrics.transaction_count >= 1 && metrics.transaction_count <= 2);
+  for (unsigned int i = 0; i < metrics.transaction_count; i++) {
+    uvc_transaction_metrics_t transaction = UVC_TRANSACTION_METRICS_INIT;
+    CHECK_STATUS(0, uvc_fetch_transaction_metrics(fetch, i, &transaction));
+    CHECK(transaction.size == sizeof transaction);
+    CHECK(transaction.protocol != NULL && transaction.local_address != NULL && transaction.remote_address != NULL);
+    record->transactions[i] = transaction;
+  }
+  const uvc_transaction_metrics_t *last = &record->transactions[metrics.transaction_count - 1];
+  copy_text(record->protocol, sizeof record->protocol, last->protocol, strlen(last->protocol));
+  copy_text(record->local_address, sizeof record->local_address, last->local_address, strlen(last->local_address));
+  copy_text(record->remote_address, sizeof record->remote_address, last->remote_address,
+            strlen(last->remote_address));
+  uvc_transaction_metrics_t beyond = UVC_TRANSACTION_METRICS_INIT;
+  record->beyond_status = uvc_fetch_transaction_metrics(fetch, metrics.transaction_count, &beyond);
+}
+
+/* A fresh connection's instants, each after the one before; no TLS. */
+static void check_fresh_transaction(const uvc_transaction_metrics_t *t, uint64_t not_before, uint64_t not_after) {
+  CHECK(not_before <= t->fetch_start_ns);
+  CHECK(t->fetch_start_ns <= t->domain_lookup_start_ns);
+  CHECK(t->domain_lookup_start_ns <= t->domain_lookup_end_ns);
+  CHECK(t->domain_lookup_end_ns <= t->connect_start_ns);
+  CHECK(t->connect_start_ns < t->connect_end_ns);
+  CHECK(t->connect_end_ns <= t->request_start_ns);
+  CHECK(t->request_start_ns <= t->request_end_ns);
+  CHECK(t->request_end_ns <= t->response_start_ns);
+  CHECK(t->response_start_ns <= t->response_end_ns);
+  CHECK(t->response_end_ns <= not_after);
+  CHECK(t->secure_connection_start_ns == 0 && t->secure_connection_end_ns == 0);
+  CHECK(t->reused_connection == 0 && t->proxy_connection == 0);
+  CHECK(strcmp(t->protocol, "http/1.1") == 0);
+  CHECK(strcmp(t->local_address, "127.0.0.1") == 0 && strcmp(t->remote_address, "127.0.0.1") == 0);
+}
+
+static void test_fetch_metrics(void) {
+  uvc_loop_t *loop;
+  uvc_session_t *session;
+  uvc_fetch_t *fetch;
+  struct test_server server;
+  struct metrics_record record;
+  CHECK_STATUS(0, uvc_loop_new(&loop));
+  test_server_start(&server, uvc_loop_get_uv_loop(loop));
+  uvc_session_options_t options;
+  CHECK_STATUS(0, uvc_session_options_init(&options));
+  CHECK(options.collect_metrics == 0);
+  options.collect_metrics = 1;
+  CHECK_STATUS(0, uvc_session_new(loop, &options, &session));
+  char echo_url[128], redirect_url[128];
+  test_server_url(&server, "/echo", echo_url, sizeof echo_url);
+  test_server_url(&server, "/redirect", redirect_url, sizeof redirect_url);
+
+  /* A POST with a body: one transaction, every count what the server saw. */
+  uvc_request_t post = UVC_REQUEST_INIT;
+  post.method = "POST";
+  post.url = echo_url;
+  post.body = "abc";
+  post.body_length = 3;
+  memset(&record, 0, sizeof record);
+  uint64_t before = uv_hrtime();
+  CHECK_STATUS(0, start_fetch(session, &post, record_metrics, &record, &fetch));
+  uvc_fetch_metrics_t early = UVC_FETCH_METRICS_INIT;
+  CHECK_STATUS(UV_EBUSY, uvc_fetch_metrics(fetch, &early)); /* not ended yet */
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  uint64_t after = uv_hrtime();
+  CHECK(record.fetch.calls == 1 && record.fetch.status == 0 && record.fetch.http_status == 200);
+  CHECK(strcmp(record.fetch.body, "POST abc") == 0);
+  CHECK_STATUS(0, record.metrics_status);
+  CHECK(record.metrics.size == sizeof(uvc_fetch_metrics_t));
+  CHECK(record.metrics.redirect_count == 0 && record.metrics.transaction_count == 1);
+  CHECK(before <= record.metrics.task_start_ns && record.metrics.task_end_ns <= after);
+  const uvc_transaction_metrics_t *only = &record.transactions[0];
+  check_fresh_transaction(only, record.metrics.task_start_ns, record.metrics.task_end_ns);
+  CHECK(only->status == 200);
+  CHECK(only->request_header_bytes == server.head_length);
+  CHECK(only->request_body_bytes == 3);
+  CHECK(only->response_header_bytes == server.response_head_length);
+  CHECK(only->response_body_bytes == server.response_body_length && server.response_body_length == 8);
+  CHECK(only->remote_port == server.port && only->local_port == server.peer_port);
+  CHECK(strcmp(record.protocol, "http/1.1") == 0);
+  CHECK(strcmp(record.local_address, "127.0.0.1") == 0 && strcmp(record.remote_address, "127.0.0.1") == 0);
+  CHECK_STATUS(UV_EINVAL, record.beyond_status);
+  /* Still there after the callback, until the fetch is freed. */
+  uvc_fetch_metrics_t again = UVC_FETCH_METRICS_INIT;
+  CHECK_STATUS(0, uvc_fetch_metrics(fetch, &again));
+  CHECK(again.task_start_ns == record.metrics.task_start_ns && again.task_end_ns == record.metrics.task_end_ns);
+
+  /* An older host's struct: only the fields its size covers are written. */
+  struct {
+    size_t size;
+    uint64_t task_start_ns;
+    uint64_t task_end_ns;
+    unsigned int sentinel;
+  } older;
+  older.size = offsetof(uvc_fetch_metrics_t, redirect_count);
+  older.sentinel = 0xdeadbeefu;
+  CHECK_STATUS(0, uvc_fetch_metrics(fetch, (uvc_fetch_metrics_t *)&older));
+  CHECK(older.size == offsetof(uvc_fetch_metrics_t, redirect_count));
+  CHECK(older.task_end_ns == record.metrics.task_end_ns && older.sentinel == 0xdeadbeefu);
+  /* Bad input: NULL, a size of 0 or inside a field, an index past the end. */
+  uvc_fetch_metrics_t bad = UVC_FETCH_METRICS_INIT;
+  CHECK_STATUS(UV_EINVAL, uvc_fetch_metrics(NULL, &bad));
+  CHECK_STATUS(UV_EINVAL, uvc_fetch_metrics(fetch, NULL));
+  bad.size = 0;
+  CHECK_STATUS(UV_EINVAL, uvc_fetch_metrics(fetch, &bad));
+  bad.size = offsetof(uvc_fetch_metrics_t, task_start_ns) + 4;
+  CHECK_STATUS(UV_EINVAL, uvc_fetch_metrics(fetch, &bad));
+  uvc_transaction_metrics_t transaction = UVC_TRANSACTION_METRICS_INIT;
+  CHECK_STATUS(UV_EINVAL, uvc_fetch_transaction_metrics(NULL, 0, &transaction));
+  CHECK_STATUS(UV_EINVAL, uvc_fetch_transaction_metrics(fetch, 0, NULL));
+  CHECK_STATUS(UV_EINVAL, uvc_fetch_transaction_metrics(fetch, 1, &transaction));
+  transaction.size = offsetof(uvc_transaction_metrics_t, fetch_start_ns) + 1;
+  CHECK_STATUS(UV_EINVAL, uvc_fetch_transaction_metrics(fetch, 0, &transaction));
+  CHECK_STATUS(0, uvc_fetch_free(fetch));
+
+  /* A redirect: two transactions on two connections (the server closes
+   * each), one after the other. */
+  uvc_request_t get = get_request(redirect_url);
+  memset(&record, 0, sizeof record);
+  CHECK_STATUS(0, start_fetch(session, &get, record_metrics, &record, &fetch));
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  CHECK(record.fetch.calls == 1 && record.fetch.status == 0 && record.fetch.http_status == 200);
+  CHECK_STATUS(0, record.metrics_status);
+  CHECK(record.metrics.redirect_count == 1 && record.metrics.transaction_count == 2);
+  CHECK(server.connections == 3 && server.requests == 3);
+  const uvc_transaction_metrics_t *first = &record.transactions[0], *second = &record.transactions[1];
+  CHECK(first->status == 302 && second->status == 200);
+  check_fresh_transaction(first, record.metrics.task_start_ns, record.metrics.task_end_ns);
+  check_fresh_transaction(second, first->response_start_ns, record.metrics.task_end_ns);
+  CHECK(first->request_body_bytes == 0 && first->response_body_bytes == 0 && second->response_body_bytes == 12);
+  CHECK(second->response_header_bytes == server.response_head_length);
+  CHECK(second->request_header_bytes == server.head_length);
+  CHECK(first->remote_port == server.port && second->remote_port == server.port);
+  CHECK(first->local_port != second->local_port && second->local_port == server.peer_port);
+  CHECK_STATUS(UV_EINVAL, record.beyond_status);
+  CHECK_STATUS(0, uvc_fetch_free(fetch));
+
+  /* A fetch of a session without collect_metrics has none. */
+  CHECK_STATUS(0, uvc_session_free(session));
+  CHECK_STATUS(0, uvc_session_new(loop, NULL, &session));
+  memset(&record, 0, sizeof record);
+  CHECK_STATUS(0, start_fetch(session, &get, record_metrics, &record, &fetch));
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  CHECK(record.fetch.calls == 1 && record.fetch.http_status == 200);
+  CHECK_STATUS(UV_EINVAL, record.metrics_status);
+  uvc_fetch_metrics_t none = UVC_FETCH_METRICS_INIT;
+  CHECK_STATUS(UV_EINVAL, uvc_fetch_metrics(fetch, &none));
+  CHECK_STATUS(0, uvc_fetch_free(fetch));
+
+  CHECK_STATUS(0, uvc_session_free(session));
+  close_server_on(loop, &server);
+  CHECK_STATUS(0, uvc_loop_close(loop));
+  CHECK_STATUS(0, uvc_loop_free(loop));
+}
+
+/* ---------------------------------------------------------------------- */
 /* fetch_cancel: before it goes out, in flight, from a thread; twice        */
 
 struct cancel_on_request {
@@ -2098,6 +2273,7 @@ static const struct test_case cases[] = {
     {"fetch_https", test_fetch_https},
     {"fetch_bad_input", test_fetch_bad_input},
     {"struct_sizes", test_struct_sizes},
+    {"fetch_metrics", test_fetch_metrics},
     {"fetch_cancel", test_fetch_cancel},
     {"fetch_reentrancy", test_fetch_reentrancy},
     {"shared_fetch", test_shared_fetch},

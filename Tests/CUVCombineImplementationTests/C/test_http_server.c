@@ -71,6 +71,8 @@ static void respond(struct test_server_client *client, int status, const char *r
                       "HTTP/1.1 %d %s\r\nContent-Length: %zu\r\nConnection: close\r\n%s\r\n", status, reason,
                       body_length, fields);
   SERVER_CHECK(head > 0 && (size_t)head + body_length <= sizeof client->response);
+  client->server->response_head_length = (size_t)head;
+  client->server->response_body_length = body_length;
   memcpy(client->response + head, body, body_length);
   uv_buf_t buffer = uv_buf_init(client->response, (unsigned int)((size_t)head + body_length));
   client->write.data = client;
@@ -92,6 +94,7 @@ static void maybe_handle(struct test_server_client *client) {
 
   client->handled = 1;
   server->requests++;
+  server->head_length = (size_t)(body - client->buffer);
   SERVER_CHECK(sscanf(client->buffer, "%15s %127s", server->method, server->target) == 2);
   find_header(client->buffer, "X-Custom", server->custom, sizeof server->custom);
   SERVER_CHECK(body_length < sizeof server->body);
@@ -165,6 +168,10 @@ static void accepted(uv_stream_t *listener, int status) {
   SERVER_CHECK(client->slot >= 0);
   SERVER_CHECK(uv_accept(listener, (uv_stream_t *)&client->tcp) == 0);
   server->connections++;
+  struct sockaddr_in peer;
+  int peer_length = sizeof peer;
+  SERVER_CHECK(uv_tcp_getpeername(&client->tcp, (struct sockaddr *)&peer, &peer_length) == 0);
+  server->peer_port = ntohs(peer.sin_port);
   SERVER_CHECK(uv_read_start((uv_stream_t *)&client->tcp, allocate, did_read) == 0);
 }
 

@@ -46,6 +46,10 @@ struct test_server {
   char custom[128];     /* its X-Custom field, "" if none */
   char body[256];
   size_t body_length;
+  size_t head_length;          /* the last request's head in bytes, its blank line included */
+  size_t response_head_length; /* the last response's head in bytes */
+  size_t response_body_length; /* the last response's body in bytes */
+  int peer_port;               /* the last connection's port on the client's side */
   test_server_request_cb on_request;
   void *data;           /* for on_request */
   struct test_server_client *clients[TEST_SERVER_MAX_CLIENTS];
