@@ -230,7 +230,13 @@ c-build: c-lib | $(C_OUT)
 # tests run it (Tests/CUVCombineImplementationTests/LibraryTests.swift), so
 # `make test` fails when the library grows past it. The limit is for the
 # release build; a debug library is larger.
-C_LIB_STRIPPED_LIMIT_KB ?= 11100
+# Raised from 11,100 to 11,600 kB on 2026-11-29 (measured 11,332 kB) by
+# features the C API now carries on purpose: HTTP/2 in the session (the
+# UVCombineHTTP2 module 69 kB of symbols, its engine part of
+# UVCombineHTTPClient's 284 kB), the cookie store (86 kB) and Digest/Basic
+# (52 kB) that sessions use by default, task metrics, and the static
+# libstdc++ that saves 0.5 ms of start-up (+70 kB). About 2% of headroom.
+C_LIB_STRIPPED_LIMIT_KB ?= 11600
 
 c-lib-size: c-lib
 	@strip -o $(C_LIB_DIR)/libuvcombine-c.stripped.so $(C_LIB_DIR)/libuvcombine-c.so
