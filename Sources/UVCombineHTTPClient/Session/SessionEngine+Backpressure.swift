@@ -50,12 +50,7 @@ extension SessionEngine {
         guard let connection = connection(of: task), case .resume(let part) = task.exchange.resume() else { return }
         applyTimeout(task, task.timeouts?.exchangeStarted(now: now) ?? .none)
         if let part {
-            let offered: PartOffer
-            switch part {
-            case .head(let response): offered = task.offerPart(task, .head(response))
-            case .body(let bytes): offered = bytes.withUnsafeBytes { task.offerPart(task, .body($0)) }
-            }
-            switch offered {
+            switch offerHeldPart(part, to: task) {
             case .delivered: break
             case .noDemand:
                 pause(task, task.exchange.partRefused(part, unparsed: UnsafeRawBufferPointer(start: nil, count: 0)),

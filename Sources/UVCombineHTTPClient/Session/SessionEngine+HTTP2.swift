@@ -306,13 +306,7 @@ extension SessionEngine {
         case .deliver:
             _ = task.exchange.responseHead(.deliver)
             if configuration.decompressesResponses, let coding = ContentDecoder.coding(of: response) {
-                if let decoder = spareDecoder {
-                    spareDecoder = nil
-                    decoder.reset(coding: coding)
-                    task.decoder = decoder
-                } else {
-                    task.decoder = ContentDecoder(coding: coding)
-                }
+                installDecoder(coding, on: task)
             }
             if task.isStreaming {
                 _ = offer(.head(response), for: task, on: owner.connection, rest: Self.noBytes)
@@ -430,12 +424,7 @@ extension SessionEngine {
         applyTimeout(task, task.timeouts?.exchangeStarted(now: now) ?? .none)
         defer { owner.flush() }
         if let part {
-            let offered: PartOffer
-            switch part {
-            case .head(let response): offered = task.offerPart(task, .head(response))
-            case .body(let bytes): offered = bytes.withUnsafeBytes { task.offerPart(task, .body($0)) }
-            }
-            switch offered {
+            switch offerHeldPart(part, to: task) {
             case .delivered: break
             case .noDemand:
                 _ = task.exchange.partRefused(part, unparsed: Self.noBytes)

@@ -44,13 +44,7 @@ extension SessionEngine {
                     _ = task.exchange.responseHead(.deliver)
                     if configuration.decompressesResponses, connection.parser.hasContentEncoding,
                        let coding = ContentDecoder.coding(of: response) {
-                        if let decoder = spareDecoder {
-                            spareDecoder = nil
-                            decoder.reset(coding: coding)
-                            task.decoder = decoder
-                        } else {
-                            task.decoder = ContentDecoder(coding: coding)
-                        }
+                        installDecoder(coding, on: task)
                     }
                     if task.isStreaming {
                         if offer(.head(response), for: task, on: connection, rest: rest) { return true }

@@ -201,14 +201,7 @@ struct FetchCommand {
             for piece in FetchWriteOut.render(format, report, silent: options.silent) {
                 let bytes = Array(piece.text.utf8)
                 if piece.toStandardOutput {
-                    bytes.withUnsafeBytes { buffer in
-                        var offset = 0
-                        while offset < buffer.count {
-                            let written = Glibc.write(1, buffer.baseAddress! + offset, buffer.count - offset)
-                            if written <= 0 { break }
-                            offset += written
-                        }
-                    }
+                    FetchOutput.writeStandardOutput(bytes)
                 } else {
                     FetchOutput.writeStandardError(bytes)
                 }

@@ -57,15 +57,7 @@ final class FetchCookies {
         guard let jarPath else { return nil }
         let text = storage.jar(now: Self.now)
         if jarPath == "-" {
-            let bytes = Array(text.utf8)
-            bytes.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Glibc.write(1, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written <= 0 { break }
-                    offset += written
-                }
-            }
+            FetchOutput.writeStandardOutput(Array(text.utf8))
             return nil
         }
         do {

@@ -80,10 +80,22 @@ final class FetchOutput {
 
     /// Writes `bytes` to standard error, whole (write(2) on descriptor 2).
     static func writeStandardError(_ bytes: [UInt8]) {
+        writeAll(bytes, to: 2)
+    }
+
+    /// Writes `bytes` to standard output, unbuffered (`-w`'s text, `-c -`'s
+    /// jar), as curl interleaves them with the body.
+    static func writeStandardOutput(_ bytes: [UInt8]) {
+        writeAll(bytes, to: 1)
+    }
+
+    /// Writes all of `bytes` to `descriptor`, retrying on EINTR; stops at
+    /// the first other failure (a closed pipe: curl goes on too).
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 && errno == EINTR { continue }
                 if written <= 0 { return }
                 offset += written
