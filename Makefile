@@ -181,7 +181,8 @@ c-deps: deps
 # the archive is offered first by a directory on the compiler's own -L
 # path that holds only libstdc++.a (C_STATIC_CXX_DIR). Its symbols stay
 # local (the version script). OpenSSL and zlib are not linked at all: the
-# C API's modules load them at first use (Sources/CUVCombineLazyLibraries).
+# C API's modules load them at first use (Sources/CUVCombineLazyLibraries),
+# and nghttp2 too (at the first connection that may speak HTTP/2).
 C_STATIC_CXX_DIR = $(abspath $(C_SCRATCH))/static-libstdc++
 C_LIB_FLAGS = -Xswiftc -static-stdlib -Xswiftc -L$(C_STATIC_CXX_DIR) \
 	-Xlinker -soname=libuvcombine-c.so \
@@ -246,14 +247,14 @@ c-lib-size: c-lib
 	if [ $$size -gt $(C_LIB_STRIPPED_LIMIT_KB) ]; then \
 		echo "c-lib-size: the stripped library is over its limit: did a Foundation import reach the C API's modules?"; exit 1; \
 	fi
-	@# OpenSSL and zlib are loaded at first use (Sources/CUVCombineLazyLibraries),
+	@# OpenSSL, zlib and nghttp2 are loaded at first use (Sources/CUVCombineLazyLibraries),
 	@# never at start-up: no DT_NEEDED on them, and no undefined reference to
 	@# one of their functions (a call that bypassed the tables).
-	@needed=$$(readelf -d $(C_LIB_DIR)/libuvcombine-c.so | grep '(NEEDED)' | grep -Eo 'lib(ssl|crypto|z)\.so[.0-9]*'); \
-	if [ -n "$$needed" ]; then echo "c-lib-size: libuvcombine-c.so NEEDs $$needed at start-up: link OpenSSL and zlib through CUVCombineLazyLibraries"; exit 1; fi; \
-	direct=$$(nm -D --undefined-only $(C_LIB_DIR)/libuvcombine-c.so | awk '{print $$2}' | grep -E '^((SSL|SSL_CTX|BIO|ERR|X509|X509_VERIFY_PARAM|TLS|OPENSSL)_|(inflate|deflate|zlibVersion|crc32|adler32))' | tr '\n' ' '); \
-	if [ -n "$$direct" ]; then echo "c-lib-size: libuvcombine-c.so calls OpenSSL or zlib directly: $$direct"; exit 1; fi; \
-	echo "libuvcombine-c.so: OpenSSL and zlib not needed at start-up (loaded at first use)"
+	@needed=$$(readelf -d $(C_LIB_DIR)/libuvcombine-c.so | grep '(NEEDED)' | grep -Eo 'lib(ssl|crypto|z|nghttp2)\.so[.0-9]*' | tr '\n' ' '); \
+	if [ -n "$$needed" ]; then echo "c-lib-size: libuvcombine-c.so NEEDs $$needed at start-up: link OpenSSL, zlib and nghttp2 through CUVCombineLazyLibraries"; exit 1; fi; \
+	direct=$$(nm -D --undefined-only $(C_LIB_DIR)/libuvcombine-c.so | awk '{print $$2}' | grep -E '^((SSL|SSL_CTX|BIO|ERR|X509|X509_VERIFY_PARAM|TLS|OPENSSL)_|(inflate|deflate|zlibVersion|crc32|adler32)|nghttp2_)' | tr '\n' ' '); \
+	if [ -n "$$direct" ]; then echo "c-lib-size: libuvcombine-c.so calls OpenSSL, zlib or nghttp2 directly: $$direct"; exit 1; fi; \
+	echo "libuvcombine-c.so: OpenSSL, zlib and nghttp2 not needed at start-up (loaded at first use)"
 
 # Footprint (issue 30): Examples/c-footprint's plain C libuv program and the
 # same work through libuvcombine-c.so (a 1 ms timer, then 64 fetches at once
@@ -290,7 +291,7 @@ install: c-lib
 	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'libdir=$${exec_prefix}/lib' \
 		'includedir=$${prefix}/include' '' 'Name: uvcombine' \
 		'Description: Combine on a libuv event loop: the C API' 'Version: $(C_VERSION)' \
-		'Requires: libuv' 'Requires.private: libnghttp2' 'Libs: -L$${libdir} -luvcombine-c' 'Cflags: -I$${includedir}' \
+		'Requires: libuv' 'Libs: -L$${libdir} -luvcombine-c' 'Cflags: -I$${includedir}' \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/uvcombine.pc
 
 # Documentation: the DocC catalog Sources/UVCombine/UVCombine.docc and the

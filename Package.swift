@@ -81,10 +81,10 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // OpenSSL and zlib for the session and the WebSocket core, loaded at
-        // first use (dlopen of libssl.so.3, libcrypto.so.3, libz.so.1: the
-        // first https connection, compressed body or permessage-deflate
-        // WebSocket) through tables of their functions, so that neither is a
+        // OpenSSL, zlib and nghttp2 for the session, the WebSocket core and
+        // HTTP/2, loaded at first use (dlopen of libssl.so.3, libcrypto.so.3,
+        // libz.so.1, libnghttp2.so.14: the first https connection, compressed
+        // body, permessage-deflate WebSocket or HTTP/2 connection) through tables of their functions, so that neither is a
         // start-up dependency of libuvcombine-c.so (issue 30: loading them
         // cost a C host about 1.5 ms before its first timer tick). One code
         // path for the C library and the Swift products alike: the Swift
@@ -394,15 +394,13 @@ package.products.append(
     .library(name: "UVCombineHTTP2", targets: ["UVCombineHTTP2"])
 )
 package.targets.append(contentsOf: [
-    // libnghttp2 for HTTP/2 framing, HPACK and flow control, as curl uses
-    // it. Only UVCombineHTTP2 (and its tests) import it; the C library
-    // does not link it.
-    .systemLibrary(
-        name: "CNGHTTP2",
-        path: "Sources/CNGHTTP2",
-        pkgConfig: "libnghttp2",
-        providers: [.apt(["libnghttp2-dev"])]
-    ),
+    // libnghttp2 does HTTP/2 framing, HPACK and flow control, as in curl.
+    // Its header comes with CUVCombineLazyLibraries (cuvc_nghttp2.h: apt
+    // libnghttp2-dev), its functions from libnghttp2.so.14, loaded at the
+    // first connection that may speak HTTP/2, so neither the Swift products
+    // nor libuvcombine-c.so need it at start-up (issue 30). Only the tests'
+    // in-memory nghttp2 server links it.
+    //
     // The HTTP/2 client connection: bytes in, bytes out, events to a
     // delegate, flow control by the consumer's demand, hostile-peer
     // limits. No Foundation module, no Dispatch, no loop.
@@ -410,19 +408,22 @@ package.targets.append(contentsOf: [
         name: "UVCombineHTTP2",
         dependencies: [
             "UVCombineHTTPCore",
-            "CNGHTTP2",
+            "CUVCombineLazyLibraries",
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]
     ),
     .testTarget(
         name: "UVCombineHTTP2Tests",
         dependencies: [
-            "UVCombineHTTP2", "UVCombineHTTPCore", "CNGHTTP2", "UVCombineLoop", "UVCombineCore",
+            "UVCombineHTTP2", "UVCombineHTTPCore", "CUVCombineLazyLibraries", "UVCombineLoop", "UVCombineCore",
             "TestServerSupport", "UVCombineTesting", "CUVCombineMallocCounter",
             // The session over HTTP/2 (SessionHTTP2*Tests).
             "UVCombineHTTP", "UVCombineHTTPClient",
             .product(name: "HTTPTypes", package: "swift-http-types"),
-        ]
+        ],
+        // The in-memory server (Support/InMemoryServer.swift) calls
+        // nghttp2's server functions directly.
+        linkerSettings: [.linkedLibrary("nghttp2")]
     ),
 ])
 

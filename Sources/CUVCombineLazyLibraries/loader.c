@@ -1,9 +1,10 @@
-// dlopen and dlsym for cuvc_openssl.h and cuvc_zlib.h: each library opened
+// dlopen and dlsym for cuvc_openssl.h, cuvc_zlib.h and cuvc_nghttp2.h: each library opened
 // with RTLD_NOW | RTLD_LOCAL (its symbols resolved at once and kept out of
 // the global scope, so they cannot interpose on another copy in the host),
 // every function looked up once, the table kept for the process (the
 // libraries are never closed: OpenSSL keeps per-thread state and atexit
 // handlers that must outlive any of our calls).
+#include "cuvc_nghttp2.h"
 #include "cuvc_openssl.h"
 #include "cuvc_zlib.h"
 
@@ -121,6 +122,49 @@ cuvc_zlib_functions *cuvc_zlib_load_from(const char *soname, char *reason, size_
         return NULL;
     }
     if (fill_zlib(table, soname, reason, capacity) != 0) {
+        free(table);
+        return NULL;
+    }
+    return table;
+}
+
+// MARK: nghttp2
+
+static int fill_nghttp2(cuvc_nghttp2_functions *table, const char *soname, char *reason, size_t capacity) {
+    void *library = open_library(soname, reason, capacity);
+    if (library == NULL) return -1;
+// The field is `name`, the symbol `nghttp2_name`.
+#define CUVC_RESOLVE_NGHTTP2(name) \
+    if (resolve(library, "nghttp2_" #name, (void **)&table->name, reason, capacity) != 0) return -1;
+    CUVC_NGHTTP2_FUNCTIONS(CUVC_RESOLVE_NGHTTP2)
+#undef CUVC_RESOLVE_NGHTTP2
+    return 0;
+}
+
+static cuvc_nghttp2_functions nghttp2_table;
+static const cuvc_nghttp2_functions *nghttp2_loaded;
+static char nghttp2_reason[512];
+static pthread_once_t nghttp2_once = PTHREAD_ONCE_INIT;
+
+static void load_nghttp2_once(void) {
+    if (fill_nghttp2(&nghttp2_table, CUVC_NGHTTP2_SONAME, nghttp2_reason, sizeof nghttp2_reason) == 0) {
+        nghttp2_loaded = &nghttp2_table;
+    }
+}
+
+const cuvc_nghttp2_functions *cuvc_nghttp2_load(const char **reason) {
+    pthread_once(&nghttp2_once, load_nghttp2_once);
+    *reason = nghttp2_loaded != NULL ? NULL : nghttp2_reason;
+    return nghttp2_loaded;
+}
+
+cuvc_nghttp2_functions *cuvc_nghttp2_load_from(const char *soname, char *reason, size_t capacity) {
+    cuvc_nghttp2_functions *table = malloc(sizeof *table);
+    if (table == NULL) {
+        snprintf(reason, capacity, "out of memory");
+        return NULL;
+    }
+    if (fill_nghttp2(table, soname, reason, capacity) != 0) {
         free(table);
         return NULL;
     }

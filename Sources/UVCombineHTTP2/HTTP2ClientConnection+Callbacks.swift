@@ -1,4 +1,4 @@
-import CNGHTTP2
+internal import CUVCombineLazyLibraries
 import HTTPTypes
 
 /// nghttp2's callbacks, as methods: each returns 0 to go on, or
@@ -132,10 +132,10 @@ extension HTTP2ClientConnection {
     /// stalled stream holds up no other); the stream's only when the owner
     /// consumes it.
     internal func dataReceived(streamID: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
-        _ = nghttp2_session_consume_connection(session, bytes.count)
+        _ = nghttp2.session_consume_connection(session, bytes.count)
         guard let stream = streams[streamID] else { return 0 }
         if stream.isCancelled {
-            _ = nghttp2_session_consume_stream(session, streamID, bytes.count)
+            _ = nghttp2.session_consume_stream(session, streamID, bytes.count)
             return 0
         }
         streams[streamID]!.unconsumed += bytes.count
@@ -175,7 +175,7 @@ extension HTTP2ClientConnection {
         guard UInt32(frame.hd.type) == NGHTTP2_HEADERS.rawValue,
               let stream = streams.removeValue(forKey: frame.hd.stream_id), !stream.isCancelled else { return 0 }
         emit(.streamFailed(HTTP2StreamID(frame.hd.stream_id),
-                           HTTP2Error(.refusedStream, detail: "HEADERS not sent: " + String(cString: nghttp2_strerror(libraryError)))))
+                           HTTP2Error(.refusedStream, detail: "HEADERS not sent: " + nghttp2.message(for: libraryError))))
         return 0
     }
 
@@ -185,7 +185,7 @@ extension HTTP2ClientConnection {
     }
 
     private func currentPeerSettings() -> HTTP2PeerSettings {
-        func value(_ id: nghttp2_settings_id) -> UInt32 { nghttp2_session_get_remote_settings(session, id) }
+        func value(_ id: nghttp2_settings_id) -> UInt32 { nghttp2.session_get_remote_settings(session, id) }
         let concurrent = value(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS)
         let headerList = value(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE)
         return HTTP2PeerSettings(

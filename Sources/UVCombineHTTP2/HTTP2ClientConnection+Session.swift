@@ -1,4 +1,4 @@
-import CNGHTTP2
+internal import CUVCombineLazyLibraries
 import HTTPTypes
 
 extension HTTP2ClientConnection {
@@ -7,35 +7,35 @@ extension HTTP2ClientConnection {
     /// limits nghttp2 enforces itself (CONTINUATION count, queued
     /// acknowledgements, our encoder's table size). The
     /// user data is set by the caller once `self` exists.
-    internal static func makeSession(_ configuration: HTTP2Configuration) -> OpaquePointer? {
+    internal static func makeSession(_ configuration: HTTP2Configuration, _ nghttp2: cuvc_nghttp2_functions) -> OpaquePointer? {
         var callbacks: OpaquePointer?
-        guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { return nil }
-        defer { nghttp2_session_callbacks_del(callbacks) }
-        nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks) { _, header, userData in
+        guard nghttp2.session_callbacks_new(&callbacks) == 0, let callbacks else { return nil }
+        defer { nghttp2.session_callbacks_del(callbacks) }
+        nghttp2.session_callbacks_set_on_begin_frame_callback(callbacks) { _, header, userData in
             HTTP2ClientConnection.owner(userData).frameBegins(header!.pointee)
         }
-        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
+        nghttp2.session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
             HTTP2ClientConnection.owner(userData).headerBlockBegins(frame!.pointee)
         }
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, userData in
+        nghttp2.session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, userData in
             HTTP2ClientConnection.owner(userData).headerReceived(
                 streamID: frame!.pointee.hd.stream_id,
                 name: UnsafeRawBufferPointer(start: name, count: nameLength),
                 value: UnsafeRawBufferPointer(start: value, count: valueLength))
         }
-        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
+        nghttp2.session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
             HTTP2ClientConnection.owner(userData).frameReceived(frame!)
         }
-        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, userData in
+        nghttp2.session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, userData in
             HTTP2ClientConnection.owner(userData).dataReceived(streamID: streamID, UnsafeRawBufferPointer(start: data, count: length))
         }
-        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, errorCode, userData in
+        nghttp2.session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, errorCode, userData in
             HTTP2ClientConnection.owner(userData).streamClosed(streamID, code: HTTP2ErrorCode(rawValue: errorCode))
         }
-        nghttp2_session_callbacks_set_on_frame_not_send_callback(callbacks) { _, frame, libraryError, userData in
+        nghttp2.session_callbacks_set_on_frame_not_send_callback(callbacks) { _, frame, libraryError, userData in
             HTTP2ClientConnection.owner(userData).frameNotSent(frame!.pointee, libraryError: libraryError)
         }
-        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, userData in
+        nghttp2.session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, userData in
             if UInt32(frame!.pointee.hd.type) == NGHTTP2_GOAWAY.rawValue {
                 let connection = HTTP2ClientConnection.owner(userData)
                 let goAway = frame!.pointee.goaway
@@ -49,37 +49,37 @@ extension HTTP2ClientConnection {
             }
             return 0
         }
-        nghttp2_session_callbacks_set_on_invalid_frame_recv_callback(callbacks) { _, _, libraryError, userData in
+        nghttp2.session_callbacks_set_on_invalid_frame_recv_callback(callbacks) { _, _, libraryError, userData in
             let connection = HTTP2ClientConnection.owner(userData)
             if connection.lastLibraryError == nil {
-                connection.lastLibraryError = (libraryError, String(cString: nghttp2_strerror(libraryError)))
+                connection.lastLibraryError = (libraryError, connection.nghttp2.message(for: libraryError))
             }
             return 0
         }
-        nghttp2_session_callbacks_set_error_callback2(callbacks) { _, code, message, length, userData in
+        nghttp2.session_callbacks_set_error_callback2(callbacks) { _, code, message, length, userData in
             let text = message.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) }
             HTTP2ClientConnection.owner(userData).lastLibraryError = (code, text ?? "")
             return 0
         }
 
         var option: OpaquePointer?
-        guard nghttp2_option_new(&option) == 0, let option else { return nil }
-        defer { nghttp2_option_del(option) }
-        nghttp2_option_set_no_auto_window_update(option, 1)
-        nghttp2_option_set_max_continuations(option, configuration.maxContinuations)
+        guard nghttp2.option_new(&option) == 0, let option else { return nil }
+        defer { nghttp2.option_del(option) }
+        nghttp2.option_set_no_auto_window_update(option, 1)
+        nghttp2.option_set_max_continuations(option, configuration.maxContinuations)
         // The entries per SETTINGS frame are counted by our begin-frame
         // callback (so the error names the limit); nghttp2's own check runs
         // before that callback, so it is set above anything a frame of
         // the default maximum size (16,384 bytes: 2,730 entries) carries.
-        nghttp2_option_set_max_settings(option, 4096)
-        nghttp2_option_set_max_outbound_ack(option, configuration.maxOutboundAcks)
-        nghttp2_option_set_max_deflate_dynamic_table_size(option, configuration.maxDeflateTableSize)
+        nghttp2.option_set_max_settings(option, 4096)
+        nghttp2.option_set_max_outbound_ack(option, configuration.maxOutboundAcks)
+        nghttp2.option_set_max_deflate_dynamic_table_size(option, configuration.maxDeflateTableSize)
         // Closed streams are not kept for the priority tree (RFC 9113
         // deprecated it): nothing grows with the number of finished streams.
-        nghttp2_option_set_no_closed_streams(option, 1)
+        nghttp2.option_set_no_closed_streams(option, 1)
 
         var session: OpaquePointer?
-        guard nghttp2_session_client_new3(&session, callbacks, nil, option, nil) == 0 else { return nil }
+        guard nghttp2.session_client_new3(&session, callbacks, nil, option, nil) == 0 else { return nil }
         return session
     }
 

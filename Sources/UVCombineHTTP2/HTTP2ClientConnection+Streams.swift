@@ -1,4 +1,4 @@
-import CNGHTTP2
+internal import CUVCombineLazyLibraries
 import HTTPTypes
 
 extension HTTP2ClientConnection {
@@ -52,12 +52,12 @@ extension HTTP2ClientConnection {
             }
             return headerVectors.withUnsafeBufferPointer { vectors in
                 upload == nil
-                    ? nghttp2_submit_request(session, nil, vectors.baseAddress, vectors.count, nil, nil)
-                    : nghttp2_submit_request(session, nil, vectors.baseAddress, vectors.count, &provider, nil)
+                    ? nghttp2.submit_request(session, nil, vectors.baseAddress, vectors.count, nil, nil)
+                    : nghttp2.submit_request(session, nil, vectors.baseAddress, vectors.count, &provider, nil)
             }
         }
         guard id > 0 else {
-            throw HTTP2Error(.invalidRequest, detail: String(cString: nghttp2_strerror(id)))
+            throw HTTP2Error(.invalidRequest, detail: nghttp2.message(for: id))
         }
         streams[id] = HTTP2StreamState(upload: upload)
         return HTTP2StreamID(id)
@@ -124,7 +124,7 @@ extension HTTP2ClientConnection {
     private func resumeUploadIfDeferred(_ id: Int32) {
         guard streams[id]?.upload?.isDeferred == true else { return }
         streams[id]!.upload!.isDeferred = false
-        _ = nghttp2_session_resume_data(session, id)
+        _ = nghttp2.session_resume_data(session, id)
     }
 
     /// Bytes the stream's consumer took: they return to the stream's
@@ -140,7 +140,7 @@ extension HTTP2ClientConnection {
     public func consume(_ count: Int, on id: HTTP2StreamID) {
         guard count > 0, streams[id.rawValue] != nil else { return }
         streams[id.rawValue]!.unconsumed -= count
-        _ = nghttp2_session_consume_stream(session, id.rawValue, count)
+        _ = nghttp2.session_consume_stream(session, id.rawValue, count)
     }
 
     /// Bytes delivered on the stream and not yet consumed.
@@ -162,7 +162,7 @@ extension HTTP2ClientConnection {
     public func cancelStream(_ id: HTTP2StreamID) {
         guard streams[id.rawValue]?.isCancelled == false else { return }
         streams[id.rawValue]!.isCancelled = true
-        _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), id.rawValue, HTTP2ErrorCode.cancel.rawValue)
+        _ = nghttp2.submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), id.rawValue, HTTP2ErrorCode.cancel.rawValue)
     }
 
     /// The peer's flow-control window for uploads on the stream (bytes it
@@ -175,13 +175,13 @@ extension HTTP2ClientConnection {
     /// ```
     public func uploadWindow(on id: HTTP2StreamID) -> Int? {
         guard streams[id.rawValue] != nil else { return nil }
-        var stream = nghttp2_session_get_stream_remote_window_size(session, id.rawValue)
+        var stream = nghttp2.session_get_stream_remote_window_size(session, id.rawValue)
         if stream < 0 {
             // HEADERS not sent yet: nghttp2 creates the stream then. Its
             // window will start at the peer's initial window size.
-            stream = Int32(clamping: nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE))
+            stream = Int32(clamping: nghttp2.session_get_remote_settings(session, NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE))
         }
-        let connection = nghttp2_session_get_remote_window_size(session)
+        let connection = nghttp2.session_get_remote_window_size(session)
         return Int(max(0, min(stream, connection)))
     }
 }

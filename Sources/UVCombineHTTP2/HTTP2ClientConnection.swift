@@ -1,4 +1,4 @@
-import CNGHTTP2
+internal import CUVCombineLazyLibraries
 import HTTPTypes
 import UVCombineHTTPCore
 
@@ -39,6 +39,9 @@ public final class HTTP2ClientConnection {
     /// Receives the events. Held weakly: the owner holds the connection.
     public weak var delegate: (any HTTP2ConnectionDelegate)?
 
+    /// nghttp2's functions (``NGHTTP2Library``), loaded before the session
+    /// was made.
+    internal let nghttp2: cuvc_nghttp2_functions
     /// nghttp2's session, ours from init to deinit.
     internal let session: OpaquePointer
     /// Open streams by id.
@@ -81,19 +84,37 @@ public final class HTTP2ClientConnection {
     /// (ENABLE_PUSH 0, the window, table and header list sizes of
     /// `configuration`), and the connection window update.
     ///
-    /// Throws ``HTTP2Error/Kind/protocolError`` only when nghttp2 cannot
-    /// allocate its session.
-    public init(configuration: HTTP2Configuration = HTTP2Configuration()) throws(HTTP2Error) {
+    /// libnghttp2 is loaded at the first connection of the process
+    /// (``NGHTTP2Library``), not when it starts.
+    ///
+    /// Throws ``HTTP2Error/Kind/invalidRequest`` when libnghttp2.so.14
+    /// cannot be loaded (detail `"cannot load libnghttp2: "` and the
+    /// loader's reason; a data task fails with `.invalidRequest`), and
+    /// ``HTTP2Error/Kind/protocolError`` when nghttp2 cannot allocate its
+    /// session.
+    public convenience init(configuration: HTTP2Configuration = HTTP2Configuration()) throws(HTTP2Error) {
+        try self.init(configuration: configuration, nghttp2: NGHTTP2Library.load())
+    }
+
+    /// The same with libnghttp2 loaded from `nghttp2Library` (a soname or
+    /// path, loaded anew): for tests of a missing or wrong library.
+    package convenience init(configuration: HTTP2Configuration = HTTP2Configuration(),
+                             nghttp2Library: String) throws(HTTP2Error) {
+        try self.init(configuration: configuration, nghttp2: NGHTTP2Library.load(soname: nghttp2Library))
+    }
+
+    private init(configuration: HTTP2Configuration, nghttp2: cuvc_nghttp2_functions) throws(HTTP2Error) {
         self.configuration = configuration
+        self.nghttp2 = nghttp2
         let window = HTTP2ClientConnection.nanoseconds(configuration.floodWindow)
         resetLimit = HTTP2FrameRateLimit(limit: configuration.maxPeerResets, windowNanoseconds: window)
         pingLimit = HTTP2FrameRateLimit(limit: configuration.maxPeerPings, windowNanoseconds: window)
         settingsLimit = HTTP2FrameRateLimit(limit: configuration.maxPeerSettingsFrames, windowNanoseconds: window)
-        guard let made = HTTP2ClientConnection.makeSession(configuration) else {
+        guard let made = HTTP2ClientConnection.makeSession(configuration, nghttp2) else {
             throw HTTP2Error(.protocolError, detail: "nghttp2_session_client_new3 failed")
         }
         session = made
-        nghttp2_session_set_user_data(session, Unmanaged.passUnretained(self).toOpaque())
+        nghttp2.session_set_user_data(session, Unmanaged.passUnretained(self).toOpaque())
         var settings: [nghttp2_settings_entry] = [
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue),
@@ -103,15 +124,15 @@ public final class HTTP2ClientConnection {
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),
                                    value: UInt32(clamping: configuration.maxHeaderListSize)),
         ]
-        _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+        _ = nghttp2.submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
         // Why a connection window far above the stream window: bytes return
         // to it on arrival, so it only has to cover what is in flight.
-        _ = nghttp2_session_set_local_window_size(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0,
+        _ = nghttp2.session_set_local_window_size(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0,
                                                   configuration.connectionWindowSize)
     }
 
     deinit {
-        nghttp2_session_del(session)
+        nghttp2.session_del(session)
     }
 
     // MARK: Bytes in and out
@@ -125,11 +146,11 @@ public final class HTTP2ClientConnection {
         isProcessing = true
         self.now = now.uptimeNanoseconds
         lastLibraryError = nil
-        let queuedBefore = nghttp2_session_get_outbound_queue_size(session)
-        let result = nghttp2_session_mem_recv(session, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count)
+        let queuedBefore = nghttp2.session_get_outbound_queue_size(session)
+        let result = nghttp2.session_mem_recv(session, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count)
         isProcessing = false
         if result < 0 {
-            failConnection(pendingFailure ?? HTTP2ClientConnection.error(forLibraryCode: Int32(result), message: lastLibraryError?.message))
+            failConnection(pendingFailure ?? error(forLibraryCode: Int32(result), message: lastLibraryError?.message))
             return
         }
         // nghttp2 handles most connection errors itself (a frame in the
@@ -138,13 +159,13 @@ public final class HTTP2ClientConnection {
         // read queued control frames (the count leaves DATA out), the
         // output is pulled out now and kept for the owner's next
         // produceOutput; a GOAWAY of ours in it is a connection error.
-        guard failure == nil, !isShuttingDown, nghttp2_session_get_outbound_queue_size(session) > queuedBefore else { return }
+        guard failure == nil, !isShuttingDown, nghttp2.session_get_outbound_queue_size(session) > queuedBefore else { return }
         sentGoAwayCode = nil
         isProcessing = true
         serialize(into: &heldOutput)
         isProcessing = false
         if let code = sentGoAwayCode, failure == nil, !isShuttingDown {
-            failConnection(HTTP2ClientConnection.error(forLibraryCode: lastLibraryError?.code, goAwayCode: code,
+            failConnection(error(forLibraryCode: lastLibraryError?.code, goAwayCode: code,
                                                        message: lastLibraryError?.message))
         }
     }
@@ -153,7 +174,7 @@ public final class HTTP2ClientConnection {
     internal func serialize(into buffer: inout [UInt8]) {
         while true {
             var pointer: UnsafePointer<UInt8>?
-            let count = nghttp2_session_mem_send(session, &pointer)
+            let count = nghttp2.session_mem_send(session, &pointer)
             guard count > 0, let pointer else { return }
             buffer.append(contentsOf: UnsafeRawBufferPointer(start: pointer, count: count))
         }
@@ -174,11 +195,11 @@ public final class HTTP2ClientConnection {
         }
         while true {
             var pointer: UnsafePointer<UInt8>?
-            let count = nghttp2_session_mem_send(session, &pointer)
+            let count = nghttp2.session_mem_send(session, &pointer)
             if count <= 0 || pointer == nil {
                 if count < 0 && failure == nil {
                     isProcessing = false
-                    failConnection(HTTP2ClientConnection.error(forLibraryCode: Int32(count), message: lastLibraryError?.message))
+                    failConnection(error(forLibraryCode: Int32(count), message: lastLibraryError?.message))
                     isProcessing = true
                 }
                 break
@@ -199,12 +220,12 @@ public final class HTTP2ClientConnection {
     }
 
     /// Whether there is something to write (``produceOutput(into:)``).
-    public var wantsToWrite: Bool { !heldOutput.isEmpty || nghttp2_session_want_write(session) != 0 }
+    public var wantsToWrite: Bool { !heldOutput.isEmpty || nghttp2.session_want_write(session) != 0 }
 
     /// Whether the connection is done: nothing more to read or write
     /// (after GOAWAY both ways, or a failure). Close the socket.
     public var isFinished: Bool {
-        failure != nil || (nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0)
+        failure != nil || (nghttp2.session_want_read(session) == 0 && nghttp2.session_want_write(session) == 0)
     }
 
     /// Whether a new stream may be opened: no failure, no GOAWAY either way.
@@ -220,7 +241,7 @@ public final class HTTP2ClientConnection {
     public func sendPing(now: HTTPDeadline) {
         var payload = now.uptimeNanoseconds.bigEndian
         withUnsafeBytes(of: &payload) { bytes in
-            _ = nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), bytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            _ = nghttp2.submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), bytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
         }
     }
 
@@ -230,7 +251,7 @@ public final class HTTP2ClientConnection {
     public func shutdown() {
         guard !isShuttingDown, failure == nil else { return }
         isShuttingDown = true
-        _ = nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nghttp2_session_get_last_proc_stream_id(session),
+        _ = nghttp2.submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nghttp2.session_get_last_proc_stream_id(session),
                                   HTTP2ErrorCode.noError.rawValue, nil, 0)
     }
 
@@ -259,7 +280,7 @@ public final class HTTP2ClientConnection {
         guard failure == nil else { return }
         failure = error
         pendingFailure = nil
-        _ = nghttp2_session_terminate_session(session, (error.errorCode ?? .protocolError).rawValue)
+        _ = nghttp2.session_terminate_session(session, (error.errorCode ?? .protocolError).rawValue)
         emit(.connectionFailed(error))
         failOpenStreams(error)
     }
@@ -276,7 +297,7 @@ public final class HTTP2ClientConnection {
 
     /// A connection error nghttp2 handled itself: the library code when it
     /// names a kind of ours, else the GOAWAY code it sent.
-    internal static func error(forLibraryCode code: Int32?, goAwayCode: HTTP2ErrorCode?, message: String?) -> HTTP2Error {
+    internal func error(forLibraryCode code: Int32?, goAwayCode: HTTP2ErrorCode?, message: String?) -> HTTP2Error {
         if let code, code != NGHTTP2_ERR_PROTO.rawValue, code != NGHTTP2_ERR_CALLBACK_FAILURE.rawValue {
             return error(forLibraryCode: code, message: message)
         }
@@ -289,7 +310,7 @@ public final class HTTP2ClientConnection {
     }
 
     /// nghttp2's error codes as our kinds.
-    internal static func error(forLibraryCode code: Int32, message: String?) -> HTTP2Error {
+    internal func error(forLibraryCode code: Int32, message: String?) -> HTTP2Error {
         switch code {
         case NGHTTP2_ERR_HEADER_COMP.rawValue:
             HTTP2Error(.compressionError, errorCode: .compressionError, detail: message)
@@ -303,7 +324,7 @@ public final class HTTP2ClientConnection {
             HTTP2Error(.continuationFlood, errorCode: .enhanceYourCalm, detail: message)
         default:
             HTTP2Error(.protocolError, errorCode: .protocolError,
-                       detail: message ?? String(cString: nghttp2_strerror(code)))
+                       detail: message ?? nghttp2.message(for: code))
         }
     }
 

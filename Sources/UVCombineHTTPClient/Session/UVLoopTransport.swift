@@ -1,6 +1,7 @@
 import UVCombineCore
 import UVCombineLoop
 import UVCombineHTTPCore
+import UVCombineHTTP2
 
 /// The session's transport on a real loop: TCP connections from
 /// UVCombineLoop (`UVTCP.connect`, name resolution included), or Unix
@@ -85,7 +86,10 @@ package final class UVLoopTransport: HTTPTransport {
         }
         tlsContext = context
         let connection = TLSConnection(host: key.host, context: context, setupError: nil, loop: loop, handler: handler)
-        connection.offersHTTP2 = key.httpVersion.mayUseHTTP2
+        // Without libnghttp2 (loaded here, at the first connection that may
+        // speak HTTP/2) ALPN offers http/1.1 only: the server answers in
+        // HTTP/1.1 (NGHTTP2Library).
+        connection.offersHTTP2 = key.httpVersion.mayUseHTTP2 && NGHTTP2Library.isAvailable
         if let proxy = key.proxy, key.socketPath == nil {
             // TLS to the origin inside a CONNECT tunnel through the proxy.
             let tunnel = ProxyTunnelConnection(originHost: key.host, port: key.port, proxy: proxy, handler: connection)

@@ -1,4 +1,4 @@
-import CNGHTTP2
+import CUVCombineLazyLibraries
 import HTTPTypes
 import UVCombineHTTP2
 import UVCombineHTTPCore
