@@ -24,8 +24,9 @@ extension UVLoop: Scheduler {
 
     /// One millisecond: libuv's timers count whole milliseconds, so an
     /// action runs within about a millisecond (plus the loop's own latency)
-    /// after its deadline, and never before it. Tolerances are accepted and
-    /// otherwise ignored.
+    /// after its deadline, and never before it (checked against
+    /// `uv_hrtime`; the rule is TimerSchedule's). Tolerances are accepted
+    /// and otherwise ignored.
     public var minimumTolerance: SchedulerTimeType.Stride { .milliseconds(1) }
 
     /// Runs `action` on the loop thread at the next opportunity: in a later

@@ -3,20 +3,31 @@
 ///
 /// Deadlines are nanoseconds on `uv_hrtime`; libuv's timers count whole
 /// milliseconds of its cached loop clock (`uv_now`, the same clock
-/// truncated). A deadline `d` maps to the loop-clock slot `ceil(d / 1 ms)`,
-/// and the timer is armed to expire exactly at that slot, so it can never
-/// fire before `d` (libuv's relative timeouts can be up to 1 ms early).
+/// truncated), read once per loop iteration.
+///
+/// The rule (never early, at most one millisecond late from rounding): a
+/// deadline `d` is armed for the loop-clock millisecond it falls in,
+/// `floor(d / 1 ms)` (``slot(for:)``). libuv's poll then sleeps whole
+/// milliseconds from the clock it read at the start of the iteration, so
+/// it wakes at that millisecond plus the fraction of a millisecond the
+/// clock had then: usually at or after `d`. Every expiry is checked
+/// against `uv_hrtime`: when libuv woke before `d`, the action does not
+/// run and the timer is re-armed for the first slot after both `d` and the
+/// loop clock (``Action/rearm(slot:)``), which is never early. A 1 ms timer
+/// armed just after the loop started therefore fires 1 to 2 ms later;
+/// rounding `d` up instead (`ceil`, as before issue 30's last part) added
+/// a whole millisecond to nearly every firing (2 to 3 ms for 1 ms).
 ///
 /// Repeating timers keep a fixed origin: deadline k is `first + k *
 /// interval`, computed by addition, never re-armed from "now", so they do
 /// not drift.
 ///
 /// Lateness: libuv polls in whole milliseconds measured from a clock read
-/// at the start of each iteration, so a timer due at a millisecond boundary
-/// wakes a little after it, and at a 1 ms period that offset creeps until a
-/// firing lands one slot late. When the next deadline is then already due
-/// (late by less than one more period) it runs at once, in the same timer
-/// pass, which keeps the rate exact and re-aligns the timer to its grid.
+/// at the start of each iteration, so a timer wakes a little after its
+/// slot, and at a 1 ms period that offset creeps until a firing lands one
+/// slot late. When the next deadline is then already due (late by less
+/// than one more period) it runs at once, in the same timer pass, which
+/// keeps the rate exact and re-aligns the timer to its grid.
 /// When the loop was blocked for longer, every deadline whose period has
 /// fully elapsed is skipped and the timer resumes with the first deadline
 /// still ahead, as Foundation's `Timer` skips the firings a blocked run loop
@@ -49,9 +60,18 @@ package struct TimerSchedule: Equatable, Sendable {
         self.interval = interval
     }
 
-    /// The loop-clock millisecond at which a timer for `deadline` may fire:
-    /// `ceil(deadline / 1 ms)`.
+    /// The loop-clock millisecond a timer for `deadline` is armed for: the
+    /// one the deadline falls in, `floor(deadline / 1 ms)`. libuv may wake
+    /// in it before the deadline; ``timerFired(now:loopTime:)`` then
+    /// re-arms.
     package static func slot(for deadline: UInt64) -> UInt64 {
+        deadline / 1_000_000
+    }
+
+    /// The first loop-clock millisecond at or after `deadline`:
+    /// `ceil(deadline / 1 ms)`. A timer armed for it cannot wake before the
+    /// deadline (the re-arm after an early wake).
+    package static func slot(atOrAfter deadline: UInt64) -> UInt64 {
         deadline / 1_000_000 + (deadline % 1_000_000 == 0 ? 0 : 1)
     }
 
@@ -68,9 +88,10 @@ package struct TimerSchedule: Equatable, Sendable {
     /// `uv_now(loop)`.
     package mutating func timerFired(now: UInt64, loopTime: UInt64) -> Action {
         guard now >= deadline else {
-            // Never early: wait for the remainder (at least one slot ahead,
-            // so libuv does not run the timer again in the same pass).
-            return .rearm(slot: max(Self.slot(for: deadline), loopTime &+ 1))
+            // Never early: wait for the remainder, in a slot that cannot
+            // wake before the deadline and at least one slot ahead (so
+            // libuv does not run the timer again in the same pass).
+            return .rearm(slot: max(Self.slot(atOrAfter: deadline), loopTime &+ 1))
         }
         guard interval > 0 else { return .fire(nextSlot: nil) }
         var next = Self.saturatingAdd(deadline, interval)

@@ -8,9 +8,11 @@ import CLibUV
 /// - Never keeps the loop alive (the handle is unref'd): whatever the
 ///   deadlines guard (sockets, name resolution) keeps the loop running on
 ///   its own, and idle keep-alive connections must not.
-/// - Never fires early: a deadline maps to the loop-clock millisecond slot
-///   at or after it (``TimerSchedule``), and a firing that libuv delivers
-///   early is re-armed for the remainder.
+/// - Never fires early, and at most about a millisecond late from
+///   rounding: a deadline is armed for the loop-clock millisecond it falls
+///   in (``TimerSchedule``, which states the rule), and a firing that
+///   libuv delivers before the deadline (`uv_hrtime`) is re-armed for the
+///   first slot after it.
 /// - The handle opens on the first `arm` and closes with ``close()`` or
 ///   when the loop closes.
 ///
@@ -108,7 +110,7 @@ internal final class DeadlineTimerOwner: UVHandleOwner {
         if uv_hrtime() < deadline {
             // libuv fired before the deadline: wait for the remainder, at
             // least one slot ahead so it does not run again in this pass.
-            start(slot: max(TimerSchedule.slot(for: deadline), uv_now(loop.uvLoop) &+ 1))
+            start(slot: max(TimerSchedule.slot(atOrAfter: deadline), uv_now(loop.uvLoop) &+ 1))
             return
         }
         self.deadline = nil

@@ -7,18 +7,24 @@ import UVCombineLoop
 struct TimerScheduleTests {
     let ms: UInt64 = 1_000_000
 
-    @Test func slotsRoundUpToTheLoopClocksMillisecond() {
+    @Test func slotsAreTheLoopClocksMillisecondTheDeadlineFallsIn() {
         #expect(TimerSchedule.slot(for: 0) == 0)
+        #expect(TimerSchedule.slot(for: 999_999) == 0)
         #expect(TimerSchedule.slot(for: 1_000_000) == 1)
-        #expect(TimerSchedule.slot(for: 1_000_001) == 2)
-        #expect(TimerSchedule.slot(for: .max) == UInt64.max / 1_000_000 + 1)
+        #expect(TimerSchedule.slot(for: 1_000_001) == 1)
+        #expect(TimerSchedule.slot(for: .max) == UInt64.max / 1_000_000)
+        // The re-arm's slot rounds up: it cannot wake before the deadline.
+        #expect(TimerSchedule.slot(atOrAfter: 0) == 0)
+        #expect(TimerSchedule.slot(atOrAfter: 1_000_000) == 1)
+        #expect(TimerSchedule.slot(atOrAfter: 1_000_001) == 2)
+        #expect(TimerSchedule.slot(atOrAfter: .max) == UInt64.max / 1_000_000 + 1)
         #expect(TimerSchedule.timeout(forSlot: 10, loopTime: 7) == 3)
         #expect(TimerSchedule.timeout(forSlot: 10, loopTime: 12) == 0)
     }
 
     @Test func aOneShotTimerFiresOnceAndCloses() {
         var schedule = TimerSchedule(first: 10 * ms + 300, interval: 0)
-        #expect(schedule.slot == 11)
+        #expect(schedule.slot == 10)
         #expect(schedule.timerFired(now: 11 * ms + 50_000, loopTime: 11) == .fire(nextSlot: nil))
     }
 
@@ -52,10 +58,11 @@ struct TimerScheduleTests {
         let now = first + 5 * ms + 500_000
         let loopTime = now / ms // 15
         let action = schedule.timerFired(now: now, loopTime: loopTime)
-        // 11.3, 12.3, 13.3, 14.3 fall at or before the loop clock (15 ms);
-        // 15.3 is the next one, in the next slot: one tick, no burst.
+        // 11.3, 12.3, 13.3, 14.3 are a whole period behind the loop clock
+        // (15 ms): skipped. 15.3 is due but late by less than a period: it
+        // runs once more (slot 15), then 16.3: no burst.
         #expect(schedule.deadline == first + 5 * ms)
-        #expect(action == .fire(nextSlot: 16))
+        #expect(action == .fire(nextSlot: 15))
         #expect(schedule.skippedCount == 4)
     }
 
@@ -64,12 +71,16 @@ struct TimerScheduleTests {
         var schedule = TimerSchedule(first: first, interval: ms)
         // libuv's millisecond polling let the offset creep: the firing for
         // 10.3 runs at 12.05 (loop clock 12). 11.3 is due but late by less
-        // than a period: it runs at once (its slot, 12, has passed), which
+        // than a period: it runs at once (its slot, 11, has passed), which
         // puts the timer back on its grid instead of dropping a tick.
-        #expect(schedule.timerFired(now: 12 * ms + 50_000, loopTime: 12) == .fire(nextSlot: 12))
+        #expect(schedule.timerFired(now: 12 * ms + 50_000, loopTime: 12) == .fire(nextSlot: 11))
         #expect(schedule.deadline == first + ms)
-        #expect(TimerSchedule.timeout(forSlot: 12, loopTime: 12) == 0)
-        #expect(schedule.timerFired(now: 12 * ms + 60_000, loopTime: 12) == .fire(nextSlot: 13))
+        #expect(TimerSchedule.timeout(forSlot: 11, loopTime: 12) == 0)
+        #expect(schedule.timerFired(now: 12 * ms + 60_000, loopTime: 12) == .fire(nextSlot: 12))
+        #expect(schedule.deadline == first + 2 * ms)
+        // 12.3's slot is the loop clock's: libuv runs it in the same pass,
+        // before 12.3, and it waits for slot 13 instead of running early.
+        #expect(schedule.timerFired(now: 12 * ms + 70_000, loopTime: 12) == .rearm(slot: 13))
         #expect(schedule.deadline == first + 2 * ms)
         #expect(schedule.skippedCount == 0)
     }
@@ -84,10 +95,10 @@ struct TimerScheduleTests {
 
     @Test func hugeIntervalsSaturateInsteadOfTrapping() {
         var schedule = TimerSchedule(first: 5 * ms, interval: .max)
-        #expect(schedule.timerFired(now: 5 * ms, loopTime: 5) == .fire(nextSlot: UInt64.max / 1_000_000 + 1))
+        #expect(schedule.timerFired(now: 5 * ms, loopTime: 5) == .fire(nextSlot: UInt64.max / 1_000_000))
         #expect(schedule.deadline == .max)
         var late = TimerSchedule(first: .max - 10, interval: 100)
-        #expect(late.timerFired(now: .max, loopTime: UInt64.max / 1_000_000) == .fire(nextSlot: UInt64.max / 1_000_000 + 1))
+        #expect(late.timerFired(now: .max, loopTime: UInt64.max / 1_000_000) == .fire(nextSlot: UInt64.max / 1_000_000))
         #expect(late.deadline == .max)
     }
 }
