@@ -39,7 +39,7 @@ public final class HTTP2ClientConnection {
     /// Receives the events. Held weakly: the owner holds the connection.
     public weak var delegate: (any HTTP2ConnectionDelegate)?
 
-    /// nghttp2's functions (``NGHTTP2Library``), loaded before the session
+    /// nghttp2's functions (`NGHTTP2Library`), loaded before the session
     /// was made.
     internal let nghttp2: cuvc_nghttp2_functions
     /// nghttp2's session, ours from init to deinit.
@@ -85,7 +85,7 @@ public final class HTTP2ClientConnection {
     /// `configuration`), and the connection window update.
     ///
     /// libnghttp2 is loaded at the first connection of the process
-    /// (``NGHTTP2Library``), not when it starts.
+    /// (`NGHTTP2Library`), not when it starts.
     ///
     /// Throws ``HTTP2Error/Kind/invalidRequest`` when libnghttp2.so.14
     /// cannot be loaded (detail `"cannot load libnghttp2: "` and the

@@ -76,7 +76,9 @@ public struct HTTP2Error: Error, Sendable, Hashable, CustomStringConvertible {
         /// A keep-alive PING was not acknowledged in time.
         case pingTimeout
         /// The request cannot be sent as HTTP/2: a pseudo-header missing,
-        /// a field HTTP/2 forbids, or no stream id left.
+        /// a field HTTP/2 forbids, no stream id left, or libnghttp2 cannot
+        /// be loaded (`NGHTTP2Library`; the detail is `"cannot load
+        /// libnghttp2: "` and the loader's reason).
         case invalidRequest
         /// The connection cannot open streams: GOAWAY was sent or
         /// received, or the connection failed.
