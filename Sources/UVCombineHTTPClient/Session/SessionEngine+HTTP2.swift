@@ -209,6 +209,11 @@ extension SessionEngine {
                 finishStream(stream.task, on: owner)
             }
         case .streamFailed(let id, let error):
+            // The connection failed inside this read (a hostile peer's
+            // limit, a protocol error, the socket's end): the streams fail
+            // in closeHTTP2, after the codec's GOAWAY was written. Failing
+            // the last one here would let the pool close the socket first.
+            if owner.isReceiving, owner.codec.failure != nil { return }
             guard let task = owner.streams[id.rawValue]?.task else { return }
             owner.remove(task.requestID)
             run(pool.streamFailed(task.requestID, error: error.urlError, isRetryable: error.isRetryable, now: now))
