@@ -172,4 +172,10 @@ public final class ScriptedTCPServer: @unchecked Sendable {
         }
         return connection
     }
+
+    // The script's thread holds the server until it returned, so this runs
+    // after it: only the listener may still be open.
+    deinit {
+        if !waited { close(listener) }
+    }
 }
