@@ -142,8 +142,15 @@ extension SessionEngine {
     /// The deadline heap's hook for an HTTP/2 connection's keep-alive
     /// timer.
     package func http2TimerFired(_ owner: HTTP2SessionConnection, now instant: HTTPDeadline) {
-        guard !owner.connection.isClosed, owner.keepAlive != nil else { return }
-        applyKeepAlive(owner.keepAlive!.timerFired(now: instant), on: owner)
+        // Held for the call: a PING timeout fails the last stream, the pool
+        // then forgets the connection, and `owner.connection` is unowned
+        // (from a read, the connection's own call holds it; from the timer
+        // nothing else does).
+        let connection = owner.connection
+        guard !connection.isClosed, owner.keepAlive != nil else { return }
+        withExtendedLifetime(connection) {
+            applyKeepAlive(owner.keepAlive!.timerFired(now: instant), on: owner)
+        }
     }
 
     /// Runs a keep-alive decision: a PING, the timer, or the connection's

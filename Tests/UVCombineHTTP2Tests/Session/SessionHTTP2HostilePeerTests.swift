@@ -32,11 +32,12 @@ struct SessionHTTP2HostilePeerTests {
     /// Runs `requests` GETs on one session against a peer playing
     /// `script`, until every task ended.
     static func run(requests: Int = 1, method: HTTPRequest.Method = .get, body: [UInt8]? = nil,
+                    configure: (inout UVURLSession.Configuration) -> Void = { _ in },
                     _ script: @escaping @Sendable (ScriptedTCPServer.Connection) -> Void) throws -> Run {
         let server = try ScriptedTCPServer(script: script)
         var result: (errors: [Int: UVURLError], bodies: [Int: String], left: Int) = ([:], [:], 0)
         try withH2Loop { loop in
-            let (session, _) = makeH2Session(loop)
+            let (session, _) = makeH2Session(loop, configure: configure)
             let outcomes = Outcomes()
             for index in 0..<requests {
                 var request = h2Request("127.0.0.1:\(server.port)", "/\(index)")
@@ -181,6 +182,27 @@ struct SessionHTTP2HostilePeerTests {
         #expect(held.bytesBeforeWindow == 0)
         #expect(run.errors.isEmpty, "\(run.errors)")
         #expect(run.bodies[0] == "received 100000")
+    }
+}
+
+extension SessionHTTP2HostilePeerTests {
+    @Test("a peer that ignores PINGs: with http2PingInterval set, the waiting request fails with timedOut (idle read), closed")
+    func ignoredPings() throws {
+        let run = try Self.run(configure: {
+            $0.http2PingInterval = .milliseconds(50)
+            $0.http2PingTimeout = .milliseconds(100)
+        }) { peer in
+            guard peer.h2Handshake(), peer.readRequests(1) != nil else { return }
+            // No response, no PING acknowledgement: only reads.
+            _ = peer.awaitClose()
+        }
+        let error = run.errors[0]
+        #expect(error?.code == .timedOut, "\(String(describing: error))")
+        #expect(error?.timeoutKind == .idleRead)
+        #expect(error?.detail == "HTTP/2: keep-alive PING not acknowledged (no PING acknowledgement in 100 ms)")
+        #expect(run.connection.frames.contains { $0.type == Frame.ping && $0.flags & Frame.ack == 0 }, "the client pinged")
+        #expect(run.connection.peerClosed)
+        #expect(run.connectionsLeft == 0)
     }
 }
 
