@@ -1,5 +1,6 @@
 import CUVCombine
 import UVCombineHTTPClient
+import UVCombineHTTPCore
 
 /// The object behind a `uvc_session_t *`: a ``UVURLSession`` on the loop's
 /// ``UVLoop``, and the loop object (whose phase says whether new fetches
@@ -35,7 +36,8 @@ internal enum SessionOptions {
             max_response_body_bytes: configuration.maximumResponseBodyLength.map { UInt64($0) } ?? 0,
             tls_ca_file: nil,
             tls_verification_disabled_insecure: 0,
-            collect_metrics: 0
+            collect_metrics: 0,
+            http_version: 0
         )
     }
 
@@ -48,7 +50,8 @@ internal enum SessionOptions {
               options.connection_idle_timeout_ns > 0, options.connection_idle_timeout_ns <= limit,
               options.idle_read_timeout_ns <= limit, options.total_timeout_ns <= limit,
               options.max_response_header_bytes > 0, options.max_response_header_bytes <= limit,
-              options.max_response_body_bytes <= limit
+              options.max_response_body_bytes <= limit,
+              let httpVersion = httpVersion(options.http_version)
         else { return nil }
         var configuration = UVURLSession.Configuration()
         configuration.maximumConnectionsPerHost = Int(options.max_connections_per_host)
@@ -70,7 +73,19 @@ internal enum SessionOptions {
         if options.tls_verification_disabled_insecure != 0 {
             configuration.tls.certificateVerification = .disabledInsecure
         }
+        configuration.httpVersion = httpVersion
         return configuration
+    }
+
+    /// `http_version` (`UVC_HTTP_VERSION_*`) as the session's preference,
+    /// nil for any other value.
+    private static func httpVersion(_ value: Int32) -> HTTPVersionPreference? {
+        switch value {
+        case UVC_HTTP_VERSION_AUTOMATIC: .automatic
+        case UVC_HTTP_VERSION_1_1: .http1_1
+        case UVC_HTTP_VERSION_2_PRIOR_KNOWLEDGE: .http2PriorKnowledge
+        default: nil
+        }
     }
 
     private static func duration(_ nanoseconds: UInt64) -> Duration {

@@ -55,6 +55,7 @@ extension uvc_session_options_t {
         MemoryLayout<Self>.offset(of: \.tls_ca_file)!,
         MemoryLayout<Self>.offset(of: \.tls_verification_disabled_insecure)!,
         MemoryLayout<Self>.offset(of: \.collect_metrics)!,
+        MemoryLayout<Self>.offset(of: \.http_version)!,
     ]
 }
 

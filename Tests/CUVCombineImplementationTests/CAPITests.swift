@@ -31,6 +31,7 @@ struct CAPITests {
         "fetch_bad_input",
         "struct_sizes",
         "fetch_metrics",
+        "fetch_http2",
         "fetch_cancel",
         "fetch_reentrancy",
         "shared_fetch",

@@ -530,7 +530,27 @@ typedef struct uvc_session_options_s {
    * Default 0: nothing is collected, and it costs nothing.
    */
   int collect_metrics;
+  /**
+   * Which HTTP version the session speaks, one of UVC_HTTP_VERSION_*:
+   * UVC_HTTP_VERSION_AUTOMATIC (0, the default) offers HTTP/2 to https
+   * servers by ALPN ("h2", "http/1.1"; the server chooses) and speaks
+   * HTTP/1.1 to http ones, as curl; UVC_HTTP_VERSION_1_1 never offers
+   * HTTP/2; UVC_HTTP_VERSION_2_PRIOR_KNOWLEDGE also speaks HTTP/2 to http
+   * servers from the first byte (h2c, no upgrade), like curl's
+   * --http2-prior-knowledge. Over HTTP/2, fetches to one origin share a
+   * connection as streams; the API is the same either way, and the fetch's
+   * metrics say which was spoken (protocol "h2" or "http/1.1"). Another
+   * value: UV_EINVAL.
+   */
+  int http_version;
 } uvc_session_options_t;
+
+/** uvc_session_options_t.http_version: HTTP/2 by ALPN on https, HTTP/1.1 on http (the default). */
+#define UVC_HTTP_VERSION_AUTOMATIC 0
+/** uvc_session_options_t.http_version: HTTP/1.1 only. */
+#define UVC_HTTP_VERSION_1_1 1
+/** uvc_session_options_t.http_version: HTTP/2 on http from the first byte (h2c), by ALPN on https. */
+#define UVC_HTTP_VERSION_2_PRIOR_KNOWLEDGE 2
 
 /** One header field: a name and a value, NUL-terminated. */
 typedef struct uvc_header_s {
@@ -642,7 +662,8 @@ int uvc_session_options_init(uvc_session_options_t *_Nullable options);
  * `size` that is 0, ends inside a field, or covers fields this library
  * does not know that are not 0; an option out of range:
  * max_connections_per_host, connect_timeout_ns, connection_idle_timeout_ns
- * or max_response_header_bytes 0, a time or size above INT64_MAX),
+ * or max_response_header_bytes 0, a time or size above INT64_MAX, an
+ * http_version that is not one of UVC_HTTP_VERSION_*),
  * UV_ECANCELED (the loop was detached or closed).
  */
 int uvc_session_new(uvc_loop_t *_Nullable loop, const uvc_session_options_t *_Nullable options,

@@ -142,8 +142,15 @@ extension SessionEngine {
     /// The deadline heap's hook for an HTTP/2 connection's keep-alive
     /// timer.
     package func http2TimerFired(_ owner: HTTP2SessionConnection, now instant: HTTPDeadline) {
-        guard !owner.connection.isClosed, owner.keepAlive != nil else { return }
-        applyKeepAlive(owner.keepAlive!.timerFired(now: instant), on: owner)
+        // Held for the call: a PING timeout fails the last stream, the pool
+        // then forgets the connection, and `owner.connection` is unowned
+        // (from a read, the connection's own call holds it; from the timer
+        // nothing else does).
+        let connection = owner.connection
+        guard !connection.isClosed, owner.keepAlive != nil else { return }
+        withExtendedLifetime(connection) {
+            applyKeepAlive(owner.keepAlive!.timerFired(now: instant), on: owner)
+        }
     }
 
     /// Runs a keep-alive decision: a PING, the timer, or the connection's
@@ -209,6 +216,11 @@ extension SessionEngine {
                 finishStream(stream.task, on: owner)
             }
         case .streamFailed(let id, let error):
+            // The connection failed inside this read (a hostile peer's
+            // limit, a protocol error, the socket's end): the streams fail
+            // in closeHTTP2, after the codec's GOAWAY was written. Failing
+            // the last one here would let the pool close the socket first.
+            if owner.isReceiving, owner.codec.failure != nil { return }
             guard let task = owner.streams[id.rawValue]?.task else { return }
             owner.remove(task.requestID)
             run(pool.streamFailed(task.requestID, error: error.urlError, isRetryable: error.isRetryable, now: now))

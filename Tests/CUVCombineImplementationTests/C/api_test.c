@@ -16,13 +16,21 @@
  * Driven by Tests/CUVCombineImplementationTests (each case under both
  * builds) through `make c-test`.
  */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <uvcombine.h>
 
@@ -1593,6 +1601,119 @@ static void test_fetch_metrics(void) {
 }
 
 /* ---------------------------------------------------------------------- */
+/* fetch_http2: the same API over HTTP/2 (nghttpd, h2c with prior          */
+/* knowledge): two fetches as streams of one connection, protocol "h2";   */
+/* http_version values outside UVC_HTTP_VERSION_* refused                 */
+
+extern char **environ;
+
+/* A port nobody listens on now, on 127.0.0.1. */
+static int free_loopback_port(void) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  CHECK(fd >= 0);
+  struct sockaddr_in address;
+  memset(&address, 0, sizeof address);
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  CHECK(bind(fd, (struct sockaddr *)&address, sizeof address) == 0);
+  socklen_t length = sizeof address;
+  CHECK(getsockname(fd, (struct sockaddr *)&address, &length) == 0);
+  close(fd);
+  return ntohs(address.sin_port);
+}
+
+/* Whether something accepts connections on 127.0.0.1:port. */
+static int loopback_accepting(int port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  CHECK(fd >= 0);
+  struct sockaddr_in address;
+  memset(&address, 0, sizeof address);
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons((uint16_t)port);
+  int connected = connect(fd, (struct sockaddr *)&address, sizeof address) == 0;
+  close(fd);
+  return connected;
+}
+
+static void test_fetch_http2(void) {
+  const char *nghttpd = "/usr/sbin/nghttpd";
+  if (access(nghttpd, X_OK) != 0) {
+    printf("skipped fetch_http2: %s not installed (Debian's nghttp2-server)\n", nghttpd);
+    return;
+  }
+  char directory[] = "/tmp/uvcombine-c-h2c-XXXXXX";
+  CHECK(mkdtemp(directory) != NULL);
+  char file[96];
+  snprintf(file, sizeof file, "%s/hello.txt", directory);
+  FILE *text = fopen(file, "w");
+  CHECK(text != NULL);
+  CHECK(fputs("hello over h2", text) >= 0);
+  CHECK(fclose(text) == 0);
+  int port = free_loopback_port();
+  char port_text[16];
+  snprintf(port_text, sizeof port_text, "%d", port);
+  char *arguments[] = {"nghttpd", "--no-tls", "-a", "127.0.0.1", "-d", directory, port_text, NULL};
+  pid_t server;
+  CHECK(posix_spawn(&server, nghttpd, NULL, NULL, arguments, environ) == 0);
+  /* Ready once it accepts: up to 5 s in 10 ms steps. */
+  int ready = 0;
+  for (int attempt = 0; attempt < 500 && !ready; attempt++) {
+    ready = loopback_accepting(port);
+    if (!ready) nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+  }
+  CHECK(ready);
+
+  uvc_loop_t *loop;
+  CHECK_STATUS(0, uvc_loop_new(&loop));
+  uvc_session_options_t options;
+  CHECK_STATUS(0, uvc_session_options_init(&options));
+  CHECK(options.http_version == UVC_HTTP_VERSION_AUTOMATIC);
+  /* Values outside UVC_HTTP_VERSION_*: UV_EINVAL, no session. */
+  uvc_session_t *session;
+  int bad_versions[] = {3, -1, 100};
+  for (size_t i = 0; i < sizeof bad_versions / sizeof bad_versions[0]; i++) {
+    options.http_version = bad_versions[i];
+    session = (uvc_session_t *)&session;
+    CHECK_STATUS(UV_EINVAL, uvc_session_new(loop, &options, &session));
+    CHECK(session == NULL);
+  }
+
+  options.http_version = UVC_HTTP_VERSION_2_PRIOR_KNOWLEDGE;
+  options.collect_metrics = 1;
+  CHECK_STATUS(0, uvc_session_new(loop, &options, &session));
+  char url[96];
+  snprintf(url, sizeof url, "http://127.0.0.1:%d/hello.txt", port);
+  uvc_request_t request = get_request(url);
+  struct metrics_record records[2];
+  uvc_fetch_t *fetches[2];
+  memset(records, 0, sizeof records);
+  for (int i = 0; i < 2; i++) CHECK_STATUS(0, start_fetch(session, &request, record_metrics, &records[i], &fetches[i]));
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  for (int i = 0; i < 2; i++) {
+    CHECK(records[i].fetch.calls == 1 && records[i].fetch.status == 0 && records[i].fetch.http_status == 200);
+    CHECK(strcmp(records[i].fetch.body, "hello over h2") == 0);
+    CHECK_STATUS(0, records[i].metrics_status);
+    CHECK(records[i].metrics.transaction_count == 1);
+    CHECK(strcmp(records[i].protocol, "h2") == 0);
+    CHECK(records[i].transactions[0].remote_port == port);
+  }
+  /* Both streams on one connection: the same local port. */
+  CHECK(records[0].transactions[0].local_port == records[1].transactions[0].local_port);
+  for (int i = 0; i < 2; i++) CHECK_STATUS(0, uvc_fetch_free(fetches[i]));
+  CHECK_STATUS(0, uvc_session_free(session));
+  CHECK_STATUS(0, uvc_loop_run(loop, UV_RUN_DEFAULT));
+  CHECK_STATUS(0, uvc_loop_close(loop));
+  CHECK_STATUS(0, uvc_loop_free(loop));
+
+  /* SIGKILL: nghttpd inherits our signal mask, in which a test runner may
+   * have blocked SIGTERM. */
+  CHECK(kill(server, SIGKILL) == 0);
+  CHECK(waitpid(server, NULL, 0) == server);
+  CHECK(unlink(file) == 0 && rmdir(directory) == 0);
+}
+
+/* ---------------------------------------------------------------------- */
 /* fetch_cancel: before it goes out, in flight, from a thread; twice        */
 
 struct cancel_on_request {
@@ -2274,6 +2395,7 @@ static const struct test_case cases[] = {
     {"fetch_bad_input", test_fetch_bad_input},
     {"struct_sizes", test_struct_sizes},
     {"fetch_metrics", test_fetch_metrics},
+    {"fetch_http2", test_fetch_http2},
     {"fetch_cancel", test_fetch_cancel},
     {"fetch_reentrancy", test_fetch_reentrancy},
     {"shared_fetch", test_shared_fetch},
