@@ -16,7 +16,7 @@ import UVCombineHTTPCore
 /// redirect or retry that sends the body again reads it again from the
 /// start) and closes it when the end is reached, on failure and on
 /// cancel. A file that cannot be opened or read fails with
-/// ``UVURLError/Code/cannotOpenFile``.
+/// `UVURLError/Code/cannotOpenFile`.
 ///
 /// Threading: subscribe, request and cancel from any thread; values go
 /// out on the thread that requested them.

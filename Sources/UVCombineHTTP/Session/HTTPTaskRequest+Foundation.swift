@@ -25,7 +25,7 @@ extension HTTPTaskRequest {
 
 extension UVURLSession {
     /// What a publisher for `url` asks this session to fetch, with the
-    /// session's `Accept-Encoding` (``Configuration/decompressesResponses``).
+    /// session's `Accept-Encoding` (`Configuration/decompressesResponses`).
     /// With default options the last URL's task request is reused
     /// (``TaskRequestMemo``): a publisher made per request for the same URL
     /// parses it once.

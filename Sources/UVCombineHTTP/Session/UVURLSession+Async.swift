@@ -23,7 +23,7 @@ import UVCombineHTTPCore
 /// - Cancellation: cancelling the awaiting task cancels the request (the
 ///   connection is closed if the request was on the wire; the pool serves
 ///   the next request) and the call throws `CancellationError`.
-/// - Errors: a ``UVURLError`` for everything the publishers fail with
+/// - Errors: a `UVURLError` for everything the publishers fail with
 ///   (timeouts, connection and protocol errors); HTTP 4xx and 5xx are
 ///   responses, not errors.
 /// - The loop must be running (`UVLoopThread`, or `loop.run()` on its
@@ -103,7 +103,7 @@ extension UVURLSession {
     /// The file is created (or truncated) once the response head arrives,
     /// whatever the status (as curl's `-o`: a 404's body is written too).
     /// When the request fails, is cancelled, or a write fails, the partial
-    /// file is removed and the error thrown: a ``UVURLError``,
+    /// file is removed and the error thrown: a `UVURLError`,
     /// `CancellationError`, or the file system's error (Foundation's
     /// `CocoaError`) when the file cannot be created or written.
     ///

@@ -5,10 +5,10 @@ import UVCombineHTTPCore
 
 extension UVURLSession {
     /// Sends `request` with `body` and returns the whole response body,
-    /// its head and the task's ``UVURLSessionTaskMetrics``: what
+    /// its head and the task's `UVURLSessionTaskMetrics`: what
     /// ``data(for:body:options:)`` returns, plus what the task cost
     /// (URLSession's delegate `urlSession(_:task:didFinishCollecting:)`
-    /// for one async call). A ``RequestOptions/metricsHandler`` in
+    /// for one async call). A `RequestOptions/metricsHandler` in
     /// `options` still runs; the session's handler too.
     ///
     /// Any task; see ``data(for:body:options:)`` for isolation,

@@ -10,7 +10,7 @@ extension UVURLSession {
     ///
     /// Nothing happens until a subscriber requests a value; then one
     /// `(data, response)` arrives (4xx and 5xx responses too) and the
-    /// publisher finishes, or it fails with a ``UVURLError``. Each
+    /// publisher finishes, or it fails with a `UVURLError`. Each
     /// subscription sends a new request, so `retry(_:)` re-issues it.
     ///
     /// ```swift

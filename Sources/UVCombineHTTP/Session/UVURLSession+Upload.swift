@@ -11,7 +11,7 @@ import UVCombineHTTPCore
 ///   own `Content-Length` field, or a file's size) the body is sent with
 ///   `Content-Length`; without one, with `Transfer-Encoding: chunked`.
 ///   A body publisher that finishes before the announced length or sends
-///   more fails the task with ``UVURLError/Code/requestBodyLengthMismatch``.
+///   more fails the task with `UVURLError/Code/requestBodyLengthMismatch`.
 /// - Backpressure: the session subscribes to the body publisher when the
 ///   request head is written and asks for one chunk at a time
 ///   (`request(.max(1))`): the next when the previous chunk's write
@@ -23,7 +23,7 @@ import UVCombineHTTPCore
 ///   another thread hop to the loop). The `progress` handler runs on the
 ///   loop thread.
 /// - Failure: a body publisher that fails fails the task with
-///   ``UVURLError/Code/requestBodyFailed`` (naming the publisher's error);
+///   `UVURLError/Code/requestBodyFailed` (naming the publisher's error);
 ///   the connection is closed (the server saw part of a request) and the
 ///   pool carries on with a fresh one.
 /// - Cancellation: when the task is cancelled, fails or times out, the
@@ -39,7 +39,7 @@ import UVCombineHTTPCore
 ///   keep the body; a 303 (and a 301 or 302 after POST) drops the body.
 /// - Timeouts: each completed write counts as activity for the idle
 ///   timeout; a body publisher that sends nothing for
-///   ``Configuration/idleReadTimeout`` times the task out.
+///   `Configuration/idleReadTimeout` times the task out.
 extension UVURLSession {
     /// Returns a publisher that sends `request` with a body streamed from
     /// `bodyPublisher`, and delivers the response as
@@ -103,8 +103,8 @@ extension UVURLSession {
     /// with `Content-Length` set to the file's size when the publisher is
     /// made. Each subscription reads the file again. A file that cannot be
     /// examined or opened fails the task with
-    /// ``UVURLError/Code/cannotOpenFile``; one that changed size since,
-    /// with ``UVURLError/Code/requestBodyLengthMismatch``.
+    /// `UVURLError/Code/cannotOpenFile`; one that changed size since,
+    /// with `UVURLError/Code/requestBodyLengthMismatch`.
     ///
     /// ```swift
     /// let request = HTTPRequest(method: .put, scheme: "http", authority: "127.0.0.1:8080", path: "/backup.tar")
@@ -150,7 +150,7 @@ extension UVURLSession {
     /// one. The sequence is iterated in a task of its own, one element per
     /// chunk the session asks for (`AsyncSequence.uvPublisher`), so a
     /// slow server pauses it; a thrown error fails the upload with
-    /// ``UVURLError/Code/requestBodyFailed``. Otherwise as
+    /// `UVURLError/Code/requestBodyFailed`. Otherwise as
     /// ``upload(for:fromPublisher:contentLength:options:progress:)``.
     ///
     /// ```swift

@@ -79,7 +79,7 @@ extension UVURLSession {
     ///   copies of one `AsyncBytes` share the stream. Two `next()` calls
     ///   waiting at once trap.
     /// - The end: `nil` after the last part; a failure is thrown once
-    ///   (``UVURLError``, or `CancellationError` when the awaiting task was
+    ///   (`UVURLError`, or `CancellationError` when the awaiting task was
     ///   cancelled), then `nil`.
     /// - Dropping every copy of the sequence (and its iterators) before the
     ///   end cancels the request.
@@ -96,7 +96,7 @@ extension UVURLSession {
     public struct AsyncBytes: AsyncSequence, Sendable {
         /// A part of the body.
         public typealias Element = Data
-        /// A ``UVURLError`` or `CancellationError`.
+        /// A `UVURLError` or `CancellationError`.
         public typealias Failure = any Error
 
         internal let storage: AsyncBytesStorage

@@ -18,7 +18,7 @@ extension UVURLSession {
     ///
     /// Everything else is as for ``DataTaskPublisher``: the request starts on
     /// the first demand; each subscription is a new request; 4xx and 5xx
-    /// are responses, not failures; failures are ``UVURLError``; values
+    /// are responses, not failures; failures are `UVURLError`; values
     /// arrive on the loop thread; a cancel from any thread is strict.
     ///
     /// Cost: one `Data` per body part (the bytes are copied out of the
@@ -33,7 +33,7 @@ extension UVURLSession {
     public struct BytesPublisher: Publisher, Sendable {
         /// The head, then body parts.
         public typealias Output = ResponsePart
-        /// Every failure is a ``UVURLError``.
+        /// Every failure is a `UVURLError`.
         public typealias Failure = UVURLError
 
         @usableFromInline internal let task: HTTPTaskRequest

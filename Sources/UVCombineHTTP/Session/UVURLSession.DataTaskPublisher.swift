@@ -15,7 +15,7 @@ extension UVURLSession {
     ///   for `connect()`).
     /// - One `(data, response)` value, then `.finished`. HTTP 4xx and 5xx
     ///   responses are values; transport and protocol problems fail with a
-    ///   ``UVURLError``.
+    ///   `UVURLError`.
     /// - Each subscription is a new request, so `retry(_:)` re-issues it.
     /// - Cancelling sends nothing downstream. A request cancelled before any
     ///   byte of it was written leaves its connection pooled; cancelled
@@ -41,7 +41,7 @@ extension UVURLSession {
     public struct DataTaskPublisher: Publisher, Sendable {
         /// The body and the response head.
         public typealias Output = (data: Data, response: HTTPResponse)
-        /// Every failure is a ``UVURLError``.
+        /// Every failure is a `UVURLError`.
         public typealias Failure = UVURLError
 
         @usableFromInline internal let task: HTTPTaskRequest
