@@ -20,30 +20,55 @@ import Synchronization
 public final class UVHTTPCookieStorage: Sendable {
     /// The store; every access holds the lock.
     private let store: Mutex<CookieStore>
+    /// The store's cookie count, written under the lock after every
+    /// access, read without it by ``isEmpty``.
+    private let cookieCount: Atomic<Int>
 
     /// A storage starting from `store` (empty by default).
     public init(_ store: CookieStore = CookieStore()) {
         self.store = Mutex(store)
+        cookieCount = Atomic(store.count)
+    }
+
+    /// Whether the storage holds no cookie, without taking the lock (one
+    /// atomic load): a session asks this for every request it issues,
+    /// so an empty jar, the default, costs no lock per request. A cookie
+    /// stored by another thread at the same moment may or may not be
+    /// seen, as with a lock taken just before it was stored.
+    ///
+    /// ```swift
+    /// if !storage.isEmpty, let value = storage.cookieHeader(for: url, now: now) { send(value) }
+    /// ```
+    public var isEmpty: Bool { cookieCount.load(ordering: .acquiring) == 0 }
+
+    /// Runs `body` under the lock, then publishes the store's count for
+    /// ``isEmpty``.
+    private func locked<Result: Sendable>(_ body: (inout CookieStore) -> Result) -> Result {
+        store.withLock { store in
+            let result = body(&store)
+            cookieCount.store(store.count, ordering: .releasing)
+            return result
+        }
     }
 
     /// Stores the `Set-Cookie` fields of a response to `url`; as
     /// ``CookieStore/receive(_:from:now:)-(HTTPFields,_,_)``.
     @discardableResult
     public func receive(_ fields: HTTPFields, from url: CookieRequestURL, now: Int64) -> [CookieStore.Outcome] {
-        store.withLock { $0.receive(fields, from: url, now: now) }
+        locked { $0.receive(fields, from: url, now: now) }
     }
 
     /// Stores one `Set-Cookie` field value; as
     /// ``CookieStore/receive(setCookie:from:now:)``.
     @discardableResult
     public func receive(setCookie line: String, from url: CookieRequestURL, now: Int64) -> CookieStore.Outcome {
-        store.withLock { $0.receive(setCookie: line, from: url, now: now) }
+        locked { $0.receive(setCookie: line, from: url, now: now) }
     }
 
     /// The `Cookie` field value for a request to `url`; as
     /// ``CookieStore/cookieHeader(for:now:)``.
     public func cookieHeader(for url: CookieRequestURL, now: Int64) -> String? {
-        store.withLock { $0.cookieHeader(for: url, now: now) }
+        locked { $0.cookieHeader(for: url, now: now) }
     }
 
     /// Every cookie, oldest first; as ``CookieStore/cookies``.
@@ -53,7 +78,7 @@ public final class UVHTTPCookieStorage: Sendable {
 
     /// Removes every cookie.
     public func removeAll() {
-        store.withLock { $0.removeAll() }
+        locked { $0.removeAll() }
     }
 
     /// Runs `body` with the store under the lock, for anything else
@@ -64,6 +89,6 @@ public final class UVHTTPCookieStorage: Sendable {
     /// storage.withStore { $0.removeExpired(now: now) }
     /// ```
     public func withStore<Result: Sendable>(_ body: (inout CookieStore) -> Result) -> Result {
-        store.withLock { body(&$0) }
+        locked { body(&$0) }
     }
 }

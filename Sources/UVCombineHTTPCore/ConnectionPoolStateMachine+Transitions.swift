@@ -13,10 +13,21 @@ extension ConnectionPoolStateMachine {
     /// connections on their way, within the limit.
     /// The slot of `key` in `keyStates`, made at the key's first request.
     internal mutating func keySlot(for key: ConnectionKey) -> Int {
-        if let slot = keySlots[key] { return slot }
+        // The last key asked for first: one comparison of stored hashes
+        // and fields instead of hashing the key for the dictionary (a
+        // session mostly talks to one host at a time; issue 32).
+        // Compared in place: `keyStates[slot].key` copied the key out
+        // (its strings retained and released, about 150 instructions).
+        let last = lastKeySlot
+        if last < keyStates.count, keyStates.withUnsafeBufferPointer({ $0[last].key == key }) { return last }
+        if let slot = keySlots[key] {
+            lastKeySlot = slot
+            return slot
+        }
         let slot = keyStates.count
         keyStates.append(KeyState(key: key))
         keySlots[key] = slot
+        lastKeySlot = slot
         return slot
     }
 

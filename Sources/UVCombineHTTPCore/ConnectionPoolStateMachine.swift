@@ -131,6 +131,9 @@ public struct ConnectionPoolStateMachine: Sendable {
     internal var keyStates: [KeyState] = []
     /// Each key's slot in ``keyStates``.
     internal var keySlots: [ConnectionKey: Int] = [:]
+    /// The slot ``keySlot(for:)`` found last (checked against
+    /// ``keyStates``' count: shutdown empties it).
+    internal var lastKeySlot = 0
     /// The number the next new connection gets.
     internal var nextConnectionNumber = 1
     private var isShutDown = false

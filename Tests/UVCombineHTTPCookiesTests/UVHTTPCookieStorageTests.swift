@@ -21,6 +21,29 @@ struct UVHTTPCookieStorageTests {
         #expect(storage.cookies.isEmpty)
     }
 
+    @Test("isEmpty follows every change without the lock: receive, expiry, withStore, removeAll, a loaded store")
+    func isEmptyWithoutLock() {
+        let storage = UVHTTPCookieStorage()
+        let url = CookieRequestURL(scheme: "https", host: "example.com", path: "/")
+        #expect(storage.isEmpty)
+        storage.receive(setCookie: "a=1", from: url, now: now)
+        #expect(!storage.isEmpty)
+        storage.removeAll()
+        #expect(storage.isEmpty)
+        storage.receive(setCookie: "b=2; Max-Age=10", from: url, now: now)
+        #expect(!storage.isEmpty)
+        // Reading the Cookie field after the expiry removes the cookie.
+        #expect(storage.cookieHeader(for: url, now: now + 20) == nil)
+        #expect(storage.isEmpty)
+        storage.withStore { _ = $0.receive(setCookie: "c=3", from: url, now: now) }
+        #expect(!storage.isEmpty)
+        storage.withStore { $0.removeAll() }
+        #expect(storage.isEmpty)
+        var store = CookieStore()
+        store.receive(setCookie: "d=4", from: url, now: now)
+        #expect(!UVHTTPCookieStorage(store).isEmpty)
+    }
+
     @Test("many tasks storing and reading at once lose nothing")
     func concurrent() async {
         let storage = UVHTTPCookieStorage()
@@ -37,5 +60,6 @@ struct UVHTTPCookieStorageTests {
             }
         }
         #expect(storage.withStore { $0.count } == 400)
+        #expect(!storage.isEmpty)
     }
 }

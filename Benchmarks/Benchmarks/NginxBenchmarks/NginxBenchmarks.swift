@@ -28,6 +28,9 @@ enum NginxWorkload {
     static let width = 64
     /// Requests per iteration of the concurrent workloads.
     static let concurrentRequests = 64 * 50
+    /// Different URLs (query strings) the distinct-URL workload cycles
+    /// through.
+    static let distinctURLs = 1_000
 
     static func configuration(maxIterations: Int, maxDuration: Duration) -> Benchmark.Configuration {
         Workload.configuration(maxIterations: maxIterations, maxDuration: maxDuration)
@@ -42,15 +45,23 @@ enum NginxWorkload {
 ///   closures capturing one object (SessionRunner).
 /// - `uvcombine.inPlace`: `session.dataTaskPublisher(for: url).sink { … }`
 ///   written out for every request, as in the malloc count.
+/// - `uvcombine.inPlace.distinctURLs`: the same spelling cycling through
+///   1,000 URLs that differ in their query string, so the session's
+///   one-entry `TaskRequestMemo` misses every time: each request parses
+///   its URL, makes its `HTTPRequest` and prepares its head (the memo's
+///   honest counterpart).
 /// - `libuv`: the bare client (BareClient): counts bytes, parses nothing.
 func registerSequential(_ nginx: NginxServer) {
     let configuration = NginxWorkload.configuration(maxIterations: 40, maxDuration: .seconds(15))
     let requests = NginxWorkload.sequentialRequests
     let url = nginx.url(NginxServer.smallPath)
 
-    for (name, inPlace) in [("Nginx.sequential.uvcombine", false), ("Nginx.sequential.uvcombine.inPlace", true)] {
+    let workloads = [("Nginx.sequential.uvcombine", false, 0), ("Nginx.sequential.uvcombine.inPlace", true, 0),
+                     ("Nginx.sequential.uvcombine.inPlace.distinctURLs", true, NginxWorkload.distinctURLs)]
+    for (name, inPlace, distinctURLs) in workloads {
         Benchmark(name, configuration: configuration) { benchmark in
-            let runner = SessionRunner(url: url, maximumConnectionsPerHost: 1, publisherPerRequest: inPlace)
+            let runner = SessionRunner(url: url, maximumConnectionsPerHost: 1, publisherPerRequest: inPlace,
+                                       distinctURLs: distinctURLs)
             runner.run(total: 20, width: 1)
             benchmark.measure(elements: requests) {
                 runner.run(total: requests, width: 1)

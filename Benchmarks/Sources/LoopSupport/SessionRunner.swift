@@ -10,6 +10,10 @@ import UVCombine
 /// With `publisherPerRequest`, each request is
 /// `session.dataTaskPublisher(for: url).sink { … }` as written in place (the
 /// publisher, its request and the checked URL made again every time).
+/// With `distinctURLs` as well, the requests cycle through that many URLs
+/// that differ in their query (`?i=0`, `?i=1`, …, made before the run), so
+/// the session's one-entry memo of the last URL's request misses every
+/// time and each request parses its URL and prepares its head again.
 ///
 /// Loop thread: the calling thread runs the loop (``makeLoop()``).
 ///
@@ -28,6 +32,9 @@ public final class SessionRunner {
     public let metricsCount = ByteCounter()
     private let url: URL
     private let publisherPerRequest: Bool
+    /// The URLs cycled through (`distinctURLs`), or empty.
+    private let urls: [URL]
+    private var nextURL = 0
     private var slots: [Slot] = []
     private var toStart = 0
     private var toFinish = 0
@@ -39,9 +46,10 @@ public final class SessionRunner {
     /// handed to a handler that only counts them (the task-metrics
     /// benchmark).
     public init(url: URL, maximumConnectionsPerHost: Int, publisherPerRequest: Bool = false,
-                collectsMetrics: Bool = false) {
+                distinctURLs: Int = 0, collectsMetrics: Bool = false) {
         self.url = url
-        self.publisherPerRequest = publisherPerRequest
+        self.publisherPerRequest = publisherPerRequest || distinctURLs > 0
+        urls = (0..<distinctURLs).map { URL(string: url.absoluteString + "?i=\($0)")! }
         loop = makeLoop()
         var configuration = UVURLSession.Configuration()
         configuration.maximumConnectionsPerHost = maximumConnectionsPerHost
@@ -72,6 +80,11 @@ public final class SessionRunner {
         toStart -= 1
         // Closures capturing one object allocate no context.
         if publisherPerRequest {
+            var url = self.url
+            if !urls.isEmpty {
+                url = urls[nextURL]
+                nextURL = nextURL + 1 == urls.count ? 0 : nextURL + 1
+            }
             slot.cancellable = session.dataTaskPublisher(for: url).sink(
                 receiveCompletion: { slot.finished($0) }, receiveValue: { slot.received($0.data) })
             return

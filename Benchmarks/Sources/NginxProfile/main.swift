@@ -11,7 +11,7 @@ import Glibc
 // changes times, not instruction counts).
 //
 //   NginxProfile WORKLOAD [REQUESTS]
-//   WORKLOAD: sequential | inPlace | libuv | concurrent | concurrentInPlace | concurrentLibuv | dataTask | bytes | bodyLibuv
+//   WORKLOAD: sequential | inPlace | distinctURLs | libuv | concurrent | concurrentInPlace | concurrentLibuv | dataTask | bytes | bodyLibuv
 //
 // Prints the calling thread's CPU time per request (or per MiB).
 
@@ -49,10 +49,13 @@ var nanoseconds = 0
 var unit = "request"
 var count = requests
 switch workload {
-case "sequential", "inPlace", "concurrent", "concurrentInPlace", "dataTask":
+case "sequential", "inPlace", "distinctURLs", "concurrent", "concurrentInPlace", "dataTask":
     let width = workload.hasPrefix("concurrent") ? 64 : 1
     let url = workload == "dataTask" ? big : small
-    let runner = SessionRunner(url: url, maximumConnectionsPerHost: width, publisherPerRequest: workload.hasSuffix("nPlace"))
+    // distinctURLs: 1,000 query strings cycled, so the session's memo of
+    // the last URL's request misses every time.
+    let runner = SessionRunner(url: url, maximumConnectionsPerHost: width, publisherPerRequest: workload.hasSuffix("nPlace"),
+                               distinctURLs: workload == "distinctURLs" ? 1_000 : 0)
     runner.run(total: 2 * width, width: width)
     if workload == "dataTask" {
         count = max(1, requests / 1000)

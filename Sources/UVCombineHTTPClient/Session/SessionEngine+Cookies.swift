@@ -11,8 +11,10 @@ import UVCombineHTTPCookies
 // Cookies (UVURLSession.Configuration.httpCookieStorage): the `Cookie`
 // field added as each request is issued (the first, each redirect's, each
 // hop's for its own URL) and the `Set-Cookie` fields of every response
-// head stored (redirects included). Each costs one lock of the storage
-// and nothing more while the store is empty and the response sets none.
+// head stored (redirects included). While the store is empty and the
+// response sets none, each costs one atomic load (UVHTTPCookieStorage's
+// isEmpty) and no lock: cookies are on by default, so every request pays
+// it (issue 32).
 extension SessionEngine {
     // MARK: Cookies
 
@@ -28,7 +30,7 @@ extension SessionEngine {
             task.addedCookieField = false
             task.request.headerFields[.cookie] = nil
         }
-        guard !storage.withStore({ $0.isEmpty }), task.request.headerFields[.cookie] == nil,
+        guard !storage.isEmpty, task.request.headerFields[.cookie] == nil,
               let url = CookieRequestURL(task.request),
               let value = storage.cookieHeader(for: url, now: Self.cookieNow) else { return }
         // One field line (RFC 6265 5.4): HTTPFields' subscript would split

@@ -57,10 +57,7 @@ extension SessionEngine {
             fail(task, error)
             return
         }
-        let id = ConnectionPoolStateMachine.RequestID(nextRequestNumber)
-        nextRequestNumber += 1
-        task.requestID = id
-        tasks[id] = task
+        let id = tasks.insert(task)
         run(pool.executeRequest(id, key: key, method: task.request.method,
                                 closesConnection: task.closesConnection, now: now))
     }

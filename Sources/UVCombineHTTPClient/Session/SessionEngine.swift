@@ -79,12 +79,13 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     // engine touches them.
 
     @exclusivity(unchecked) package var pool: ConnectionPoolStateMachine
-    @exclusivity(unchecked) package var tasks: [ConnectionPoolStateMachine.RequestID: SessionTask] = [:]
+    /// The running tasks, by the request IDs the table gives them
+    /// (SessionTaskTable.swift).
+    @exclusivity(unchecked) package var tasks = SessionTaskTable()
     @exclusivity(unchecked) package var connections: [ConnectionPoolStateMachine.ConnectionID: SessionConnection] = [:]
     @exclusivity(unchecked) package var deadlines = DeadlineHeap()
     /// The deadline the transport timer is armed for.
     @exclusivity(unchecked) package var armedDeadline: UInt64?
-    @exclusivity(unchecked) package var nextRequestNumber = 1
     /// Request heads are validated here before a task enters the pool.
     @exclusivity(unchecked) package var scratch: [UInt8] = []
     @exclusivity(unchecked) private var isInTurn = false
@@ -98,13 +99,13 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     /// data task's body or copied into a streaming part: one buffer for
     /// all tasks (the loop thread runs one decode at a time), allocated
     /// with the first compressed response.
-    package var decodeBuffer: UnsafeMutableRawBufferPointer?
+    @exclusivity(unchecked) package var decodeBuffer: UnsafeMutableRawBufferPointer?
     /// ``decodeBuffer``'s size: a streaming part of decoded bytes is at
     /// most this long.
     package static let decodeBufferSize = 64 * 1024
     /// A decoder a finished task left, reset for the next compressed
     /// response (its zlib state and window are kept).
-    package var spareDecoder: ContentDecoder?
+    @exclusivity(unchecked) package var spareDecoder: ContentDecoder?
 
     package init(loop: UVLoop, configuration: UVURLSession.Configuration, transport: any HTTPTransport) {
         self.loop = loop
@@ -149,7 +150,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     /// without the write having completed, since the session started:
     /// with demand driven by write completions, one chunk (plus its
     /// framing) at most. Loop thread.
-    package var peakUploadBytesInFlight = 0
+    @exclusivity(unchecked) package var peakUploadBytesInFlight = 0
     /// Connections reading their socket. Loop thread.
     package var readingConnectionCount: Int {
         connections.values.reduce(0) { $0 + ($1.isReading ? 1 : 0) }
