@@ -9,7 +9,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: all build test test-debug demo deps bench bench-check clean \
+.PHONY: all build test test-debug demo deps bench bench-deps bench-check clean \
 	c-deps c-lib c-lib-size c-build c-host c-test c-footprint install docs \
 	fuzz-build fuzz fuzz-smoke tsan asan check-dependent interop-servers \
 	interop-openapi test-traits
@@ -107,13 +107,23 @@ define bench_run
 	fi
 endef
 
-bench: deps interop-servers
+# HTTP2Benchmarks' C peer (Benchmarks/Sources/CCurlMulti) links libcurl
+# with its headers (issue 33).
+bench-deps:
+	@if [ -f /usr/include/x86_64-linux-gnu/curl/curl.h ] || [ -f /usr/include/curl/curl.h ]; then :; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing libcurl4-openssl-dev (HTTP2Benchmarks' libcurl client)"; \
+		(apt-get install -y -qq libcurl4-openssl-dev >/dev/null 2>&1 || \
+		 (apt-get update -qq && apt-get install -y -qq libcurl4-openssl-dev)); \
+	else echo "curl/curl.h is missing: sudo apt-get install -y libcurl4-openssl-dev"; exit 1; fi
+
+bench: deps bench-deps interop-servers
 	@python3 -c 'import matplotlib' 2>/dev/null || \
 		{ echo "Installing matplotlib (for the chart in docs/benchmarks.md)"; python3 -m pip install --quiet matplotlib; }
 	$(bench_run)
 	$(BENCH_REPORT) render --command "cd Benchmarks && $(BENCH_COMMAND)"
 
-bench-check: deps interop-servers
+bench-check: deps bench-deps interop-servers
 	$(bench_run)
 	$(BENCH_REPORT) check
 

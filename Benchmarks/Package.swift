@@ -26,12 +26,17 @@
 //   NginxBenchmarks        UVURLSession beside the bare libuv client against
 //                          a real nginx in its own process (skipped without
 //                          nginx): the cost per request of issue 17
+//   HTTP2Benchmarks        HTTP/2 against one nginx (h2c, TLS with ALPN): 100
+//                          streams on one connection beside 64 HTTP/1.1
+//                          connections, UVURLSession beside libcurl's multi
+//                          interface (CCurlMulti, a small C client; apt
+//                          libcurl4-openssl-dev) and AsyncHTTPClient (issue 33)
 //   WebSocketBenchmarks    UVWebSocketTask beside swift-websocket's client and
 //                          python's websockets client against one
 //                          hummingbird-websocket echo server in its own
 //                          process (skipped without it: make interop-servers)
-// NginxProfile (not a benchmark) runs one of those workloads alone, for
-// valgrind --tool=callgrind.
+// NginxProfile and HTTP2Profile (not benchmarks) run one of those workloads
+// alone, for valgrind --tool=callgrind.
 // BenchmarkSupport holds what they share: sizes, metrics, the measured
 // region.
 //
@@ -63,6 +68,9 @@ let package = Package(
         // The WebSocket client UVWebSocketTask is compared with (issue 34).
         .package(url: "https://github.com/hummingbird-project/swift-websocket", exact: "1.6.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // AsyncHTTPClient's TLS configuration (the HTTP/2 workloads trust a
+        // self-signed certificate); already in the graph through it.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .target(
@@ -178,6 +186,47 @@ let package = Package(
             path: "Benchmarks/WebSocketBenchmarks",
             exclude: ["python_client.py"],
             plugins: [benchmarkPlugin]
+        ),
+        // libcurl's multi interface, the HTTP/2 workloads' C peer (issue 33).
+        .target(
+            name: "CCurlMulti",
+            path: "Sources/CCurlMulti",
+            linkerSettings: [.linkedLibrary("curl")]
+        ),
+        // What HTTP2Benchmarks and HTTP2Profile share: the nginx with three
+        // listeners, the runners of the three clients.
+        .target(
+            name: "HTTP2Support",
+            dependencies: [
+                "CCurlMulti",
+                "LoopSupport",
+                .product(name: "UVCombine", package: "UVCombine"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Sources/HTTP2Support"
+        ),
+        .executableTarget(
+            name: "HTTP2Benchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                "HTTP2Support",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "UVCombine", package: "UVCombine"),
+            ],
+            path: "Benchmarks/HTTP2Benchmarks",
+            plugins: [benchmarkPlugin]
+        ),
+        .executableTarget(
+            name: "HTTP2Profile",
+            dependencies: [
+                "HTTP2Support",
+                "LoopSupport",
+                .product(name: "UVCombine", package: "UVCombine"),
+            ],
+            path: "Sources/HTTP2Profile"
         ),
         .executableTarget(
             name: "HTTPBenchmarks",

@@ -41,7 +41,9 @@ extension HTTP2ClientConnection {
     }
 
     internal func headerBlockBegins(_ frame: nghttp2_frame) -> Int32 {
-        streams[frame.hd.stream_id]?.beginHeaderBlock()
+        guard streams[frame.hd.stream_id] != nil else { return 0 }
+        updateStream(frame.hd.stream_id) { $0.beginHeaderBlock() }
+        headCache.begin(expectsFinalHead: streams[frame.hd.stream_id]!.phase == .awaitingHead)
         return 0
     }
 
@@ -50,21 +52,30 @@ extension HTTP2ClientConnection {
     internal func headerReceived(streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Int32 {
         guard streams[streamID] != nil else { return 0 }
         let size = streams[streamID]!.headerListSize + name.count + value.count + 32
-        streams[streamID]!.headerListSize = size
+        updateStream(streamID) { $0.headerListSize = size }
         if size > configuration.maxHeaderListSize {
             return fail(HTTP2Error(.headerListTooLarge, errorCode: .enhanceYourCalm,
                                    detail: "more than \(configuration.maxHeaderListSize) bytes on stream \(streamID)"))
         }
         if name.first == UInt8(ascii: ":") {
             if name.elementsEqual(":status".utf8) {
-                streams[streamID]!.status = HTTP2ClientConnection.statusCode(value)
+                let status = HTTP2ClientConnection.statusCode(value)
+                updateStream(streamID) { $0.status = status }
             }
             return 0
+        }
+        // The same field as the last head's, in the same place: nothing
+        // to collect (HTTP2HeadCache).
+        if headCache.matched != nil {
+            if headCache.repeats(name: name, value: value) { return 0 }
+            let matched = headCache.divergedPrefix()
+            updateStream(streamID) { $0.fields = matched }
         }
         // `parsed:`: HTTP/2 names arrive lowercased (nghttp2 refused any
         // other), so nothing is lowercased again.
         guard let fieldName = HTTPField.Name(parsed: String(decoding: name, as: UTF8.self)) else { return 0 }
-        streams[streamID]!.fields.append(HTTPField(name: fieldName, value: String(decoding: value, as: UTF8.self)))
+        let field = HTTPField(name: fieldName, value: String(decoding: value, as: UTF8.self))
+        updateStream(streamID) { $0.fields.append(field) }
         return 0
     }
 
@@ -107,11 +118,11 @@ extension HTTP2ClientConnection {
         switch stream.phase {
         case .awaitingHead:
             guard let code = stream.status else { return }
-            let response = HTTPResponse(status: HTTPResponse.Status(code: code), headerFields: stream.fields)
+            let response = headCache.finish(status: code, received: stream.fields)
             if (100..<200).contains(code) {
                 emit(.informationalHead(id, response))
             } else {
-                streams[streamID]!.phase = .body
+                updateStream(streamID) { $0.phase = .body }
                 emit(.head(id, response))
             }
         case .body:
@@ -119,12 +130,12 @@ extension HTTP2ClientConnection {
         case .ended:
             break
         }
-        streams[streamID]?.fields = HTTPFields()
+        updateStream(streamID) { $0.fields = HTTPFields() }
     }
 
     private func streamEnded(_ streamID: Int32) {
         guard let stream = streams[streamID], !stream.isCancelled, stream.phase != .ended else { return }
-        streams[streamID]!.phase = .ended
+        updateStream(streamID) { $0.phase = .ended }
         emit(.end(HTTP2StreamID(streamID)))
     }
 
@@ -138,7 +149,7 @@ extension HTTP2ClientConnection {
             _ = nghttp2.session_consume_stream(session, streamID, bytes.count)
             return 0
         }
-        streams[streamID]!.unconsumed += bytes.count
+        updateStream(streamID) { $0.unconsumed += bytes.count }
         emit(.data(HTTP2StreamID(streamID), bytes))
         return 0
     }

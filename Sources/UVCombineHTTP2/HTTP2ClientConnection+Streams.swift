@@ -139,7 +139,7 @@ extension HTTP2ClientConnection {
     /// ```
     public func consume(_ count: Int, on id: HTTP2StreamID) {
         guard count > 0, streams[id.rawValue] != nil else { return }
-        streams[id.rawValue]!.unconsumed -= count
+        updateStream(id.rawValue) { $0.unconsumed -= count }
         _ = nghttp2.session_consume_stream(session, id.rawValue, count)
     }
 

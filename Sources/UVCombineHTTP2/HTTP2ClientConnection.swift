@@ -79,6 +79,8 @@ public final class HTTP2ClientConnection {
     internal var headerBytes: [UInt8] = []
     internal var headerSpans: [(name: Range<Int>, value: Range<Int>)] = []
     internal var headerVectors: [nghttp2_nv] = []
+    /// The last final head, reused while the server repeats it.
+    internal var headCache = HTTP2HeadCache()
 
     /// Creates a client session and queues the preface and our SETTINGS
     /// (ENABLE_PUSH 0, the window, table and header list sizes of
