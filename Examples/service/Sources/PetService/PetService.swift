@@ -74,9 +74,9 @@ struct PetService {
         for span in tracer.finishedSpans {
             let parent = span.parentSpanID.map { " parent \($0)" } ?? ""
             print("  \(span.operationName) trace \(span.traceID) span \(span.spanID)\(parent)")
-            for (name, value) in span.attributes.sorted(by: { $0.0 < $1.0 }) {
-                print("    \(name) = \(value)")
-            }
+            var lines: [String] = []
+            span.attributes.forEach { name, value in lines.append("    \(name) = \(value)") }
+            for line in lines.sorted() { print(line) }
         }
     }
 }
