@@ -40,16 +40,19 @@ test-debug: deps interop-servers interop-openapi
 	$(INTEROP_ENV) $(SWIFT) test $(SWIFT_TEST_FLAGS)
 
 # The optional integrations, off by default, each behind a package trait
-# (Package.swift): OpenAPI (UVCombineOpenAPI) and Logging (the session's
-# swift-log lines). Built with every trait on, in a scratch directory of
-# its own (switching a trait rebuilds every target of the package), and
-# only the suites the traits gate run: the default build's suites do not
+# (Package.swift): OpenAPI (UVCombineOpenAPI), Logging (the session's
+# swift-log lines), Metrics (its swift-metrics instruments) and Tracing
+# (its swift-distributed-tracing spans); UVCombineObserverCostTests
+# compares a task's mallocs with them off (docs/observability.md). Built
+# with every trait on, in a scratch directory of its own (switching a
+# trait rebuilds every target of the package), and only the suites the
+# traits gate run: the default build's suites do not
 # change with them. A first build is a full debug build of the package
 # and its tests (6-12 minutes on a 2-core machine); later ones are
 # incremental. .ci/run calls it after `make test`.
-TRAITS ?= OpenAPI,Logging
+TRAITS ?= OpenAPI,Logging,Metrics,Tracing
 TRAITS_SCRATCH ?= .build-traits
-TRAIT_SUITES ?= UVCombineOpenAPITests|UVCombineLoggingTests
+TRAIT_SUITES ?= UVCombineOpenAPITests|UVCombineLoggingTests|UVCombineMetricsTests|UVCombineTracingTests|UVCombineObserverCostTests
 
 test-traits: deps
 	$(SWIFT) test --traits $(TRAITS) --scratch-path $(TRAITS_SCRATCH) --filter '$(TRAIT_SUITES)' $(SWIFT_TEST_FLAGS)

@@ -532,3 +532,103 @@ package.targets.append(
         ]
     )
 )
+
+// MARK: Metrics (issue 35): the session's requests, failures, in-flight
+// tasks, pool connections, bytes and durations through swift-metrics
+// (UVURLSession.Configuration.metricsFactory; docs/observability.md). One
+// block, appended, so that it merges beside other modules' edits.
+//
+// Behind the package trait `Metrics`, off by default, as `Logging` keeps
+// swift-log out: swift-metrics reaches neither the default build nor the C
+// library. Only CoreMetrics is linked (the `Metrics` module adds
+// Foundation conveniences the session does not need).
+// A dependent opts in with
+//     .package(url: "…/UVCombine", from: "…", traits: ["Metrics"])
+// here, `swift build --traits Metrics` (`make test-traits`).
+package.traits.insert(.trait(
+    name: "Metrics",
+    description: "UVURLSession.Configuration.metricsFactory: requests, failures, connections, bytes, durations through swift-metrics"
+))
+package.dependencies.append(
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.7.0")
+)
+for target in package.targets where target.name == "UVCombineHTTPClient" {
+    target.dependencies.append(
+        .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"]))
+    )
+}
+package.targets.append(
+    // The session's metrics, with swift-metrics' TestMetrics (a factory
+    // per configuration, no global bootstrap). Compiles to nothing without
+    // the trait; `make test-traits` runs it.
+    .testTarget(
+        name: "UVCombineMetricsTests",
+        dependencies: [
+            "UVCombineHTTPClient", "UVCombineHTTPCore", "UVCombineLoop", "UVCombineCore", "UVCombineTesting",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+            .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+        ]
+    )
+)
+
+// MARK: Tracing (issue 35): a span per task with the OpenTelemetry HTTP
+// client attributes, and the task's context injected into its request
+// (UVURLSession.Configuration.tracer; docs/observability.md). One block,
+// appended, so that it merges beside other modules' edits.
+//
+// Behind the package trait `Tracing`, off by default, for the same reason
+// as `Logging` and `Metrics`. A dependent opts in with
+//     .package(url: "…/UVCombine", from: "…", traits: ["Tracing"])
+// here, `swift build --traits Tracing` (`make test-traits`).
+package.traits.insert(.trait(
+    name: "Tracing",
+    description: "UVURLSession.Configuration.tracer: a span per task through swift-distributed-tracing"
+))
+package.dependencies.append(
+    .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0")
+)
+for target in package.targets where target.name == "UVCombineHTTPClient" {
+    target.dependencies.append(
+        .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"]))
+    )
+}
+package.targets.append(
+    // The session's spans and context injection, with
+    // swift-distributed-tracing's InMemoryTracer (a tracer per
+    // configuration, no global bootstrap). Compiles to nothing without the
+    // trait; `make test-traits` runs it.
+    .testTarget(
+        name: "UVCombineTracingTests",
+        dependencies: [
+            "UVCombineHTTPClient", "UVCombineHTTPCore", "UVCombineLoop", "UVCombineCore", "UVCombineTesting",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+        ]
+    )
+)
+
+// The observers' cost when they are off (issue 35: "with logging at info,
+// no malloc added"): a task's mallocs with a Logger at info, with the
+// `Metrics` and `Tracing` traits on but nothing configured or
+// bootstrapped, against a session without any, counted on the loop
+// thread with CUVCombineMallocCounter. A test target of its own rather
+// than a benchmark, because traits are unified over a package graph: the
+// Benchmarks package enabling them would change every benchmark.
+// Compiles to nothing without the traits; `make test-traits` runs it.
+package.targets.append(
+    .testTarget(
+        name: "UVCombineObserverCostTests",
+        dependencies: [
+            "UVCombineHTTPClient", "UVCombineHTTPCore", "UVCombineLoop", "UVCombineCore", "UVCombineTesting",
+            "CUVCombineMallocCounter",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+            .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+            .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+            .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+        ]
+    )
+)

@@ -10,7 +10,9 @@ import UVCombineHTTPCore
 // task's recorder and its transactions.
 //
 // These are also the hooks for observers behind package traits: the
-// `Logging` trait's lines come from here (SessionEngine+Logging.swift);
+// `Logging` trait's lines come from here (SessionEngine+Logging.swift),
+// the `Metrics` and `Tracing` traits' instruments and spans too
+// (SessionEngine+Observers.swift);
 // they see the same events in the same places, so adding one means
 // calling it from here, not touching the engine's hot path again.
 extension SessionEngine {
@@ -35,12 +37,13 @@ extension SessionEngine {
     /// otherwise.
     package func metricsTaskStarted(_ task: SessionTask) {
         let logs = logsTasks
-        guard logs || wantsMetrics(for: task) else { return }
+        guard logs || observers.observesTasks || wantsMetrics(for: task) else { return }
         let recorder = TaskMetricsRecorder(taskStart: now.uptimeNanoseconds)
         #if Logging
         if logs { recorder.requestID = makeRequestID() }
         #endif
         task.metrics = recorder
+        observeTaskStarted(task, recorder)
     }
 
     /// A request is issued: the task's first, or a redirect's
@@ -49,6 +52,7 @@ extension SessionEngine {
         guard let recorder = task.metrics else { return }
         if redirected { recorder.redirectCount += 1 }
         recorder.begin(task.request, at: now.uptimeNanoseconds)
+        observeIssued(task, recorder)
         #if Logging
         logIssued(task, recorder, retried: false)
         #endif
@@ -99,6 +103,7 @@ extension SessionEngine {
         transaction.remoteAddress = establishment.remoteAddress?.host
         transaction.remotePort = establishment.remoteAddress?.port
         recorder.current = transaction
+        observeRequestStarted(task, recorder, on: connection)
         #if Logging
         logConnection(task, recorder, connection, reused: transaction.isReusedConnection, establishment: establishment)
         logStep(recorder, "request head written", ["bytes": "\(written)"])
@@ -148,6 +153,7 @@ extension SessionEngine {
         guard let recorder = task.metrics else { return }
         recorder.current?.response = response
         recorder.headBytes = max(recorder.receivedBytes - unparsed, 0)
+        observeResponseHead(recorder, response)
         #if Logging
         logResponseHead(recorder, response)
         #endif
@@ -163,6 +169,21 @@ extension SessionEngine {
         #endif
     }
 
+    /// The subscriber cancelled the task: its recorder ends for the
+    /// observers (a span ends with `error.type` `cancelled`, the task
+    /// leaves the in-flight count); the metrics handlers, which a
+    /// cancelled task never called, still are not.
+    package func metricsTaskCancelled(_ task: SessionTask) {
+        guard let recorder = task.metrics else { return }
+        task.metrics = nil
+        let outcome = TaskOutcome.failure(UVURLError(.cancelled, detail: "the task was cancelled"))
+        #if Logging
+        logTaskEnded(recorder, outcome)
+        #endif
+        recorder.close()
+        observeTaskEnded(task, recorder, outcome)
+    }
+
     /// The task ends with `outcome`: its metrics go to the handlers,
     /// before the outcome goes to the subscriber.
     package func metricsTaskEnded(_ task: SessionTask, _ outcome: TaskOutcome) {
@@ -171,6 +192,8 @@ extension SessionEngine {
         #if Logging
         logTaskEnded(recorder, outcome)
         #endif
+        recorder.close()
+        observeTaskEnded(task, recorder, outcome)
         guard wantsMetrics(for: task) else { return }
         let metrics = recorder.metrics(endingAt: now.uptimeNanoseconds)
         configuration.taskMetricsHandler?.didFinishCollecting(metrics)

@@ -96,6 +96,7 @@ extension SessionEngine {
     private func closeConnection(_ id: ConnectionPoolStateMachine.ConnectionID) {
         guard let connection = connections.removeValue(forKey: id) else { return }
         logConnectionClosed(connection)
+        observeConnectionClosed(connection)
         deadlines.remove(connection)
         if let http2 = connection.http2 { deadlines.remove(http2) }
         connection.task = nil

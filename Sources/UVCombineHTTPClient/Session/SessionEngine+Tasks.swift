@@ -81,6 +81,7 @@ extension SessionEngine {
             run(pool.cancelRequest(id, now: now))
         }
         release(task)
+        if task.metrics != nil { metricsTaskCancelled(task) }
     }
 
     /// Ends a task: its exchange machine learns it, then ``complete(_:_:)``.

@@ -64,6 +64,8 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     package let parserConfiguration: HTTPResponseParser.Configuration
     /// Whether a proxy is configured at all (no routing work otherwise).
     package let routesThroughProxies: Bool
+    /// The traits' metrics and tracer (SessionObservers; empty without them).
+    package let observers: SessionObservers
 
     // MARK: Loop thread only
     //
@@ -115,6 +117,7 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         timeoutNanoseconds = RequestTimeouts.Nanoseconds(configuration.timeouts)
         parserConfiguration = configuration.parser
         routesThroughProxies = configuration.proxy.isActive
+        observers = SessionObservers(configuration: configuration)
         pool = ConnectionPoolStateMachine(configuration: configuration.pool)
         transport.timerHandler = self
     }

@@ -5,6 +5,9 @@ import HTTPTypes
 import Synchronization
 import UVCombineCore
 import UVCombineHTTPCore
+#if Tracing
+import Tracing
+#endif
 
 /// What a publisher asks a session to fetch: the request, its body, and the
 /// checked target (or the error that checking produced, reported when the
@@ -424,6 +427,11 @@ package class SessionTask: DeadlineEntry {
     /// for every request, a copy and a destroy of a struct of a dozen
     /// references (callgrind, issue 17).
     @exclusivity(unchecked) package final var target: HTTPRequestTarget?
+    #if Tracing
+    /// The caller's service context when the task was made (trait
+    /// `Tracing`): its span's parent, read on the subscribing thread.
+    package final let serviceContext: ServiceContext? = ServiceContext.current
+    #endif
 
     /// The current target: a redirect's, or the spec's checked one. Only
     /// for a started task (whose spec's target was checked).

@@ -1,5 +1,8 @@
 import HTTPTypes
 import UVCombineLoop
+#if Tracing
+import Tracing
+#endif
 
 /// A task's metrics while it runs: the finished transactions, the one in
 /// progress and its byte counts. Made at the task's start only when
@@ -18,6 +21,10 @@ package final class TaskMetricsRecorder {
     package var headBytes = 0
     /// The task's id in log lines (trait `Logging`); 0 when it does not log.
     package var requestID: UInt64 = 0
+    #if Tracing
+    /// The task's span while it runs (trait `Tracing`; SessionEngine+Observers.swift).
+    package var span: (any Span)?
+    #endif
 
     package init(taskStart: UInt64) {
         self.taskStart = taskStart

@@ -3,6 +3,12 @@ import UVCombineHTTPCookies
 #if Logging
 import Logging
 #endif
+#if Metrics
+import CoreMetrics
+#endif
+#if Tracing
+import Tracing
+#endif
 
 extension UVURLSession {
     /// A session's limits, timeouts, redirect policy and TLS settings, in
@@ -249,6 +255,57 @@ extension UVURLSession {
         private var loggerReference = SessionLoggerReference(logger: nil)
         #endif
 
+        #if Metrics
+        /// Where the session's swift-metrics instruments come from (package
+        /// trait `Metrics`, off by default): requests, failures by error
+        /// code, tasks in flight, pool connections active and idle, body
+        /// bytes each way and durations, named after OpenTelemetry's HTTP
+        /// client conventions (`http.client.request.duration`, ...;
+        /// docs/observability.md). Default nil: `MetricsSystem.factory`, as
+        /// it is when the session is made; while that is still
+        /// swift-metrics' no-op handler (nothing bootstrapped), nothing is
+        /// recorded and a task costs one check.
+        ///
+        /// Threading: the instruments are made with the session and
+        /// updated on its loop thread.
+        ///
+        /// ```swift
+        /// configuration.metricsFactory = myPrometheusFactory
+        /// ```
+        public var metricsFactory: (any MetricsFactory)? {
+            get { metricsFactoryReference.value as? any MetricsFactory }
+            set { metricsFactoryReference = ObserverReference(newValue) }
+        }
+        /// ``metricsFactory``, compared by identity.
+        private var metricsFactoryReference = ObserverReference(nil)
+        #endif
+        #if Tracing
+        /// The tracer that gives each task a span (package trait `Tracing`,
+        /// off by default): kind client, named by the method, with
+        /// OpenTelemetry's HTTP client attributes (`http.request.method`,
+        /// `url.full`, `server.address`, `server.port`,
+        /// `http.response.status_code`, `network.protocol.version`,
+        /// `error.type`), its parent the `ServiceContext.current` of the
+        /// thread or task that made the task's publisher subscribe; the
+        /// span's context is injected into each request with the tracer's
+        /// propagation (`traceparent` for a W3C propagator). Default nil:
+        /// `InstrumentationSystem.tracer`, as it is when the session is
+        /// made; while that is the no-op tracer, nothing is traced and a
+        /// task costs one check.
+        ///
+        /// Threading: spans start and end on the session's loop thread.
+        ///
+        /// ```swift
+        /// configuration.tracer = InMemoryTracer()
+        /// ```
+        public var tracer: (any Tracer)? {
+            get { tracerReference.value as? any Tracer }
+            set { tracerReference = ObserverReference(newValue) }
+        }
+        /// ``tracer``, compared by identity.
+        private var tracerReference = ObserverReference(nil)
+        #endif
+
         /// The defaults above.
         public init() {}
 
@@ -305,6 +362,30 @@ private struct SessionLoggerReference: Sendable, Equatable {
 
     static func == (left: Self, right: Self) -> Bool {
         left.logger?.label == right.logger?.label && left.logger?.logLevel == right.logger?.logLevel
+    }
+}
+#endif
+
+#if Metrics || Tracing
+/// A metrics factory or tracer compared for the configuration's
+/// `Equatable`: by identity for a class, by type for a value (neither
+/// protocol is `Equatable`).
+private struct ObserverReference: @unchecked Sendable, Equatable {
+    // @unchecked: holds a MetricsFactory (not Sendable in every
+    // swift-metrics version) or a Tracer (Sendable), never mutated.
+    let value: Any?
+
+    init(_ value: Any?) { self.value = value }
+
+    static func == (left: Self, right: Self) -> Bool {
+        switch (left.value, right.value) {
+        case (nil, nil): return true
+        case (let l?, let r?):
+            if type(of: l) != type(of: r) { return false }
+            if type(of: l) is AnyClass { return (l as AnyObject) === (r as AnyObject) }
+            return true
+        default: return false
+        }
     }
 }
 #endif
