@@ -12,6 +12,14 @@ Options:
   --auth USER:PASS     require `Proxy-Authorization: Basic ...` (407 with
                        `Proxy-Authenticate: Basic realm="test-proxy"` when
                        missing or wrong)
+  --digest USER:PASS   require `Proxy-Authorization: Digest ...` (RFC 7616,
+                       qop=auth, checked with the same arithmetic as the
+                       client); the 407 offers `Basic realm="test-proxy"`
+                       and a Digest challenge with a fresh nonce, but only
+                       Digest is accepted
+  --digest-algorithm A MD5 (default) or SHA-256
+  --stale-once         with --digest: the first correct answer gets a 407
+                       with `stale=true` and a new nonce
   --refuse-connect     answer every CONNECT with 403 Forbidden
   --log FILE           append one line per request received from a client:
                        `<connection number> <method> <target> auth=<yes|no>`
@@ -21,12 +29,19 @@ Hop-by-hop fields meant for the proxy (`Proxy-Authorization`,
 """
 
 import base64
+import hashlib
+import os
+import re
 import socket
 import socketserver
 import sys
 import threading
 
 AUTH = None
+DIGEST = None
+DIGEST_ALGORITHM = "MD5"
+STALE_ONCE = [False]
+NONCES = set()
 REFUSE_CONNECT = False
 LOG = None
 LOG_LOCK = threading.Lock()
@@ -140,6 +155,55 @@ def relay_body(reader, fields, out, close_delimited_ok):
     return True
 
 
+def digest_hash(text):
+    name = "sha256" if DIGEST_ALGORITHM == "SHA-256" else "md5"
+    return hashlib.new(name, text.encode("utf-8")).hexdigest()
+
+
+def new_nonce():
+    nonce = os.urandom(12).hex()
+    with LOG_LOCK:
+        NONCES.add(nonce)
+    return nonce
+
+
+def digest_challenges(stale=False):
+    """The 407's Proxy-Authenticate lines in --digest mode."""
+    challenge = 'Digest realm="test-proxy", nonce="%s", qop="auth", algorithm=%s' % (new_nonce(), DIGEST_ALGORITHM)
+    if stale:
+        challenge += ", stale=true"
+    return (b'Proxy-Authenticate: Basic realm="test-proxy"\r\n'
+            b"Proxy-Authenticate: " + challenge.encode() + b"\r\n")
+
+
+def digest_verdict(method, target, fields):
+    """'ok', 'stale' (right answer, nonce to renew) or 'no'."""
+    value = field(fields, "Proxy-Authorization") or ""
+    if not value.startswith("Digest "):
+        return "no"
+    params = {}
+    for match in re.finditer(r'([A-Za-z0-9_-]+)=("([^"]*)"|[^,\s]*)', value[7:]):
+        params[match.group(1).lower()] = match.group(3) if match.group(3) is not None else match.group(2)
+    user, _, password = DIGEST.partition(":")
+    if params.get("username") != user or params.get("realm") != "test-proxy" or params.get("uri") != target:
+        return "no"
+    ha1 = digest_hash("%s:test-proxy:%s" % (user, password))
+    ha2 = digest_hash("%s:%s" % (method, target))
+    nonce = params.get("nonce", "")
+    expected = digest_hash("%s:%s:%s:%s:%s:%s" % (ha1, nonce, params.get("nc", ""), params.get("cnonce", ""),
+                                                 params.get("qop", ""), ha2))
+    if params.get("qop") != "auth" or params.get("response") != expected:
+        return "no"
+    with LOG_LOCK:
+        if nonce not in NONCES:
+            return "stale"
+        if STALE_ONCE[0]:
+            STALE_ONCE[0] = False
+            NONCES.discard(nonce)
+            return "stale"
+    return "ok"
+
+
 def authorized(fields):
     if AUTH is None:
         return True
@@ -179,15 +243,22 @@ class Handler(socketserver.BaseRequestHandler):
                 method, target, _version = start.split(" ", 2)
                 log("%d %s %s auth=%s" % (number, method, target,
                                           "yes" if field(fields, "Proxy-Authorization") else "no"))
-                if not authorized(fields):
+                verdict = "ok"
+                if DIGEST is not None:
+                    verdict = digest_verdict(method, target, fields)
+                elif not authorized(fields):
+                    verdict = "no"
+                if verdict != "ok":
                     body = b"proxy authentication required\n"
-                    client.sendall(b"HTTP/1.1 407 Proxy Authentication Required\r\n"
-                                   b"Proxy-Authenticate: Basic realm=\"test-proxy\"\r\n"
+                    challenges = (digest_challenges(verdict == "stale") if DIGEST is not None
+                                  else b"Proxy-Authenticate: Basic realm=\"test-proxy\"\r\n")
+                    client.sendall(b"HTTP/1.1 407 Proxy Authentication Required\r\n" + challenges +
                                    b"Content-Type: text/plain\r\n"
                                    b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
-                    if method == "CONNECT":
-                        return
-                    relay_body(reader, fields, _Discard(), False)
+                    # The connection stays open, also after a CONNECT (which
+                    # has no body): the client may answer on it.
+                    if method != "CONNECT":
+                        relay_body(reader, fields, _Discard(), False)
                     continue
                 if method == "CONNECT":
                     self.tunnel(client, reader, target)
@@ -289,12 +360,18 @@ class Server(socketserver.ThreadingMixIn, socketserver.TCPServer):
 
 
 def main():
-    global AUTH, REFUSE_CONNECT, LOG
+    global AUTH, DIGEST, DIGEST_ALGORITHM, REFUSE_CONNECT, LOG
     arguments = sys.argv[1:]
     while arguments:
         option = arguments.pop(0)
         if option == "--auth":
             AUTH = arguments.pop(0)
+        elif option == "--digest":
+            DIGEST = arguments.pop(0)
+        elif option == "--digest-algorithm":
+            DIGEST_ALGORITHM = arguments.pop(0)
+        elif option == "--stale-once":
+            STALE_ONCE[0] = True
         elif option == "--refuse-connect":
             REFUSE_CONNECT = True
         elif option == "--log":

@@ -2,7 +2,8 @@ import Foundation
 
 /// scripts/test-proxy.py on a random loopback port, for both test targets:
 /// absolute-form forwarding and `CONNECT` tunnels, optionally requiring
-/// basic authentication or refusing every `CONNECT`. Each request it
+/// Basic or Digest (RFC 7616, MD5 or SHA-256) authentication or refusing
+/// every `CONNECT`. Each request it
 /// receives is logged with the number of the client connection that
 /// carried it (``requests()``); hop-by-hop proxy fields
 /// (`Proxy-Authorization`, `Proxy-Connection`) are not forwarded.
@@ -58,8 +59,13 @@ public final class TestProxy {
             .appendingPathComponent("scripts/test-proxy.py")
     }
 
-    /// Starts a proxy; `auth` is the `user:password` to require.
-    public init(auth: String? = nil, refuseConnect: Bool = false) throws {
+    /// Starts a proxy; `auth` is the `user:password` to require with Basic,
+    /// `digest` the one to require with Digest (`digestAlgorithm` `MD5` or
+    /// `SHA-256`; its 407 offers Basic too but accepts only Digest).
+    /// With `staleOnce` the first right Digest answer gets a 407 with
+    /// `stale=true` and a new nonce.
+    public init(auth: String? = nil, digest: String? = nil, digestAlgorithm: String = "MD5",
+                staleOnce: Bool = false, refuseConnect: Bool = false) throws {
         guard let python = ServerProcess.executable(named: "python3") else {
             throw Failure(description: "python3 not found")
         }
@@ -68,6 +74,8 @@ public final class TestProxy {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var arguments = ["-u", Self.script.path, "--log", directory.appendingPathComponent("requests.log").path]
         if let auth { arguments += ["--auth", auth] }
+        if let digest { arguments += ["--digest", digest, "--digest-algorithm", digestAlgorithm] }
+        if staleOnce { arguments.append("--stale-once") }
         if refuseConnect { arguments.append("--refuse-connect") }
         server = try ServerProcess(executable: python, arguments: arguments)
         let (found, text) = server.readPort()

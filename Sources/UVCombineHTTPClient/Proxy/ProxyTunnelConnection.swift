@@ -1,3 +1,5 @@
+import HTTPTypes
+import UVCombineHTTPAuthentication
 import UVCombineHTTPCore
 
 /// A `CONNECT` tunnel through an HTTP proxy, layered between the TLS
@@ -17,12 +19,30 @@ import UVCombineHTTPCore
 ///   every call and event passes straight through (TLS then handshakes
 ///   with the origin inside the tunnel).
 /// - Anything else is a ``HTTPConnectionHandler/connectionDidFailToConnect(_:)``:
-///   407 → `.proxyAuthenticationRequired`, other statuses, a malformed or
-///   oversized head, or an end before the answer → `.proxyConnectFailed`.
-///   The answer's body is never read: the connection is closed by the
-///   session. Bytes after a 2xx head, before the client spoke, cannot be
-///   TLS from the origin (the client speaks first), so they fail the
-///   tunnel too.
+///   407 → `.proxyAuthenticationRequired` (unless answered, below), other
+///   statuses, a malformed or oversized head, or an end before the answer
+///   → `.proxyConnectFailed`. A failed answer's body is never read: the
+///   connection is closed by the session. Bytes after a 2xx head, before
+///   the client spoke, cannot be TLS from the origin (the client speaks
+///   first), so they fail the tunnel too.
+///
+/// ## Answering a 407
+///
+/// With credentials, a 407 carrying a Digest challenge (RFC 7616,
+/// preferred, through ``DigestAuthenticator``) is answered by a second
+/// `CONNECT` with `Proxy-Authorization: Digest ...` (the `uri` is
+/// `host:port`, as curl sends); a `stale=true` challenge after an answer is
+/// answered once more with its new nonce. Basic is sent with the first
+/// `CONNECT` already, so a Basic-only 407 means the credentials were
+/// refused, as does a non-stale 407 after a Digest answer.
+///
+/// The answer goes on the same connection: the 407's body is read and
+/// dropped (its `Content-Length` must be given, without
+/// `Transfer-Encoding` or `Connection: close`). That keeps the tunnel one
+/// lower connection, made once by the session; reconnecting would need the
+/// session to hand this layer a new TCP connection. A 407 that does not
+/// keep the connection is not answered (`.proxyAuthenticationRequired`,
+/// "the proxy closed the connection").
 ///
 /// Threading: loop thread only.
 package final class ProxyTunnelConnection: HTTPConnectionIO, HTTPConnectionHandler {
@@ -47,17 +67,27 @@ package final class ProxyTunnelConnection: HTTPConnectionIO, HTTPConnectionHandl
     private let proxy: UVURLSession.Proxy
     /// The answer's head as it arrives.
     private var answer: [UInt8] = []
+    /// `Proxy-Authorization: ...\r\n` for the next `CONNECT`: Basic from
+    /// the proxy's credentials, then the Digest answer.
+    private var authorizationLine: [UInt8]
+    /// The Digest answer's state, from the first Digest 407 on.
+    private var digest: DigestAuthenticator?
+    /// Whether a `stale=true` challenge was answered already.
+    private var answeredStale = false
+    /// Bytes of a 407's body still to read and drop.
+    private var bodyBytesToDrop = 0
 
     package init(originHost: String, port: Int, proxy: UVURLSession.Proxy, handler: any HTTPConnectionHandler) {
         origin = originHost.contains(":") ? "[\(originHost)]:\(port)" : "\(originHost):\(port)"
         self.proxy = proxy
         self.handler = handler
+        authorizationLine = proxy.authorizationLine
     }
 
     /// `CONNECT origin HTTP/1.1`, `Host: origin`, the proxy's credentials.
     package var request: [UInt8] {
         var bytes = Array("CONNECT \(origin) HTTP/1.1\r\nHost: \(origin)\r\n".utf8)
-        bytes += proxy.authorizationLine
+        bytes += authorizationLine
         bytes += Array("\r\n".utf8)
         return bytes
     }
@@ -173,6 +203,13 @@ package final class ProxyTunnelConnection: HTTPConnectionIO, HTTPConnectionHandl
     // MARK: The answer
 
     private func receiveAnswer(_ bytes: UnsafeRawBufferPointer) {
+        var bytes = bytes
+        if bodyBytesToDrop > 0 {
+            let dropped = min(bodyBytesToDrop, bytes.count)
+            bodyBytesToDrop -= dropped
+            bytes = UnsafeRawBufferPointer(rebasing: bytes[dropped...])
+            if bytes.isEmpty { return }
+        }
         let searchStart = max(answer.count - 3, 0)
         answer.append(contentsOf: bytes)
         guard let headEnd = Self.endOfHead(in: answer, from: searchStart) else {
@@ -203,12 +240,73 @@ package final class ProxyTunnelConnection: HTTPConnectionIO, HTTPConnectionHandl
             lower?.stopReading()
             handler?.connectionDidConnect()
         case 407:
-            fail(UVURLError(.proxyAuthenticationRequired,
-                            detail: "CONNECT \(origin): \(proxy) answered \(shown)"
-                                + (proxy.username == nil ? " (no credentials configured)" : " (credentials refused)")))
+            guard let username = proxy.username else {
+                fail(UVURLError(.proxyAuthenticationRequired,
+                                detail: "CONNECT \(origin): \(proxy) answered \(shown) (no credentials configured)"))
+                return
+            }
+            answerChallenge(headEnd: headEnd, username: username, shown: shown)
         default:
             fail(UVURLError(.proxyConnectFailed, detail: "CONNECT \(origin): \(proxy) answered \(shown)"))
         }
+    }
+
+    /// Answers the 407 in `answer` (its head ends at `headEnd`) with a
+    /// Digest `CONNECT` on the same connection, or fails.
+    private func answerChallenge(headEnd: Int, username: String, shown: String) {
+        let fields = Self.fields(in: answer[..<headEnd])
+        let refused = UVURLError(.proxyAuthenticationRequired,
+                                 detail: "CONNECT \(origin): \(proxy) answered \(shown) (credentials refused)")
+        let challenges = AuthenticationChallenge.challenges(in: fields, for: .proxy)
+        // Digest needs libcrypto, loaded here at the first challenge.
+        guard DigestAlgorithm.isAvailable, let challenge = DigestChallenge.first(in: challenges) else {
+            fail(refused)
+            return
+        }
+        if var current = digest {
+            guard challenge.isStale, !answeredStale else {
+                fail(refused)
+                return
+            }
+            answeredStale = true
+            current.accept(challenge)
+            digest = current
+        } else {
+            digest = DigestAuthenticator(username: username, password: proxy.password ?? "", challenge: challenge)
+        }
+        let connection = fields[.connection]?.lowercased() ?? ""
+        guard fields[.transferEncoding] == nil, !connection.contains("close"),
+              let lengthText = fields[.contentLength], let length = Int(lengthText), length >= 0 else {
+            fail(UVURLError(.proxyAuthenticationRequired,
+                            detail: "CONNECT \(origin): \(proxy) answered \(shown) (not answered: the proxy closed the connection)"))
+            return
+        }
+        let received = answer.count - headEnd
+        guard received <= length else {
+            fail(UVURLError(.proxyConnectFailed,
+                            detail: "CONNECT \(origin): \(proxy) sent data after its 407"))
+            return
+        }
+        bodyBytesToDrop = length - received
+        answer = []
+        let value = digest!.authorization(method: "CONNECT", uri: origin)
+        authorizationLine = Array("Proxy-Authorization: \(value)\r\n".utf8)
+        lower?.write(request)
+    }
+
+    /// The fields of a response head (status line first), for reading the
+    /// challenges; lines without a colon are skipped.
+    private static func fields(in head: ArraySlice<UInt8>) -> HTTPFields {
+        var fields = HTTPFields()
+        let text = String(decoding: head, as: UTF8.self)
+        for line in text.split(separator: "\r\n").dropFirst() {
+            guard let colon = line.firstIndex(of: ":"),
+                  let name = HTTPField.Name(String(line[..<colon])) else { continue }
+            let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
+            let trimmed = value.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
+            fields.append(HTTPField(name: name, value: String(trimmed)))
+        }
+        return fields
     }
 
     private func fail(_ error: UVURLError) {

@@ -21,8 +21,8 @@ package final class TaskAuthentication {
 // challenging response's body is read and dropped (the connection stays
 // usable), then the request goes again with its `Authorization` (or
 // `Proxy-Authorization`) field, as a redirect to the same URL would.
-// `CONNECT` tunnels answer their proxy's Basic challenge themselves
-// (ProxyTunnelConnection); a Digest challenge to a tunnel is not answered.
+// `CONNECT` tunnels answer their proxy's challenge themselves
+// (ProxyTunnelConnection): Basic up front, Digest on the same connection.
 extension SessionEngine {
     // MARK: Authentication
 

@@ -10,7 +10,7 @@ import UVCombineTesting
 
 /// Sessions through a real proxy (scripts/test-proxy.py) on loopback:
 /// `http` URLs as absolute-form requests, `https` URLs through `CONNECT`
-/// tunnels to a Python TLS server, basic authentication, a proxy that
+/// tunnels to a Python TLS server, Basic and Digest authentication, a proxy that
 /// refuses `CONNECT`, the no-proxy list and unreachable proxies.
 @Suite("UVURLSession through a proxy", .serialized)
 struct ProxySessionTests {
@@ -202,6 +202,75 @@ struct ProxySessionTests {
         #expect(plain.requests.count == 1, "only the authorized request reached the origin")
         #expect(plain.requests.first?.headerFields[HTTPField.Name("Proxy-Authorization")!] == nil,
                 "the proxy's credentials stop at the proxy")
+    }
+
+    @Test("Digest on CONNECT: the 407 is answered on the same connection; the tunnel opens",
+          arguments: ["MD5", "SHA-256"])
+    func digestTunnel(algorithm: String) throws {
+        let certificates = try TestCertificates()
+        defer { certificates.remove() }
+        let origin = try TLSTestServer(.python, certificate: certificates.localhost, key: certificates.keyFile,
+                                       files: ["a.txt": Data("secret".utf8)])
+        defer { origin.stop() }
+        let proxy = try TestProxy(digest: "alice:s3cret", digestAlgorithm: algorithm)
+        defer { proxy.stop() }
+        withRealLoop { loop in
+            let right = Proxy(host: "127.0.0.1", port: proxy.port, username: "alice", password: "s3cret")
+            let session = UVURLSession(loop: loop, configuration: Self.configuration(https: right, caFile: certificates.caFile))
+            let secret = fetch(session.dataTaskPublisher(for: origin.url("/a.txt")), on: loop)
+            #expect(secret?.text == "secret", "\(String(describing: secret))")
+        }
+        let connect = TestProxy.Request(connection: 1, method: "CONNECT", target: "localhost:\(origin.port)",
+                                        hadAuthorization: true)
+        #expect(proxy.requests() == [connect, connect], "Basic first, then the Digest answer, on one connection")
+    }
+
+    @Test("Digest on CONNECT: a wrong password is refused after one answer; no credentials fail as before")
+    func digestTunnelRefused() throws {
+        let proxy = try TestProxy(digest: "alice:s3cret", digestAlgorithm: "SHA-256")
+        defer { proxy.stop() }
+        let url = URL(string: "https://localhost:1/x")!
+        withRealLoop { loop in
+            let wrong = Proxy(host: "127.0.0.1", port: proxy.port, username: "alice", password: "wrong")
+            let refused = UVURLSession(loop: loop, configuration: Self.configuration(https: wrong))
+            let denied = fetch(refused.dataTaskPublisher(for: url), on: loop)
+            #expect(denied?.error?.code == .proxyAuthenticationRequired)
+            #expect(denied?.error?.detail
+                    == "CONNECT localhost:1: \(wrong) answered 407 Proxy Authentication Required (credentials refused)",
+                    "\(String(describing: denied?.error))")
+            #expect(refused.engine.connectionCount == 0, "the refused tunnel is closed")
+
+            let anonymous = Proxy(host: "127.0.0.1", port: proxy.port)
+            let session = UVURLSession(loop: loop, configuration: Self.configuration(https: anonymous))
+            let tunnel = fetch(session.dataTaskPublisher(for: url), on: loop)
+            #expect(tunnel?.error?.code == .proxyAuthenticationRequired)
+            #expect(tunnel?.error?.detail
+                    == "CONNECT localhost:1: \(anonymous) answered 407 Proxy Authentication Required (no credentials configured)",
+                    "\(String(describing: tunnel?.error))")
+        }
+        let requests = proxy.requests()
+        #expect(requests.map(\.connection) == [1, 1, 2], "two CONNECTs with the wrong password, one without: \(requests)")
+        #expect(requests.map(\.hadAuthorization) == [true, true, false])
+    }
+
+    @Test("Digest on CONNECT: a stale=true 407 after the answer is answered once more with the new nonce")
+    func digestTunnelStale() throws {
+        let certificates = try TestCertificates()
+        defer { certificates.remove() }
+        let origin = try TLSTestServer(.python, certificate: certificates.localhost, key: certificates.keyFile,
+                                       files: ["a.txt": Data("fresh".utf8)])
+        defer { origin.stop() }
+        let proxy = try TestProxy(digest: "alice:s3cret", staleOnce: true)
+        defer { proxy.stop() }
+        withRealLoop { loop in
+            let right = Proxy(host: "127.0.0.1", port: proxy.port, username: "alice", password: "s3cret")
+            let session = UVURLSession(loop: loop, configuration: Self.configuration(https: right, caFile: certificates.caFile))
+            let fresh = fetch(session.dataTaskPublisher(for: origin.url("/a.txt")), on: loop)
+            #expect(fresh?.text == "fresh", "\(String(describing: fresh))")
+        }
+        let requests = proxy.requests()
+        #expect(requests.map(\.method) == ["CONNECT", "CONNECT", "CONNECT"], "\(requests)")
+        #expect(Set(requests.map(\.connection)) == [1])
     }
 
     @Test("a proxy that refuses CONNECT: .proxyConnectFailed with its status; its body is not a response; the pool recovers")
