@@ -12,12 +12,25 @@ package final class TaskAuthentication {
     /// once).
     package var answeredServer = false
     package var answeredProxy = false
+    /// The Digest answer's state per target, kept so that a `stale=true`
+    /// challenge after it (RFC 7616 3.3) is answered once more with the
+    /// new nonce.
+    package var serverDigest: DigestAuthenticator?
+    package var proxyDigest: DigestAuthenticator?
+    /// Whether a `stale=true` challenge was answered already (each target
+    /// once).
+    package var answeredServerStale = false
+    package var answeredProxyStale = false
 
     package init() {}
 }
 
 // Authentication (UVURLSession.Credential): a `401` from the server, or a
-// `407` from a forwarding proxy, answered once with Digest or Basic. The
+// `407` from a forwarding proxy, answered once with Digest or Basic; a
+// Digest challenge with `stale=true` after a Digest answer (the nonce
+// expired, the credentials were right: RFC 7616 3.3) is answered once more
+// with its new nonce, without asking anyone. Any other second challenge,
+// or a second stale one, is the response. The
 // challenging response's body is read and dropped (the connection stays
 // usable), then the request goes again with its `Authorization` (or
 // `Proxy-Authorization`) field, as a redirect to the same URL would.
@@ -38,13 +51,19 @@ extension SessionEngine {
         let password: String
         var schemes: UVURLSession.Credential.Schemes = [.basic, .digest]
         if statusCode == 401 {
-            guard let credential = task.spec.options.credential ?? configuration.credential,
-                  task.authentication?.answeredServer != true else { return false }
+            guard let credential = task.spec.options.credential ?? configuration.credential else { return false }
+            if task.authentication?.answeredServer == true {
+                return answersStaleChallenge(task, response, target: .server)
+            }
             target = .server
             (username, password, schemes) = (credential.username, credential.password, credential.schemes)
         } else {
-            guard connection.isForwardProxied, let proxy = connection.key.proxy, let user = proxy.username,
-                  task.authentication?.answeredProxy != true else { return false }
+            guard connection.isForwardProxied, let proxy = connection.key.proxy, let user = proxy.username else {
+                return false
+            }
+            if task.authentication?.answeredProxy == true {
+                return answersStaleChallenge(task, response, target: .proxy)
+            }
             target = .proxy
             (username, password) = (user, proxy.password ?? "")
         }
@@ -57,6 +76,9 @@ extension SessionEngine {
            let challenge = DigestChallenge.first(in: challenges) {
             var digest = DigestAuthenticator(username: username, password: password, challenge: challenge)
             request.headerFields.append(digest.authorizationField(for: request, target: target, body: task.body))
+            let authentication = task.authentication ?? TaskAuthentication()
+            if target == .server { authentication.serverDigest = digest } else { authentication.proxyDigest = digest }
+            task.authentication = authentication
         } else if schemes.contains(.basic), challenges.contains(where: { $0.hasScheme("Basic") }),
                   let value = try? BasicAuthentication.authorization(username: username, password: password) {
             request.headerFields.append(HTTPField(name: target.authorizationFieldName, value: value))
@@ -67,6 +89,34 @@ extension SessionEngine {
         if target == .server { authentication.answeredServer = true } else { authentication.answeredProxy = true }
         authentication.pending = request
         task.authentication = authentication
+        return true
+    }
+
+    /// Whether the second challenge `response` for `target`, after an
+    /// answer, is answered once more: only a Digest challenge with
+    /// `stale=true` after a Digest answer, and only the first such one; its
+    /// new nonce is taken by the same ``DigestAuthenticator``.
+    private func answersStaleChallenge(_ task: SessionTask, _ response: HTTPResponse,
+                                       target: AuthenticationTarget) -> Bool {
+        guard let authentication = task.authentication else { return false }
+        let isServer = target == .server
+        guard var digest = isServer ? authentication.serverDigest : authentication.proxyDigest,
+              !(isServer ? authentication.answeredServerStale : authentication.answeredProxyStale),
+              let challenge = DigestChallenge.first(in: AuthenticationChallenge.challenges(in: response.headerFields,
+                                                                                          for: target)),
+              challenge.isStale else { return false }
+        digest.accept(challenge)
+        var request = task.request
+        request.headerFields[target.authorizationFieldName] = nil
+        request.headerFields.append(digest.authorizationField(for: request, target: target, body: task.body))
+        if isServer {
+            authentication.serverDigest = digest
+            authentication.answeredServerStale = true
+        } else {
+            authentication.proxyDigest = digest
+            authentication.answeredProxyStale = true
+        }
+        authentication.pending = request
         return true
     }
 

@@ -93,4 +93,44 @@ struct SessionAuthenticationTests {
             #expect(fetch(refused.dataTaskPublisher(for: URL(string: "http://origin.test/x")!), on: loop)?.status == 407)
         }
     }
+
+    @Test("a stale=true 401 after the Digest answer is answered once more with the new nonce; a second stale one is the response",
+          arguments: ["", "&algorithm=SHA-256"])
+    func originStale(algorithm: String) throws {
+        let server = try DigestTestServer()
+        defer { server.stop() }
+        let box = MetricsBox()
+        withRealLoop { loop in
+            var configuration = UVURLSession.Configuration()
+            configuration.credential = UVURLSession.Credential(username: "user", password: "secret")
+            configuration.taskMetricsHandler = box.handler
+            let session = UVURLSession(loop: loop, configuration: configuration)
+            let once = fetch(session.dataTaskPublisher(for: server.url("/s?stale=1\(algorithm)")), on: loop)
+            #expect(body(once) == "ok origin seen=3")
+            let twice = fetch(session.dataTaskPublisher(for: server.url("/s?stale=2\(algorithm)")), on: loop)
+            #expect(twice?.status == 401 && twice?.text == "challenge", "as a refused answer: \(body(twice))")
+        }
+        let metrics = box.all.withLock { $0 }
+        #expect(metrics.map { $0.transactionMetrics.map { $0.response?.status.code } } == [[401, 401, 200], [401, 401, 401]])
+    }
+
+    @Test("a forwarding proxy's stale=true 407 after the Digest answer is answered once more; a second stale one is the response")
+    func proxyStale() throws {
+        let server = try DigestTestServer()
+        defer { server.stop() }
+        let box = MetricsBox()
+        withRealLoop { loop in
+            var configuration = UVURLSession.Configuration()
+            let proxy = UVURLSession.Proxy(host: "127.0.0.1", port: server.port, username: "user", password: "secret")
+            configuration.proxy = UVURLSession.ProxyConfiguration(http: proxy, https: nil, noProxy: "")
+            configuration.taskMetricsHandler = box.handler
+            let session = UVURLSession(loop: loop, configuration: configuration)
+            let once = fetch(session.dataTaskPublisher(for: URL(string: "http://origin.test/x?stale=1")!), on: loop)
+            #expect(body(once) == "ok proxy seen=3")
+            let twice = fetch(session.dataTaskPublisher(for: URL(string: "http://origin.test/x?stale=2")!), on: loop)
+            #expect(twice?.status == 407 && twice?.text == "challenge", "as a refused answer: \(body(twice))")
+        }
+        let metrics = box.all.withLock { $0 }
+        #expect(metrics.map { $0.transactionMetrics.map { $0.response?.status.code } } == [[407, 407, 200], [407, 407, 407]])
+    }
 }

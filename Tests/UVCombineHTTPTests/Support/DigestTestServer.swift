@@ -7,13 +7,17 @@ import TestServerSupport
 /// `Authorization`) and, for a request in absolute form, as a forwarding
 /// proxy (`407` / `Proxy-Authenticate`, `Proxy-Authorization`; it answers
 /// itself instead of forwarding). Every answer's body names what it was:
-/// `ok origin`, `ok proxy`, `challenge` (a 401 or 407). Stopped by PID.
+/// `ok origin`, `ok proxy`, `challenge` (a 401 or 407). With `stale=N` in
+/// the query the first N right answers get another challenge with
+/// `stale=true` and a new nonce (the next answer must use it), and the
+/// `ok` body ends with ` seen=<requests for that target>`. Stopped by PID.
 final class DigestTestServer {
     let port: Int
     private let server: ServerProcess
 
     static let script = #"""
         import http.server, hashlib, re, sys
+        stale = {}
         class H(http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
             def log_message(self, *a): pass
@@ -22,9 +26,10 @@ final class DigestTestServer {
                 got = self.headers.get(field, "")
                 p = dict((k, a or b) for k, a, b in re.findall(r'(\w+)=(?:"([^"]*)"|([^\s,]*))', got))
                 if not got.startswith("Digest ") or p.get("username") != "user" or p.get("uri") != uri:
-                    return False
+                    return None
                 ha1, ha2 = h("user:test:secret"), h("%s:%s" % (self.command, uri))
-                return p.get("response") == h(":".join([ha1, p.get("nonce", ""), p.get("nc", ""), p.get("cnonce", ""), p.get("qop", ""), ha2]))
+                ok = p.get("response") == h(":".join([ha1, p.get("nonce", ""), p.get("nc", ""), p.get("cnonce", ""), p.get("qop", ""), ha2]))
+                return p if ok else None
             def handle_any(self):
                 n = int(self.headers.get("Content-Length") or 0)
                 if n: self.rfile.read(n)
@@ -32,10 +37,25 @@ final class DigestTestServer {
                 path = re.sub(r"^http://[^/]*", "", self.path)
                 algorithm = "SHA-256" if "algorithm=SHA-256" in path else "MD5"
                 field = "Proxy-Authorization" if proxied else "Authorization"
-                if self.check(field, path, algorithm):
-                    code, body, headers = 200, b"ok proxy" if proxied else b"ok origin", []
+                answer = self.check(field, path, algorithm)
+                limit = re.search(r"stale=(\d+)", path)
+                state = stale.setdefault(self.path, {"seen": 0, "stales": 0, "nonce": None})
+                state["seen"] += 1
+                suffix, extra = b"", ""
+                if limit and answer is not None:
+                    if state["nonce"] is not None and answer.get("nonce") != state["nonce"]:
+                        answer = None
+                    elif state["stales"] < int(limit.group(1)):
+                        state["stales"] += 1
+                        state["nonce"] = "stale%d" % state["stales"]
+                        answer, extra = None, ", stale=true"
+                    else:
+                        suffix = b" seen=%d" % state["seen"]
+                if answer is not None:
+                    code, body, headers = 200, (b"ok proxy" if proxied else b"ok origin") + suffix, []
                 else:
-                    challenge = 'Digest realm="test", qop="auth", nonce="n%d", algorithm=%s' % (id(self) % 1000, algorithm)
+                    nonce = state["nonce"] if extra else "n%d" % (id(self) % 1000)
+                    challenge = 'Digest realm="test", qop="auth", nonce="%s", algorithm=%s%s' % (nonce, algorithm, extra)
                     code = 407 if proxied else 401
                     headers = [("Proxy-Authenticate" if proxied else "WWW-Authenticate", challenge)]
                     body = b"challenge"
