@@ -127,6 +127,7 @@ int main(int argc, char **argv) {
   uv_timer_init(&loop, &timer);
   uv_timer_start(&timer, on_tick, 1, 1);
   long armed_us = footprint_elapsed_us();
+  footprint_exit_if_asked();
   uv_run(&loop, UV_RUN_DEFAULT);
   int closed = uv_loop_close(&loop);
 

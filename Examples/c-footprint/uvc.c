@@ -105,6 +105,7 @@ int main(int argc, char **argv) {
   check(uvc_timer_connect(program.timer, &program.connection), "uvc_timer_connect");
 
   long armed_us = footprint_elapsed_us();
+  footprint_exit_if_asked();
   check(uv_run(&program.uv_loop, UV_RUN_DEFAULT), "uv_run");
   long peak_rss_kb = footprint_status_kb("VmHWM");
   long lib_mapped_kb, lib_rss_kb;

@@ -51,6 +51,21 @@ struct LibraryTests {
         #expect(check.output.contains("kB stripped"), "\(check.tail)")
     }
 
+    /// Start-up stays within the Makefile's C_STARTUP_LIMIT_KINSTR: the
+    /// instructions Examples/c-footprint's uvc.c runs from exec to its timer
+    /// armed, beyond what the plain C libuv program runs (callgrind,
+    /// Examples/c-footprint/startup.py). A count, not a time, so a loaded
+    /// machine does not move it (issue 30). Release library only.
+    @Test("start-up to the armed timer stays within its instruction limit (make c-startup)",
+          .enabled(if: CPrograms.configuration == "release", "the limit is for the release library"))
+    func startupInstructions() async {
+        guard await CPrograms.requireBuild() else { return }
+        let check = await CPrograms.run(["make", "--no-print-directory", "c-startup"] + CPrograms.makeVariables,
+                                        timeout: 900)
+        #expect(check.status == 0, "\(check.tail)")
+        #expect(check.output.contains("exec to timer armed, instructions"), "\(check.tail)")
+    }
+
     @Test("exports exactly the functions uvcombine.h declares")
     func exports() async throws {
         guard await CPrograms.requireBuild() else { return }
