@@ -10,7 +10,7 @@ SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
 .PHONY: all build test test-debug demo deps bench bench-deps bench-check clean \
-	c-deps c-lib c-lib-size c-build c-host c-test c-footprint c-footprint-programs c-startup install docs \
+	c-deps c-lib c-lib-size c-build c-host c-test c-footprint c-footprint-programs c-startup c-startup-order install docs \
 	fuzz-build fuzz fuzz-smoke tsan asan check-dependent interop-servers \
 	interop-openapi test-traits
 
@@ -211,14 +211,21 @@ c-deps: deps
 # queries from the arguments glibc gives every constructor, so the static
 # runtime's own (a constructor reading /proc/self/maps with sscanf at
 # load, 0.14 M instructions) is never linked. `make c-startup` guards
-# the total.
+# the total. C_STARTUP_ORDER lists the functions and zero-initialised
+# variables that start-up touches, in that order (Examples/c-footprint/
+# order.py, `make c-startup-order`), so that lld lays them out together at
+# the start of .text and .bss: 37 fewer page faults to the timer armed
+# (260 -> 223), each a few microseconds in this VM. Stale entries are
+# skipped; `make c-startup` fails when the faults grow.
+C_STARTUP_ORDER = Sources/CUVCombineImplementation/startup-order.txt
 C_STATIC_CXX_DIR = $(abspath $(C_SCRATCH))/static-libstdc++
 C_LIB_FLAGS = -Xswiftc -static-stdlib -Xswiftc -L$(C_STATIC_CXX_DIR) \
 	-Xlinker -soname=libuvcombine-c.so \
 	-Xlinker --version-script=$(abspath Sources/CUVCombineImplementation/uvcombine.map) \
 	-Xswiftc -use-ld=lld -Xlinker --icf=all -Xlinker -z -Xlinker pack-relative-relocs \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
-	-Xcc -DUVC_STATIC_SWIFT_RUNTIME
+	-Xcc -DUVC_STATIC_SWIFT_RUNTIME \
+	-Xlinker --symbol-ordering-file=$(abspath $(C_STARTUP_ORDER)) -Xlinker --no-warn-symbol-ordering
 
 # A throw-away package that depends on this one by path and uses every
 # product a dependent can link (CI runs it): SwiftPM refuses a dependency
@@ -314,6 +321,10 @@ c-footprint-programs: c-lib
 # it (Tests/CUVCombineImplementationTests/LibraryTests.swift), so `make
 # test` fails when start-up grows past it; a release library only.
 C_STARTUP_LIMIT_KINSTR ?= 890
+# Page faults to the timer armed beyond plain.c's (perf stat, when it runs
+# here): 206 before the start-up order (C_STARTUP_ORDER), 158 after; the
+# limit is that plus about 10%.
+C_STARTUP_LIMIT_FAULTS ?= 175
 
 c-startup: c-footprint-programs
 	@command -v valgrind >/dev/null 2>&1 || { \
@@ -322,7 +333,17 @@ c-startup: c-footprint-programs
 			(apt-get update -qq && apt-get install -y -qq valgrind); \
 		else echo "valgrind is missing: sudo apt-get install -y valgrind"; exit 1; fi; }
 	python3 Examples/c-footprint/startup.py --plain $(C_FOOTPRINT_OUT)/plain --uvc $(C_FOOTPRINT_OUT)/uvc \
-		--library $(C_LIB_DIR)/libuvcombine-c.so --limit-kinstr $(C_STARTUP_LIMIT_KINSTR)
+		--library $(C_LIB_DIR)/libuvcombine-c.so --limit-kinstr $(C_STARTUP_LIMIT_KINSTR) \
+		--limit-faults $(C_STARTUP_LIMIT_FAULTS)
+
+# Regenerates C_STARTUP_ORDER from the current library (valgrind's lackey
+# traces uvc.c up to its armed timer) and removes the library, so that the
+# next `make c-lib` links it with the new order.
+c-startup-order: c-footprint-programs
+	python3 Examples/c-footprint/order.py --uvc $(C_FOOTPRINT_OUT)/uvc --library $(C_LIB_DIR)/libuvcombine-c.so \
+		--output $(C_STARTUP_ORDER)
+	@# SwiftPM does not see the file as an input of the link: make it relink.
+	rm -f $(C_LIB_DIR)/libuvcombine-c.so
 
 c-footprint: c-startup
 	$(SWIFT) build -c release --product uvcombine

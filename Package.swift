@@ -235,7 +235,7 @@ let package = Package(
             dependencies: ["CUVCombine", "UVCombineLoop", "UVCombineCore",
                            "UVCombineHTTPClient", "UVCombineWebSocketClient", "UVCombineHTTPCore", "CLibUV",
                            "UVCombineWebSocketCore", .product(name: "HTTPTypes", package: "swift-http-types")],
-            exclude: ["uvcombine.map"]
+            exclude: ["uvcombine.map", "startup-order.txt"]
         ),
         // The demo and command-line tool (`uvcombine demo`, `uvcombine
         // fetch`). Its embedded demo server is its own, on UVTCP: the
