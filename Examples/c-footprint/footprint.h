@@ -26,13 +26,15 @@ static inline long footprint_elapsed_us(void) {
 }
 
 /*
- * With FOOTPRINT_EXIT_ARMED set, ends the process at once (_exit(0), no
- * clean-up): called when the timer is armed, so that a counter of the
- * whole process (callgrind's instructions, perf's page faults) measures
- * exec to the timer armed and nothing after.
+ * With FOOTPRINT_EXIT_AT equal to `stage` ("armed": the timer armed, just
+ * before uv_run; "tick": its first tick), ends the process at once
+ * (_exit(0), no clean-up), so that a counter of the whole process
+ * (callgrind's instructions, perf's page faults) measures exec to there
+ * and nothing after.
  */
-static inline void footprint_exit_if_asked(void) {
-  if (getenv("FOOTPRINT_EXIT_ARMED") != NULL) _exit(0);
+static inline void footprint_exit_at(const char *stage) {
+  const char *exit_at = getenv("FOOTPRINT_EXIT_AT");
+  if (exit_at != NULL && strcmp(exit_at, stage) == 0) _exit(0);
 }
 
 /* A "Name:   N kB" field of /proc/self/status, in kB; -1 if missing. */

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """Writes the start-up symbol order of libuvcombine-c.so (issue 30).
 
-Runs Examples/c-footprint's uvc.c up to its armed timer
-(FOOTPRINT_EXIT_ARMED) under valgrind's lackey, which prints every
+Runs Examples/c-footprint's uvc.c up to its timer's first tick
+(FOOTPRINT_EXIT_AT=tick) under valgrind's lackey, which prints every
 instruction fetched and every load and store, finds the library's load
 address (LD_DEBUG=files) and lists, in the order they are first touched,
 the library's functions and zero-initialised variables (nm types t, T, b,
-B) that start-up touches. lld's --symbol-ordering-file (the Makefile's
+B) that start-up touches (main's set-up first, then the first tick's
+path). lld's --symbol-ordering-file (the Makefile's
 C_LIB_FLAGS) then lays those out first in .text and .bss, so that start-up
 touches a few dense pages instead of pages spread over 7.5 MB of code and
-440 kB of variables: 37 fewer page faults to the armed timer, measured
-2026-11-29 (README, "Footprint").
+440 kB of variables: 37 fewer page faults to the armed timer, 2026-11-29
+(README, "Footprint").
 
 Initialised data is left out: the loader's relocation pass writes every
 page of .data and .data.rel.ro anyway. A stale list is harmless (a symbol
@@ -60,7 +61,7 @@ def main():
         copy = os.path.join(scratch, "libuvcombine-c.so")
         subprocess.run(["strip", "--strip-debug", "-o", copy, args.library], check=True)
         trace = os.path.join(scratch, "trace")
-        environment = {"FOOTPRINT_EXIT_ARMED": "1", "LD_LIBRARY_PATH": scratch, "LD_DEBUG": "files",
+        environment = {"FOOTPRINT_EXIT_AT": "tick", "LD_LIBRARY_PATH": scratch, "LD_DEBUG": "files",
                        "PATH": "/usr/bin:/bin"}
         result = subprocess.run(["valgrind", "--tool=lackey", "--trace-mem=yes", f"--log-file={trace}",
                                  os.path.abspath(args.uvc), URL], env=environment, capture_output=True, text=True)
@@ -94,7 +95,7 @@ def main():
 
     with open(args.output, "w") as output:
         output.write("\n".join(order) + "\n")
-    print(f"order.py: {len(order)} symbols touched before the timer is armed -> {args.output}")
+    print(f"order.py: {len(order)} symbols touched up to the first tick -> {args.output}")
 
 
 if __name__ == "__main__":

@@ -97,6 +97,7 @@ static void on_tick(uv_timer_t *handle) {
   started = 1;
   first_tick_us = footprint_elapsed_us();
   startup_rss_kb = footprint_status_kb("VmRSS");
+  footprint_exit_at("tick");
   for (int i = 0; i < FETCHES; i++) {
     struct fetch *fetch = &fetches[i];
     uv_tcp_init(handle->loop, &fetch->tcp);
@@ -127,7 +128,7 @@ int main(int argc, char **argv) {
   uv_timer_init(&loop, &timer);
   uv_timer_start(&timer, on_tick, 1, 1);
   long armed_us = footprint_elapsed_us();
-  footprint_exit_if_asked();
+  footprint_exit_at("armed");
   uv_run(&loop, UV_RUN_DEFAULT);
   int closed = uv_loop_close(&loop);
 

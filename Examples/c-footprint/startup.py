@@ -3,7 +3,7 @@
 instructions: the guard of issue 30's start-up goal.
 
 Runs Examples/c-footprint's two programs (plain.c, uvc.c) under valgrind's
-callgrind with FOOTPRINT_EXIT_ARMED set, so that each ends with _exit(0)
+callgrind with FOOTPRINT_EXIT_AT=armed, so that each ends with _exit(0)
 as soon as its timer is armed, and counts the instructions each ran from
 exec (the dynamic loader's first instruction) to there: loading and
 relocating the libraries, their initialisers, main's set-up (for uvc.c:
@@ -44,7 +44,7 @@ def environment(library_dir):
     """The programs' whole environment, the same for both: callgrind's
     count includes the loader's and libc's walks over it."""
     return {
-        "FOOTPRINT_EXIT_ARMED": "1",
+        "FOOTPRINT_EXIT_AT": "armed",
         "LD_LIBRARY_PATH": library_dir,
         "PATH": "/usr/bin:/bin",
     }

@@ -78,6 +78,7 @@ static void tick(uvc_subscription_t *subscription, uint64_t time_ns, void *user_
   program->started = 1;
   program->first_tick_us = footprint_elapsed_us();
   program->startup_rss_kb = footprint_status_kb("VmRSS");
+  footprint_exit_at("tick");
   uvc_request_t request = UVC_REQUEST_INIT;
   request.url = program->url;
   for (int i = 0; i < FETCHES; i++) {
@@ -105,7 +106,7 @@ int main(int argc, char **argv) {
   check(uvc_timer_connect(program.timer, &program.connection), "uvc_timer_connect");
 
   long armed_us = footprint_elapsed_us();
-  footprint_exit_if_asked();
+  footprint_exit_at("armed");
   check(uv_run(&program.uv_loop, UV_RUN_DEFAULT), "uv_run");
   long peak_rss_kb = footprint_status_kb("VmHWM");
   long lib_mapped_kb, lib_rss_kb;
