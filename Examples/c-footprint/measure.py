@@ -196,15 +196,20 @@ def main():
     plain_peak = median("plain", "peak_rss_kb")
     goal = 2 * plain_peak + median("uvc", "lib_mapped_kb")
     print(f"goal: peak RSS <= 2 x plain + library mapped = {goal} kB; measured {median('uvc', 'peak_rss_kb')} kB")
-    delta = (min(run["first_tick_us"] for run in results["uvc"])
-             - min(run["first_tick_us"] for run in results["plain"])) / 1000
-    print(f"goal: first tick within 1 ms of plain; measured {delta:+.2f} ms (minimum against minimum)")
-    armed = (min(run["armed_us"] for run in results["uvc"])
-             - min(run["armed_us"] for run in results["plain"])) / 1000
-    print(f"of which exec to the timer armed: {armed:+.2f} ms; the rest is the first interval: plain's uv_timer "
-          f"fires at the next millisecond of the loop clock libuv cached at uv_loop_init (0 to 1 ms after "
-          f"arming), a uvc_timer no earlier than 1 ms after it is connected (TimerSchedule: never early), "
-          f"within 2 ms")
+    def gap(key, pick):
+        return (pick([run[key] for run in results["uvc"]]) - pick([run[key] for run in results["plain"]])) / 1000
+
+    # Both readings of the goal (issue 30: "start-up within 1 ms of the
+    # plain C program's"), minimum against minimum and median against
+    # median: to the timer armed (start-up proper) and to the first tick
+    # (start-up plus the first interval, where plain's uv_timer can fire
+    # early: below).
+    for key, label in (("armed_us", "exec to timer armed"), ("first_tick_us", "exec to first tick")):
+        print(f"goal: start-up within 1 ms of plain, {label}: {gap(key, min):+.2f} ms minimum against minimum, "
+              f"{gap(key, statistics.median):+.2f} ms median against median")
+    print("the first tick adds the first interval: plain's uv_timer fires at the next millisecond of the loop clock "
+          "libuv cached at uv_loop_init (0 to 1 ms after arming), a uvc_timer no earlier than 1 ms after it is "
+          "connected (TimerSchedule: never early), within 2 ms")
     # The first interval on its own, run by run (the timer armed to its
     # first tick): what the timer's rounding costs, apart from start-up.
     for name, label in (("plain", "plain's uv_timer"), ("uvc", "the uvc_timer")):
