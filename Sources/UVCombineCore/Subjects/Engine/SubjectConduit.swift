@@ -5,11 +5,22 @@
 /// `Unmanaged` (retained by hand), any other in an optional. Both are
 /// cleared only by `dropLinks`, after the conduit has left the subject's
 /// list, when no delivery can reach it any more.
+///
+/// Why `Input` and `Failure` are parameters of their own (always
+/// `Downstream.Input` and `Downstream.Failure`): the runtime builds the
+/// superclass's metadata from its mangled name the first time a conduit
+/// type is used. Named by generic parameters, `ConduitBase<Input, Failure>`
+/// is read from the arguments the metadata accessor was given; named by
+/// `Downstream.Input`, it needs `Downstream`'s `Subscriber` conformance,
+/// which the runtime finds by scanning every conformance record of the
+/// image (about 3,000: 0.13 M instructions at the C library's start-up,
+/// README "Footprint").
 @usableFromInline
-internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParent>:
-    ConduitBase<Downstream.Input, Downstream.Failure>,
+internal final class SubjectConduit<Input, Failure, Downstream: Subscriber, Parent: ConduitParent>:
+    ConduitBase<Input, Failure>,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
-    where Parent.Output == Downstream.Input, Parent.Failure == Downstream.Failure
+    where Downstream.Input == Input, Downstream.Failure == Failure,
+          Parent.Output == Input, Parent.Failure == Failure
 {
     /// The subscriber, held without reference counting on the value path;
     /// empty once dropped. Unchecked exclusivity: a checked access costs
@@ -30,7 +41,7 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
         holdsObject = true
         super.init(
             deliver: { base, value in
-                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).slot.withObject(as: Downstream.self) { $0.receive(value) } ?? .none
+                unsafeDowncast(base, to: SubjectConduit<Input, Failure, Downstream, Parent>.self).slot.withObject(as: Downstream.self) { $0.receive(value) } ?? .none
             },
             // Closures, not the static methods themselves: a partially
             // applied static method captures the generic metatypes.
@@ -46,7 +57,7 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
         self.name = name
         super.init(
             deliver: { base, value in
-                unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).slot.withDownstream(as: Downstream.self) { $0.receive(value) } ?? .none
+                unsafeDowncast(base, to: SubjectConduit<Input, Failure, Downstream, Parent>.self).slot.withDownstream(as: Downstream.self) { $0.receive(value) } ?? .none
             },
             // Closures, not the static methods themselves: a partially
             // applied static method captures the generic metatypes.
@@ -57,14 +68,14 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
     /// The request entry point both initialisers install: to the subject,
     /// until the conduit has left it.
     @inlinable
-    static func forwardRequest(_ base: ConduitBase<Downstream.Input, Downstream.Failure>, _ demand: Subscribers.Demand) {
-        unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).currentParent?.conduitRequested(base, demand)
+    static func forwardRequest(_ base: ConduitBase<Input, Failure>, _ demand: Subscribers.Demand) {
+        unsafeDowncast(base, to: SubjectConduit<Input, Failure, Downstream, Parent>.self).currentParent?.conduitRequested(base, demand)
     }
 
     /// The cancel entry point both initialisers install.
     @inlinable
-    static func forwardCancel(_ base: ConduitBase<Downstream.Input, Downstream.Failure>) {
-        unsafeDowncast(base, to: SubjectConduit<Downstream, Parent>.self).currentParent?.conduitCancelled(base)
+    static func forwardCancel(_ base: ConduitBase<Input, Failure>) {
+        unsafeDowncast(base, to: SubjectConduit<Input, Failure, Downstream, Parent>.self).currentParent?.conduitCancelled(base)
     }
 
     deinit {
@@ -86,7 +97,7 @@ internal final class SubjectConduit<Downstream: Subscriber, Parent: ConduitParen
     }
 
     @usableFromInline
-    override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+    override func finish(_ completion: Subscribers.Completion<Failure>) {
         withDownstream { $0.receive(completion: completion) }
     }
 
