@@ -41,7 +41,7 @@ public struct UVAnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: S
             self = already
             return
         }
-        box = SchedulerBox(scheduler)
+        box = SchedulerBox<SchedulerTimeType, SchedulerOptions, S>(scheduler)
     }
 
     /// Creates a scheduler from closures, for stubs and instrumentation.
@@ -153,25 +153,31 @@ internal class AnySchedulerBox<Time: Strideable, Options>
     }
 }
 
+/// `Time` and `Options` are `S`'s, parameters of their own so that the
+/// superclass is named by generic parameters only: the runtime then builds
+/// the metadata without looking up `S: Scheduler`, a scan of every
+/// conformance record of the image (see `SubjectConduit`).
 @usableFromInline
-internal final class SchedulerBox<S: Scheduler>: AnySchedulerBox<S.SchedulerTimeType, S.SchedulerOptions> {
+internal final class SchedulerBox<Time, Options, S: Scheduler>: AnySchedulerBox<Time, Options>
+    where S.SchedulerTimeType == Time, S.SchedulerOptions == Options
+{
     @usableFromInline let base: S
 
     @inlinable
     init(_ base: S) {
         self.base = base
         super.init(
-            now: { unsafeDowncast($0, to: SchedulerBox<S>.self).base.now },
-            minimumTolerance: { unsafeDowncast($0, to: SchedulerBox<S>.self).base.minimumTolerance },
+            now: { unsafeDowncast($0, to: SchedulerBox<Time, Options, S>.self).base.now },
+            minimumTolerance: { unsafeDowncast($0, to: SchedulerBox<Time, Options, S>.self).base.minimumTolerance },
             scheduleNow: { box, options, action in
-                unsafeDowncast(box, to: SchedulerBox<S>.self).base.schedule(options: options, action)
+                unsafeDowncast(box, to: SchedulerBox<Time, Options, S>.self).base.schedule(options: options, action)
             },
             scheduleAfter: { box, date, tolerance, options, action in
-                unsafeDowncast(box, to: SchedulerBox<S>.self).base
+                unsafeDowncast(box, to: SchedulerBox<Time, Options, S>.self).base
                     .schedule(after: date, tolerance: tolerance, options: options, action)
             },
             scheduleRepeating: { box, date, interval, tolerance, options, action in
-                unsafeDowncast(box, to: SchedulerBox<S>.self).base
+                unsafeDowncast(box, to: SchedulerBox<Time, Options, S>.self).base
                     .schedule(after: date, interval: interval, tolerance: tolerance, options: options, action)
             })
     }

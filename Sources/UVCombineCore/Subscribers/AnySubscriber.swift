@@ -31,7 +31,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
             self = already
             return
         }
-        box = SubscriberBox.make(subscriber)
+        box = SubscriberBox<Input, Failure, S>.make(subscriber)
         combineIdentifier = subscriber.combineIdentifier
     }
 
@@ -116,8 +116,14 @@ internal class AnySubscriberBox<Input, Failure: Error> {
     var wrapsIntrospectionTap: Bool { false }
 }
 
+/// `Input` and `Failure` are `S.Input` and `S.Failure`, parameters of their
+/// own so that the superclass is named by generic parameters only: the
+/// runtime then builds the metadata without looking up `S: Subscriber`, a
+/// scan of every conformance record of the image (see `SubjectConduit`).
 @usableFromInline
-internal final class SubscriberBox<S: Subscriber>: AnySubscriberBox<S.Input, S.Failure> {
+internal final class SubscriberBox<Input, Failure, S: Subscriber>: AnySubscriberBox<Input, Failure>
+    where S.Input == Input, S.Failure == Failure
+{
     @usableFromInline let subscriber: S
 
     @inlinable
@@ -125,13 +131,13 @@ internal final class SubscriberBox<S: Subscriber>: AnySubscriberBox<S.Input, S.F
         self.subscriber = subscriber
         super.init(
             receiveSubscription: { box, subscription in
-                unsafeDowncast(box, to: SubscriberBox<S>.self).subscriber.receive(subscription: subscription)
+                unsafeDowncast(box, to: SubscriberBox<Input, Failure, S>.self).subscriber.receive(subscription: subscription)
             },
             receiveValue: { box, value in
-                unsafeDowncast(box, to: SubscriberBox<S>.self).subscriber.receive(value)
+                unsafeDowncast(box, to: SubscriberBox<Input, Failure, S>.self).subscriber.receive(value)
             },
             receiveCompletion: { box, completion in
-                unsafeDowncast(box, to: SubscriberBox<S>.self).subscriber.receive(completion: completion)
+                unsafeDowncast(box, to: SubscriberBox<Input, Failure, S>.self).subscriber.receive(completion: completion)
             })
     }
 
@@ -149,7 +155,7 @@ internal final class SubscriberBox<S: Subscriber>: AnySubscriberBox<S.Input, S.F
     /// docs/engineering-notes.md, "Stack promotion of stored objects",
     /// has the reduced case.
     @usableFromInline @inline(never)
-    internal static func make(_ subscriber: S) -> SubscriberBox<S> {
+    internal static func make(_ subscriber: S) -> SubscriberBox<Input, Failure, S> {
         SubscriberBox(subscriber)
     }
 

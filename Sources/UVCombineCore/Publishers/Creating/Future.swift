@@ -66,7 +66,7 @@ public final class Future<Output, Failure: Error>: Publisher {
     /// or the failure at once, as soon as the promise is fulfilled.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = FutureConduit(parent: self, downstream: subscriber)
+        let conduit = FutureConduit<Output, Failure, S>(parent: self, downstream: subscriber)
         subscriber.receive(subscription: conduit)
         // Registered after the subscription went out, so a promise fulfilled
         // on another thread cannot reach the subscriber before it.
@@ -105,10 +105,16 @@ extension Future: @unchecked Sendable where Output: Sendable, Failure: Sendable 
 /// A subscriber waiting for a ``Future``'s result; non-generic over the
 /// subscriber type so one list holds them all. Not on a hot path (a future
 /// delivers once), so a plain overridden method is fine here.
+///
+/// `Failure` is unconstrained here (`resultArrived` asks for `Error`), and
+/// ``FutureConduit`` names this superclass by its own generic parameters:
+/// the runtime then builds the subclass's metadata without a conformance
+/// lookup, a scan of every conformance record of the image (see
+/// `SubjectConduit`).
 @usableFromInline
-internal class FutureWaiter<Output, Failure: Error> {
+internal class FutureWaiter<Output, Failure> {
     @inlinable init() {}
-    @usableFromInline func resultArrived(_ result: Result<Output, Failure>) {
+    @usableFromInline func resultArrived(_ result: Result<Output, Failure>) where Failure: Error {
         violation("abstract FutureWaiter.resultArrived")
     }
 }
@@ -123,11 +129,10 @@ internal class FutureWaiter<Output, Failure: Error> {
 /// keeps its subscription keeps nothing else alive. Lock order: the
 /// future's lock may be held while this one is taken, never the reverse.
 @usableFromInline
-internal final class FutureConduit<Downstream: Subscriber>: FutureWaiter<Downstream.Input, Downstream.Failure>,
+internal final class FutureConduit<Output, Failure, Downstream: Subscriber>: FutureWaiter<Output, Failure>,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure
 {
-    @usableFromInline typealias Output = Downstream.Input
-    @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline
     internal struct State {
