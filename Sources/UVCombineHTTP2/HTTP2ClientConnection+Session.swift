@@ -5,9 +5,11 @@ extension HTTP2ClientConnection {
     /// A client session with our callbacks and options: automatic
     /// WINDOW_UPDATE off (demand is flow control), and the hostile-peer
     /// limits nghttp2 enforces itself (CONTINUATION count, queued
-    /// acknowledgements, our encoder's table size). The
+    /// acknowledgements, our encoder's table size), and `blockCache` as
+    /// nghttp2's allocator (it must outlive the session). The
     /// user data is set by the caller once `self` exists.
-    internal static func makeSession(_ configuration: HTTP2Configuration, _ nghttp2: cuvc_nghttp2_functions) -> OpaquePointer? {
+    internal static func makeSession(_ configuration: HTTP2Configuration, _ nghttp2: cuvc_nghttp2_functions,
+                                     blockCache: HTTP2BlockCache) -> OpaquePointer? {
         var callbacks: OpaquePointer?
         guard nghttp2.session_callbacks_new(&callbacks) == 0, let callbacks else { return nil }
         defer { nghttp2.session_callbacks_del(callbacks) }
@@ -79,7 +81,8 @@ extension HTTP2ClientConnection {
         nghttp2.option_set_no_closed_streams(option, 1)
 
         var session: OpaquePointer?
-        guard nghttp2.session_client_new3(&session, callbacks, nil, option, nil) == 0 else { return nil }
+        var memory = blockCache.memory  // copied by nghttp2
+        guard nghttp2.session_client_new3(&session, callbacks, nil, option, &memory) == 0 else { return nil }
         return session
     }
 

@@ -44,6 +44,9 @@ public final class HTTP2ClientConnection {
     internal let nghttp2: cuvc_nghttp2_functions
     /// nghttp2's session, ours from init to deinit.
     internal let session: OpaquePointer
+    /// nghttp2's allocator: per-connection free lists, so its per-stream
+    /// blocks are reused (released after the session, in deinit).
+    package let blockCache: HTTP2BlockCache
     /// Open streams by id.
     internal var streams: [Int32: HTTP2StreamState] = [:]
     /// Inside `receive` or `produceOutput` (they must not nest).
@@ -112,7 +115,8 @@ public final class HTTP2ClientConnection {
         resetLimit = HTTP2FrameRateLimit(limit: configuration.maxPeerResets, windowNanoseconds: window)
         pingLimit = HTTP2FrameRateLimit(limit: configuration.maxPeerPings, windowNanoseconds: window)
         settingsLimit = HTTP2FrameRateLimit(limit: configuration.maxPeerSettingsFrames, windowNanoseconds: window)
-        guard let made = HTTP2ClientConnection.makeSession(configuration, nghttp2) else {
+        blockCache = HTTP2BlockCache()
+        guard let made = HTTP2ClientConnection.makeSession(configuration, nghttp2, blockCache: blockCache) else {
             throw HTTP2Error(.protocolError, detail: "nghttp2_session_client_new3 failed")
         }
         session = made
@@ -134,6 +138,7 @@ public final class HTTP2ClientConnection {
     }
 
     deinit {
+        // Frees into blockCache, which is released after this body.
         nghttp2.session_del(session)
     }
 

@@ -35,6 +35,38 @@ struct HTTP2NginxTests {
         }
     }
 
+    @Test("nginx's responses, 100 in flight: nghttp2's blocks come from the connection's cache, not malloc")
+    func blockCachePerRequest() throws {
+        let server = try NginxH2Server(files: ["small.txt": Array(Self.small.prefix(100))])
+        defer { server.stop() }
+        let driver = try SocketDriver()
+        driver.recorder.keepsRecords = false
+        let cache = driver.h2.blockCache
+        // nginx's keepalive_requests (1,000) ends the connection there.
+        let total = 1000
+        var sent = 0
+        var mark: (ended: Int, requests: Int, system: Int)?
+        driver.afterRead = { driver in
+            let ended = driver.recorder.endCount
+            if mark == nil, ended >= 200 { mark = (ended, cache.requests, cache.systemAllocations) }
+            while sent < total && sent - ended < 100 {
+                _ = try? driver.h2.openStream(Self.get(server.port, "/small.txt"))
+                sent += 1
+            }
+            if ended == total { driver.h2.shutdown() }
+        }
+        try driver.run(port: server.port) { _ in }
+        #expect(!driver.timedOut)
+        #expect(driver.recorder.endCount == total)
+        let start = try #require(mark)
+        let measured = Double(total - start.ended)
+        let requests = Double(cache.requests - start.requests) / measured
+        let system = Double(cache.systemAllocations - start.system) / measured
+        print("HTTP2 block cache against nginx: nghttp2 asked \(requests) blocks per request, \(system) from malloc")
+        #expect(requests >= 1)
+        #expect(system < 0.05, "system allocations per request: \(system)")
+    }
+
     @Test("a stalled stream holds only its window while the others complete")
     func stalledStream() throws {
         let server = try NginxH2Server(files: ["small.txt": Self.small, "big.bin": Self.big])

@@ -30,10 +30,19 @@ package final class HTTP2SessionConnection: DeadlineEntry, HTTP2ConnectionDelega
     @exclusivity(unchecked) package var isReceiving = false
     /// Opening several streams at once: one write for all their HEADERS.
     @exclusivity(unchecked) package var isBatching = false
-    /// What the codec produced, written as it is (the transport keeps the
-    /// array until the kernel took it; the next flush gets fresh storage
-    /// if it still does).
+    /// The buffer the next flush fills: two buffers in turn, since the
+    /// transport keeps the array it was given (a reference) until the
+    /// kernel took the bytes (its write callback, in the loop's next
+    /// iteration): the one written last is ``writtenOutput``, this one was
+    /// written the time before and is normally free again, so its storage
+    /// is reused. Should the transport still hold it, `removeAll` copies
+    /// on write (fresh storage): never wrong, only slower.
     @exclusivity(unchecked) private var output: [UInt8] = []
+    /// The buffer written last (the transport may still hold it).
+    @exclusivity(unchecked) private var writtenOutput: [UInt8] = []
+    /// Queued on the engine's list of connections to flush at the end of
+    /// the turn (``SessionEngine/deferHTTP2Flush(_:)``).
+    @exclusivity(unchecked) package var isFlushPending = false
     /// PING keep-alive (``UVURLSession/Configuration/http2PingInterval``),
     /// on the session's deadline heap with this object as its entry; nil
     /// when off.
@@ -49,12 +58,25 @@ package final class HTTP2SessionConnection: DeadlineEntry, HTTP2ConnectionDelega
     }
 
     /// Writes what the codec has to send, unless inside `receive` or a
-    /// batch (their end flushes).
+    /// batch (their end flushes). Inside an engine turn the write waits
+    /// for the turn's end (``SessionEngine/endTurn()``): everything the
+    /// turn queued (the HEADERS of the requests its completions started,
+    /// WINDOW_UPDATEs) goes out in one write.
     package func flush() {
-        guard !isReceiving, !isBatching, let io = connection.io else { return }
+        guard !isReceiving, !isBatching, connection.io != nil else { return }
+        if engine.deferHTTP2Flush(self) { return }
+        flushNow()
+    }
+
+    /// Writes what the codec has to send now (the turn's end, or a close
+    /// that must not lose a queued GOAWAY or RST_STREAM).
+    package func flushNow() {
+        isFlushPending = false
+        guard !isReceiving, let io = connection.io else { return }
         output.removeAll(keepingCapacity: true)
         guard codec.produceOutput(into: &output) > 0, connection.io != nil else { return }
         io.write(output)
+        swap(&output, &writtenOutput)
     }
 
     /// Records a stream opened for `task`.

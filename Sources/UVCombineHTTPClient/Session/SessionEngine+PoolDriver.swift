@@ -98,7 +98,11 @@ extension SessionEngine {
         logConnectionClosed(connection)
         observeConnectionClosed(connection)
         deadlines.remove(connection)
-        if let http2 = connection.http2 { deadlines.remove(http2) }
+        if let http2 = connection.http2 {
+            deadlines.remove(http2)
+            // What this turn queued (a GOAWAY, RST_STREAM) goes out first.
+            if http2.isFlushPending { http2.flushNow() }
+        }
         connection.task = nil
         connection.isReading = false
         if connection.hasReadTarget {

@@ -93,6 +93,9 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
     @exclusivity(unchecked) private var isInTurn = false
     /// Operations that arrived during a turn, run at its end.
     @exclusivity(unchecked) private var deferred: [Operation] = []
+    /// HTTP/2 connections with output queued during the turn, written at
+    /// its end (one write per connection and turn).
+    @exclusivity(unchecked) private var pendingHTTP2Flushes: [HTTP2SessionConnection] = []
     @exclusivity(unchecked) package var isShutDown = false
     /// Sees the bytes on the wire (`uvcombine fetch -v`); nil costs one
     /// check per read and per request. Loop thread.
@@ -205,9 +208,15 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
 
     package func endTurn() {
         var index = 0
-        while index < deferred.count {
-            run(deferred[index])
-            index += 1
+        while true {
+            while index < deferred.count {
+                run(deferred[index])
+                index += 1
+            }
+            // A flush may start more (a streamed upload asks for its next
+            // chunk), so both lists are drained until neither grows.
+            guard !pendingHTTP2Flushes.isEmpty else { break }
+            flushHTTP2Connections()
         }
         // Usually one operation (the next request started from a
         // completion): `removeLast` is far cheaper than `removeAll`'s
@@ -219,6 +228,30 @@ package final class SessionEngine: HTTPTimerHandler, @unchecked Sendable {
         }
         isInTurn = false
         syncTimer()
+    }
+
+    /// An HTTP/2 connection's flush during a turn: queued for the turn's
+    /// end (true), where one write carries everything the turn produced
+    /// for it; false outside a turn (the caller writes now).
+    package func deferHTTP2Flush(_ owner: HTTP2SessionConnection) -> Bool {
+        guard isInTurn else { return false }
+        if !owner.isFlushPending {
+            owner.isFlushPending = true
+            pendingHTTP2Flushes.append(owner)
+        }
+        return true
+    }
+
+    /// Writes the output of the connections queued in this turn, in the
+    /// order they were queued (a flush may queue more: they follow).
+    private func flushHTTP2Connections() {
+        var index = 0
+        while index < pendingHTTP2Flushes.count {
+            let owner = pendingHTTP2Flushes[index]
+            index += 1
+            if owner.isFlushPending { owner.flushNow() }
+        }
+        pendingHTTP2Flushes.removeAll(keepingCapacity: true)
     }
 
     package var now: HTTPDeadline { transport.now }
