@@ -11,7 +11,7 @@ SWIFT_TEST_FLAGS ?=
 
 .PHONY: all build test test-debug demo deps bench bench-deps bench-check clean \
 	c-deps c-lib c-lib-size c-build c-host c-test c-footprint c-footprint-programs c-startup c-startup-order install docs \
-	fuzz-build fuzz fuzz-smoke tsan asan check-dependent interop-servers \
+	fuzz-build fuzz fuzz-smoke tsan asan check-dependent example-service interop-servers \
 	interop-openapi test-traits
 
 all: build
@@ -231,8 +231,16 @@ C_LIB_FLAGS = -Xswiftc -static-stdlib -Xswiftc -L$(C_STATIC_CXX_DIR) \
 # A throw-away package that depends on this one by path and uses every
 # product a dependent can link (CI runs it): SwiftPM refuses a dependency
 # whose products carry unsafe flags.
-check-dependent: c-deps
+check-dependent: c-deps example-service
 	scripts/check_dependent_package.sh
+
+# Examples/service, a package of its own that depends on this one by path
+# with the OpenAPI, Logging, Metrics and Tracing traits on (its README):
+# built, so that CI (check-dependent) sees it break. Its own scratch
+# directory, as its README builds it.
+EXAMPLE_SERVICE_SCRATCH ?= .build-example-service
+example-service: deps
+	$(SWIFT) build --package-path Examples/service --scratch-path $(EXAMPLE_SERVICE_SCRATCH)
 
 c-lib: c-deps
 	@archive=$$($(C_CXX) -print-file-name=libstdc++.a); \
