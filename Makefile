@@ -401,6 +401,10 @@ DOCS_TARGETS = UVCombineCore UVCombineDispatch UVCombineFoundation UVCombineLoop
 	UVCombineHTTP UVCombineTesting UVCombine
 DOCS_OUTPUT ?= .build/documentation/UVCombine.doccarchive
 DOCS_LOG = .build/documentation/docs.log
+# SwiftPM's warning about a dependency's own package layout (swift-distributed-
+# tracing, a dependency of the Tracing trait, ships CMakeLists.txt files in
+# its targets): not a documentation problem, and not ours to fix.
+DOCS_DEPENDENCY_WARNING = found [0-9]* file(s) which are unhandled; explicitly declare them as resources
 
 docs: deps
 	python3 scripts/check_doc_comments.py --examples
@@ -413,7 +417,8 @@ docs: deps
 		> $(DOCS_LOG) 2>&1 || status=$$?; \
 	grep -v '^\[[0-9]*/[0-9]*\]' $(DOCS_LOG); \
 	if [ $$status -ne 0 ]; then echo "make docs: failed (exit $$status)"; exit 1; fi; \
-	if grep -qiE '^(error|warning):' $(DOCS_LOG) || [ ! -f $(DOCS_OUTPUT)/index.html ]; then \
+	if grep -iE '^(error|warning):' $(DOCS_LOG) | grep -qv "$(DOCS_DEPENDENCY_WARNING)" \
+		|| [ ! -f $(DOCS_OUTPUT)/index.html ]; then \
 		echo "make docs: DocC reported problems (above)"; exit 1; fi; \
 	echo "make docs: no warnings; open $(DOCS_OUTPUT)"
 

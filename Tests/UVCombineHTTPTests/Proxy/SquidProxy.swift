@@ -84,6 +84,7 @@ final class SquidProxy {
         coredump_dir \(directory)
         cache deny all
         shutdown_lifetime 0 seconds
+        pinger_enable off
         auth_param digest program \(digestHelper) \(passwords)
         auth_param digest children 2
         auth_param digest realm squid
