@@ -66,7 +66,12 @@ final class SquidProxy {
             let server = try ServerProcess(executable: "/bin/sh",
                                            arguments: ["-c", "exec \"$0\" -N -d 1 -f \"$1\" 2>&1", squid, configuration.path])
             let (found, text) = server.readPort(matching: #"Accepting HTTP Socket connections .* local=127\.0\.0\.1:(\d+)\s"#)
-            if found == port { return SquidProxy(port: port, server: server, directory: directory) }
+            // The log line came before a first connection was accepted in
+            // one run on a loaded machine (the session's connect refused):
+            // a connect that succeeds is what says it is ready.
+            if found == port, Loopback.waitUntilAccepting(port: port, while: server) {
+                return SquidProxy(port: port, server: server, directory: directory)
+            }
             server.stop()
             log = text
         }
@@ -100,7 +105,10 @@ final class SquidProxy {
     /// `TCP_MISS/200`, `TCP_TUNNEL/200`).
     func accessLog() -> [String] {
         let text = (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+        // The readiness probe's connection, closed before a request, is
+        // logged as `error:transaction-end-before-headers`: not a request.
         return text.split(separator: "\n").map(String.init)
+            .filter { !$0.contains("error:transaction-end-before-headers") }
     }
 
     /// Stops Squid by PID and removes its directory. Idempotent.
