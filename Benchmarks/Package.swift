@@ -193,26 +193,35 @@ let package = Package(
             path: "Sources/CCurlMulti",
             linkerSettings: [.linkedLibrary("curl")]
         ),
-        // What HTTP2Benchmarks and HTTP2Profile share: the nginx with three
-        // listeners, the runners of the three clients.
+        // AsyncHTTPClient as the peer of the HTTP and HTTP/2 workloads: its
+        // runner, apart from LoopSupport so that the nginx workloads and
+        // profiles do not build SwiftNIO.
         .target(
-            name: "HTTP2Support",
+            name: "AsyncHTTPClientSupport",
             dependencies: [
-                "CCurlMulti",
                 "LoopSupport",
-                .product(name: "UVCombine", package: "UVCombine"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
+            path: "Sources/AsyncHTTPClientSupport"
+        ),
+        // What HTTP2Benchmarks and HTTP2Profile share: the nginx with three
+        // listeners (on LoopSupport's NginxProcess), libcurl's runner, the
+        // workloads' sizes.
+        .target(
+            name: "HTTP2Support",
+            dependencies: ["CCurlMulti", "LoopSupport"],
             path: "Sources/HTTP2Support"
         ),
         .executableTarget(
             name: "HTTP2Benchmarks",
             dependencies: [
+                "AsyncHTTPClientSupport",
                 "BenchmarkSupport",
                 "HTTP2Support",
+                "LoopSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "UVCombine", package: "UVCombine"),
             ],
@@ -222,6 +231,7 @@ let package = Package(
         .executableTarget(
             name: "HTTP2Profile",
             dependencies: [
+                "AsyncHTTPClientSupport",
                 "HTTP2Support",
                 "LoopSupport",
                 .product(name: "UVCombine", package: "UVCombine"),
@@ -231,11 +241,11 @@ let package = Package(
         .executableTarget(
             name: "HTTPBenchmarks",
             dependencies: [
+                "AsyncHTTPClientSupport",
                 "BenchmarkSupport",
                 "LoopSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "UVCombine", package: "UVCombine"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Benchmarks/HTTPBenchmarks",
             plugins: [benchmarkPlugin]

@@ -1,7 +1,9 @@
+import AsyncHTTPClientSupport
 import Benchmark
 import BenchmarkSupport
 import Foundation
 import HTTP2Support
+import LoopSupport
 import UVCombine
 
 // HTTP/2 against one nginx in its own process (issue 33, "Benchmarks"):
@@ -43,7 +45,8 @@ func registerHTTP2(_ nginx: H2NginxServer) {
     let requests = H2Workload.requests
 
     Benchmark("H2.h2c.concurrent100.uvcombine", configuration: h2Configuration()) { benchmark in
-        let runner = H2SessionRunner(url: nginx.url(.h2c), version: .http2PriorKnowledge, connections: 1)
+        let runner = SessionRunner(url: nginx.url(.h2c), maximumConnectionsPerHost: 1, publisherPerRequest: true,
+                                   httpVersion: .http2PriorKnowledge)
         precondition(runner.negotiatedProtocol() == "h2", "not HTTP/2")
         runner.run(total: 2 * streams, width: streams)
         benchmark.measure(elements: requests) {
@@ -67,8 +70,8 @@ func registerHTTP2(_ nginx: H2NginxServer) {
     }
 
     Benchmark("H2.tls.concurrent100.uvcombine", configuration: h2Configuration()) { benchmark in
-        let runner = H2SessionRunner(url: nginx.url(.tls), version: .automatic, connections: 1,
-                                     trustRoot: nginx.certificatePath)
+        let runner = SessionRunner(url: nginx.url(.tls), maximumConnectionsPerHost: 1, publisherPerRequest: true,
+                                   httpVersion: .automatic, trustRoot: nginx.certificatePath)
         precondition(runner.negotiatedProtocol() == "h2", "ALPN did not pick h2")
         runner.run(total: 2 * streams, width: streams)
         benchmark.measure(elements: requests) {
@@ -91,7 +94,8 @@ func registerHTTP2(_ nginx: H2NginxServer) {
     }
 
     Benchmark("H2.tls.concurrent100.asyncHTTPClient", configuration: h2Configuration()) { benchmark in
-        let runner = H2AsyncClientRunner(url: nginx.urlString(.tls), trustRoot: nginx.certificatePath, connections: 1)
+        let runner = AsyncClientRunner(url: nginx.urlString(.tls), connections: 1, trustRoot: nginx.certificatePath,
+                                       requestPerTask: true)
         runner.run(total: 2 * streams, width: streams)
         precondition(runner.lastMajorVersion == 2, "AsyncHTTPClient: not HTTP/2")
         benchmark.measure(elements: requests) {
@@ -109,8 +113,8 @@ func registerHTTP1(_ nginx: H2NginxServer) {
     for (listener, prefix) in [(H2NginxServer.Listener.http1, "H2.http1"), (.tls, "H2.tlsHTTP1")] {
         let trustRoot = listener == .tls ? nginx.certificatePath : nil
         Benchmark("\(prefix).concurrent64.uvcombine", configuration: h2Configuration()) { benchmark in
-            let runner = H2SessionRunner(url: nginx.url(listener), version: .http1_1, connections: width,
-                                         trustRoot: trustRoot)
+            let runner = SessionRunner(url: nginx.url(listener), maximumConnectionsPerHost: width,
+                                       publisherPerRequest: true, httpVersion: .http1_1, trustRoot: trustRoot)
             precondition(runner.negotiatedProtocol() == "http/1.1", "not HTTP/1.1")
             runner.run(total: 2 * width, width: width)
             benchmark.measure(elements: requests) {

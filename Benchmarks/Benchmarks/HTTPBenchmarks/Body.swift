@@ -1,3 +1,4 @@
+import AsyncHTTPClientSupport
 import Benchmark
 import BenchmarkSupport
 import LoopSupport
@@ -37,7 +38,7 @@ func registerBody() {
     }
 
     Benchmark("HTTP.body64MiB.asyncHTTPClient", configuration: configuration) { benchmark in
-        let runner = ClientRunner(url: BenchServer.shared.bigURL, maximumConnectionsPerHost: 1)
+        let runner = AsyncClientRunner(url: BenchServer.shared.bigURL.absoluteString, connections: 1)
         runner.run(total: 1, width: 1)
         let before = runner.accumulator.total
         benchmark.measureExchange(elements: length) {

@@ -1,3 +1,4 @@
+import AsyncHTTPClientSupport
 import Benchmark
 import BenchmarkSupport
 import LoopSupport
@@ -22,7 +23,7 @@ func registerConcurrent() {
     }
 
     Benchmark("HTTP.concurrent64.asyncHTTPClient", configuration: configuration) { benchmark in
-        let runner = ClientRunner(url: BenchServer.shared.smallURL, maximumConnectionsPerHost: width)
+        let runner = AsyncClientRunner(url: BenchServer.shared.smallURL.absoluteString, connections: width)
         runner.run(total: 2 * width, width: width)
         benchmark.measureExchange(elements: requests) {
             runner.run(total: requests, width: width)

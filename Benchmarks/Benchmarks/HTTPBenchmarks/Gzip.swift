@@ -1,3 +1,4 @@
+import AsyncHTTPClientSupport
 import Benchmark
 import BenchmarkSupport
 import LoopSupport
@@ -44,7 +45,7 @@ func registerGzip() {
     }
 
     Benchmark("HTTP.gzip64MiB.asyncHTTPClient", configuration: configuration) { benchmark in
-        let runner = ClientRunner(url: GzipEndpoint.shared.url, maximumConnectionsPerHost: 1, decompression: true)
+        let runner = AsyncClientRunner(url: GzipEndpoint.shared.url.absoluteString, connections: 1, decompression: true)
         runner.run(total: 1, width: 1)
         let before = runner.accumulator.total
         benchmark.measureExchange(elements: length) {

@@ -1,3 +1,4 @@
+import AsyncHTTPClientSupport
 import Benchmark
 import BenchmarkSupport
 import LoopSupport
@@ -21,7 +22,7 @@ func registerSequential() {
     }
 
     Benchmark("HTTP.sequential.asyncHTTPClient", configuration: configuration) { benchmark in
-        let runner = ClientRunner(url: BenchServer.shared.smallURL, maximumConnectionsPerHost: 1)
+        let runner = AsyncClientRunner(url: BenchServer.shared.smallURL.absoluteString, connections: 1)
         runner.run(total: 20, width: 1)
         benchmark.measureExchange(elements: requests) {
             runner.run(total: requests, width: 1)

@@ -1,10 +1,8 @@
+import AsyncHTTPClientSupport
 import Foundation
 import HTTP2Support
+import LoopSupport
 import UVCombine
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 // Runs one HTTP/2 workload alone, for profiling (issue 33): under
 // `valgrind --tool=callgrind --toggle-collect='*measuredRegion*'` the
@@ -16,44 +14,24 @@ import Glibc
 //
 // Prints the calling thread's and the process's CPU time per request.
 
-let arguments = CommandLine.arguments
-guard arguments.count >= 2 else {
-    print("usage: HTTP2Profile WORKLOAD [REQUESTS]")
-    exit(2)
-}
-let workload = arguments[1]
+let (workload, requested) = ProfileHarness.arguments(usage: "HTTP2Profile WORKLOAD [REQUESTS]")
 guard let nginx = H2NginxServer.shared else { exit(0) }
-
-func cpu(_ clock: clockid_t) -> Int {
-    var now = timespec()
-    clock_gettime(clock, &now)
-    return Int(now.tv_sec) * 1_000_000_000 + Int(now.tv_nsec)
-}
-
-/// The region callgrind collects (by this function's name); returns the
-/// thread's and the process's CPU nanoseconds.
-@inline(never)
-func measuredRegion(_ body: () -> Void) -> (thread: Int, process: Int) {
-    let process = cpu(CLOCK_PROCESS_CPUTIME_ID)
-    let thread = cpu(CLOCK_THREAD_CPUTIME_ID)
-    body()
-    return (cpu(CLOCK_THREAD_CPUTIME_ID) - thread, cpu(CLOCK_PROCESS_CPUTIME_ID) - process)
-}
 
 let http2 = workload.hasPrefix("h2c") || workload.hasPrefix("tls") && !workload.hasPrefix("tlsHTTP1")
 let width = http2 ? H2Workload.streams : H2Workload.connections
-let requests = arguments.count > 2 ? Int(arguments[2])! : (http2 ? H2Workload.requests : H2Workload.http1Requests)
-var measured = (thread: 0, process: 0)
+let requests = requested ?? (http2 ? H2Workload.requests : H2Workload.http1Requests)
+var measured = ProfileHarness.Measurement()
 
 switch workload {
 case "h2c", "tls", "http1", "tlsHTTP1":
     let listener: H2NginxServer.Listener = workload == "h2c" ? .h2c : workload == "http1" ? .http1 : .tls
     let version: HTTPVersionPreference = workload == "h2c" ? .http2PriorKnowledge : http2 ? .automatic : .http1_1
-    let runner = H2SessionRunner(url: nginx.url(listener), version: version, connections: http2 ? 1 : width,
-                                 trustRoot: listener == .tls ? nginx.certificatePath : nil)
+    let runner = SessionRunner(url: nginx.url(listener), maximumConnectionsPerHost: http2 ? 1 : width,
+                               publisherPerRequest: true, httpVersion: version,
+                               trustRoot: listener == .tls ? nginx.certificatePath : nil)
     print("protocol:", runner.negotiatedProtocol() ?? "?")
     runner.run(total: 2 * width, width: width)
-    measured = measuredRegion { runner.run(total: requests, width: width) }
+    measured = ProfileHarness.measuredRegion { runner.run(total: requests, width: width) }
     runner.close()
 case "tlsLibcurl", "tlsLibcurlFresh", "http1Libcurl", "tlsHTTP1Libcurl", "h2cLibcurl":
     let listener: H2NginxServer.Listener = workload.hasPrefix("h2c") ? .h2c : workload.hasPrefix("http1") ? .http1 : .tls
@@ -63,13 +41,14 @@ case "tlsLibcurl", "tlsLibcurlFresh", "http1Libcurl", "tlsHTTP1Libcurl", "h2cLib
                                freshHandles: workload == "tlsLibcurlFresh")
     curl.run(total: 2 * width)
     print("protocol:", curl.lastProtocol, "connections:", curl.connections)
-    measured = measuredRegion { curl.run(total: requests) }
+    measured = ProfileHarness.measuredRegion { curl.run(total: requests) }
     curl.close()
 case "tlsAsyncHTTPClient":
-    let runner = H2AsyncClientRunner(url: nginx.urlString(.tls), trustRoot: nginx.certificatePath, connections: 1)
+    let runner = AsyncClientRunner(url: nginx.urlString(.tls), connections: 1, trustRoot: nginx.certificatePath,
+                                   requestPerTask: true)
     runner.run(total: 2 * width, width: width)
     print("protocol: HTTP/", runner.lastMajorVersion ?? 0)
-    measured = measuredRegion { runner.run(total: requests, width: width) }
+    measured = ProfileHarness.measuredRegion { runner.run(total: requests, width: width) }
     runner.close()
 default:
     print("unknown workload \(workload)")

@@ -15,6 +15,10 @@ import UVCombine
 /// the session's one-entry memo of the last URL's request misses every
 /// time and each request parses its URL and prepares its head again.
 ///
+/// `httpVersion` and `trustRoot` set the session's HTTP version and its
+/// TLS trust root (a PEM file) for the HTTP/2 workloads: h2c by prior
+/// knowledge, `h2` by ALPN against nginx's self-signed certificate.
+///
 /// Loop thread: the calling thread runs the loop (``makeLoop()``).
 ///
 /// ```swift
@@ -44,15 +48,19 @@ public final class SessionRunner {
     /// `maximumConnectionsPerHost` connections to `url`'s host.
     /// With `collectsMetrics`, every task's metrics are collected and
     /// handed to a handler that only counts them (the task-metrics
-    /// benchmark).
+    /// benchmark). `httpVersion` replaces the configuration's default;
+    /// `trustRoot` is a PEM file of trusted certificates for https.
     public init(url: URL, maximumConnectionsPerHost: Int, publisherPerRequest: Bool = false,
-                distinctURLs: Int = 0, collectsMetrics: Bool = false) {
+                distinctURLs: Int = 0, collectsMetrics: Bool = false,
+                httpVersion: HTTPVersionPreference? = nil, trustRoot: String? = nil) {
         self.url = url
         self.publisherPerRequest = publisherPerRequest || distinctURLs > 0
         urls = (0..<distinctURLs).map { URL(string: url.absoluteString + "?i=\($0)")! }
         loop = makeLoop()
         var configuration = UVURLSession.Configuration()
         configuration.maximumConnectionsPerHost = maximumConnectionsPerHost
+        if let httpVersion { configuration.httpVersion = httpVersion }
+        if let trustRoot { configuration.tls.trustRoots = .pemFile(trustRoot) }
         if collectsMetrics {
             // The handler runs on this loop's thread only (the runner's).
             nonisolated(unsafe) let counter = metricsCount
@@ -62,6 +70,27 @@ public final class SessionRunner {
         }
         session = UVURLSession(loop: loop, configuration: configuration)
         publisher = session.dataTaskPublisher(for: url)
+    }
+
+    /// Runs one request with a metrics handler and returns the protocol it
+    /// used (`"h2"`, `"http/1.1"`): a workload's check, outside the
+    /// measured region.
+    public func negotiatedProtocol() -> String? {
+        nonisolated(unsafe) var name: String?
+        var options = UVURLSession.RequestOptions()
+        options.metricsHandler = UVURLSession.MetricsHandler { metrics in
+            name = metrics.transactionMetrics.last?.networkProtocolName
+        }
+        var failure: UVURLError?
+        let cancellable = session.dataTaskPublisher(for: url, options: options).sink(
+            receiveCompletion: { [loop] completion in
+                if case .failure(let error) = completion { failure = error }
+                loop.stop()
+            }, receiveValue: { _ in })
+        loop.run()
+        cancellable.cancel()
+        if let failure { fatalError("SessionRunner: the check request failed: \(failure)") }
+        return name
     }
 
     /// Runs `total` tasks, `width` at a time; returns when all finished.

@@ -1,10 +1,6 @@
 import Foundation
 import LoopSupport
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 // Runs one nginx workload alone, for profiling: under
 // `valgrind --tool=callgrind --toggle-collect='*measuredRegion*'` the
 // instruction counts cover the measured requests only (a busy machine
@@ -15,37 +11,13 @@ import Glibc
 //
 // Prints the calling thread's CPU time per request (or per MiB).
 
-let arguments = CommandLine.arguments
-guard arguments.count >= 2 else {
-    print("usage: NginxProfile WORKLOAD [REQUESTS]")
-    exit(2)
-}
-let workload = arguments[1]
-let requests = arguments.count > 2 ? Int(arguments[2])! : 2_000
+let (workload, requested) = ProfileHarness.arguments(usage: "NginxProfile WORKLOAD [REQUESTS]")
+let requests = requested ?? 2_000
 guard let nginx = NginxServer.shared else { exit(0) }
 let small = nginx.url(NginxServer.smallPath)
 let big = nginx.url(NginxServer.bigPath)
 
-func threadCPU() -> Int {
-    var now = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-    return Int(now.tv_sec) * 1_000_000_000 + Int(now.tv_nsec)
-}
-
-/// The region callgrind collects (by this function's name).
-nonisolated(unsafe) var wallNanoseconds = 0
-
-@inline(never)
-nonisolated func measuredRegion(_ body: () -> Void) -> Int {
-    let wallStart = DispatchTime.now().uptimeNanoseconds
-    let start = threadCPU()
-    body()
-    let cpu = threadCPU() - start
-    wallNanoseconds = Int(DispatchTime.now().uptimeNanoseconds - wallStart)
-    return cpu
-}
-
-var nanoseconds = 0
+var measured = ProfileHarness.Measurement()
 var unit = "request"
 var count = requests
 switch workload {
@@ -61,14 +33,14 @@ case "sequential", "inPlace", "distinctURLs", "concurrent", "concurrentInPlace",
         count = max(1, requests / 1000)
         unit = "64 MiB"
     }
-    nanoseconds = measuredRegion { runner.run(total: count, width: width) }
+    measured = ProfileHarness.measuredRegion { runner.run(total: count, width: width) }
     runner.close()
 case "bytes":
     let runner = StreamRunner(url: big)
     _ = runner.run()
     count = max(1, requests / 1000)
     unit = "64 MiB"
-    nanoseconds = measuredRegion { for _ in 0..<count { _ = runner.run() } }
+    measured = ProfileHarness.measuredRegion { for _ in 0..<count { _ = runner.run() } }
     runner.close()
 case "libuv", "concurrentLibuv", "bodyLibuv":
     let width = workload == "concurrentLibuv" ? 64 : 1
@@ -79,13 +51,13 @@ case "libuv", "concurrentLibuv", "bodyLibuv":
     if workload == "bodyLibuv" {
         count = max(1, requests / 1000)
         unit = "64 MiB"
-        nanoseconds = measuredRegion { for _ in 0..<count { client.run(requests: 1) } }
+        measured = ProfileHarness.measuredRegion { for _ in 0..<count { client.run(requests: 1) } }
     } else {
-        nanoseconds = measuredRegion { client.run(requests: count) }
+        measured = ProfileHarness.measuredRegion { client.run(requests: count) }
     }
     client.close()
 default:
     print("unknown workload \(workload)")
     exit(2)
 }
-print("\(workload): \(count) × \(unit), \(nanoseconds / count) ns thread CPU, \(wallNanoseconds / count) ns wall per \(unit)")
+print("\(workload): \(count) × \(unit), \(measured.thread / count) ns thread CPU, \(measured.wall / count) ns wall per \(unit)")

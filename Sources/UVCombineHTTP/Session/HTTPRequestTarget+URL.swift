@@ -12,7 +12,8 @@ extension HTTPRequestTarget {
     ///
     /// Threading: a value; any thread.
     ///
-    /// - Throws: `.badURL` or `.unsupportedURL`, as ``HTTPRequestTarget/init(string:)``.
+    /// - Throws: `.badURL` or `.unsupportedURL`, as `HTTPRequestTarget(string:)`
+    ///   (UVCombineHTTPCore) throws them.
     public init(url: URL) throws(UVURLError) {
         guard let reference = HTTPURLReference(parsing: url.absoluteString) else {
             throw UVURLError(.badURL, detail: "not a valid URL")

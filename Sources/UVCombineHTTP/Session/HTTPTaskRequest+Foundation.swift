@@ -28,9 +28,13 @@ extension UVURLSession {
     /// session's `Accept-Encoding` (`Configuration/decompressesResponses`).
     /// With default options the last URL's task request is reused
     /// (``TaskRequestMemo``): a publisher made per request for the same URL
-    /// parses it once.
+    /// parses it once. Options with a metrics handler or a credential
+    /// bypass it too, though `isDefault` (no override of a deadline or the
+    /// version) holds for them: the remembered task request carries
+    /// default options, and reusing it dropped the handler (found by the
+    /// HTTP/2 benchmarks' protocol check, which then saw no metrics).
     package func taskRequest(url: URL, options: RequestOptions = RequestOptions()) -> HTTPTaskRequest {
-        guard options.isDefault else {
+        guard options.isDefault, options.metricsHandler == nil, options.credential == nil else {
             return HTTPTaskRequest(url: url, acceptEncoding: configuration.decompressesResponses, options: options)
         }
         let key = url.absoluteString

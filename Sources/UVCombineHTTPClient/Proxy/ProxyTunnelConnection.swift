@@ -13,15 +13,19 @@ import UVCombineHTTPCore
 /// the session's `close()`).
 /// - When TCP connects it writes `CONNECT host:port HTTP/1.1`, `Host` and,
 ///   with credentials, `Proxy-Authorization: Basic`, then reads the
-///   answer's head (at most 16 KiB).
+///   answer with the data tasks' ``HTTPResponseParser`` (so folded or
+///   odd whitespace, repeated fields, a head split across reads and
+///   interim 1xx heads are read as a data task reads them), its head
+///   limited to 16 KiB.
 /// - A 2xx answer opens the tunnel: the layer above hears
 ///   ``HTTPConnectionHandler/connectionDidConnect()`` and from then on
 ///   every call and event passes straight through (TLS then handshakes
 ///   with the origin inside the tunnel).
 /// - Anything else is a ``HTTPConnectionHandler/connectionDidFailToConnect(_:)``:
 ///   407 → `.proxyAuthenticationRequired` (unless answered, below), other
-///   statuses, a malformed or oversized head, or an end before the answer
-///   → `.proxyConnectFailed`. A failed answer's body is never read: the
+///   statuses, a head the parser refuses (its detail after "sent a
+///   malformed answer: ", e.g. "header section exceeds 16384 bytes"), or
+///   an end before the answer → `.proxyConnectFailed`. A failed answer's body is never read: the
 ///   connection is closed by the session. Bytes after a 2xx head, before
 ///   the client spoke, cannot be TLS from the origin (the client speaks
 ///   first), so they fail the tunnel too.
@@ -37,8 +41,8 @@ import UVCombineHTTPCore
 /// refused, as does a non-stale 407 after a Digest answer.
 ///
 /// The answer goes on the same connection: the 407's body is read and
-/// dropped (its `Content-Length` must be given, without
-/// `Transfer-Encoding` or `Connection: close`). That keeps the tunnel one
+/// dropped (framed by `Content-Length` or chunked; not `Connection:
+/// close`, nor delimited by the close). That keeps the tunnel one
 /// lower connection, made once by the session; reconnecting would need the
 /// session to hand this layer a new TCP connection. A 407 that does not
 /// keep the connection is not answered (`.proxyAuthenticationRequired`,
@@ -65,8 +69,12 @@ package final class ProxyTunnelConnection: HTTPConnectionIO, HTTPConnectionHandl
     /// `host:port` of the origin, for the request and for errors.
     private let origin: String
     private let proxy: UVURLSession.Proxy
-    /// The answer's head as it arrives.
-    private var answer: [UInt8] = []
+    /// The proxy's answer, parsed as a data task's response is (the
+    /// same parser; the head limited to ``maximumHeadBytes``).
+    private var parser: HTTPResponseParser
+    /// A 407's status (as shown in errors) while its body is read and
+    /// dropped, before the Digest answer goes out.
+    private var pendingChallenge: String?
     /// `Proxy-Authorization: ...\r\n` for the next `CONNECT`: Basic from
     /// the proxy's credentials, then the Digest answer.
     private var authorizationLine: [UInt8]
@@ -74,14 +82,15 @@ package final class ProxyTunnelConnection: HTTPConnectionIO, HTTPConnectionHandl
     private var digest: DigestAuthenticator?
     /// Whether a `stale=true` challenge was answered already.
     private var answeredStale = false
-    /// Bytes of a 407's body still to read and drop.
-    private var bodyBytesToDrop = 0
 
     package init(originHost: String, port: Int, proxy: UVURLSession.Proxy, handler: any HTTPConnectionHandler) {
         origin = originHost.contains(":") ? "[\(originHost)]:\(port)" : "\(originHost):\(port)"
         self.proxy = proxy
         self.handler = handler
         authorizationLine = proxy.authorizationLine
+        var limits = HTTPResponseParser.Configuration()
+        limits.maximumHeaderBytes = Self.maximumHeadBytes
+        parser = HTTPResponseParser(configuration: limits)
     }
 
     /// `CONNECT origin HTTP/1.1`, `Host: origin`, the proxy's credentials.
@@ -146,6 +155,7 @@ package final class ProxyTunnelConnection: HTTPConnectionIO, HTTPConnectionHandl
     package func connectionDidConnect() {
         guard phase == .connecting else { return }
         phase = .awaitingAnswer
+        parser.expectResponse(to: .connect)
         lower?.write(request)
         lower?.startReading()
     }
@@ -176,8 +186,12 @@ package final class ProxyTunnelConnection: HTTPConnectionIO, HTTPConnectionHandl
         case .established:
             handler?.connectionDidReachEndOfStream()
         case .awaitingAnswer:
-            fail(UVURLError(.proxyConnectFailed,
-                            detail: "CONNECT \(origin): \(proxy) closed the connection before answering"))
+            if let shown = pendingChallenge {
+                fail(notAnswered(shown))
+            } else {
+                let place = parser.hasReceivedResponseBytes ? "inside its answer's head" : "before answering"
+                fail(UVURLError(.proxyConnectFailed, detail: "CONNECT \(origin): \(proxy) closed the connection \(place)"))
+            }
         case .connecting, .failed, .closed:
             break
         }
@@ -202,38 +216,49 @@ package final class ProxyTunnelConnection: HTTPConnectionIO, HTTPConnectionHandl
 
     // MARK: The answer
 
+    /// Feeds the answer's bytes to the parser: a 2xx head opens the
+    /// tunnel, a 407's head is checked for a challenge and its body
+    /// dropped, anything else fails.
     private func receiveAnswer(_ bytes: UnsafeRawBufferPointer) {
-        var bytes = bytes
-        if bodyBytesToDrop > 0 {
-            let dropped = min(bodyBytesToDrop, bytes.count)
-            bodyBytesToDrop -= dropped
-            bytes = UnsafeRawBufferPointer(rebasing: bytes[dropped...])
-            if bytes.isEmpty { return }
-        }
-        let searchStart = max(answer.count - 3, 0)
-        answer.append(contentsOf: bytes)
-        guard let headEnd = Self.endOfHead(in: answer, from: searchStart) else {
-            if answer.count > Self.maximumHeadBytes {
+        var rest = bytes
+        while phase == .awaitingAnswer {
+            let event: HTTPResponseParser.Event
+            do {
+                let (next, consumed) = try parser.next(rest)
+                event = next
+                rest = UnsafeRawBufferPointer(rebasing: rest[consumed...])
+            } catch {
                 fail(UVURLError(.proxyConnectFailed,
-                                detail: "CONNECT \(origin): the answer's head exceeds \(Self.maximumHeadBytes) bytes"))
+                                detail: "CONNECT \(origin): \(proxy) sent a malformed answer: \(error.detail ?? error.code.description)"))
+                return
             }
-            return
+            switch event {
+            case .head(let response):
+                receiveHead(response, followedBy: rest.count)
+            case .body:
+                continue  // a 407's body, dropped
+            case .end(let keepAlive):
+                answerChallenge(keepAlive: keepAlive, followedBy: rest.count)
+                return
+            case .needMoreData:
+                return
+            }
         }
-        let statusLine = answer.prefix { $0 != 0x0D }
-        guard let status = Self.statusCode(of: Array(statusLine)) else {
-            fail(UVURLError(.proxyConnectFailed,
-                            detail: "CONNECT \(origin): malformed answer \(HTTPRequestValidation.quoted(String(decoding: statusLine.prefix(80), as: UTF8.self)))"))
-            return
-        }
-        let shown = String(decoding: statusLine.dropFirst(9).prefix(200), as: UTF8.self)
-        switch status {
+    }
+
+    /// Acts on the answer's head; `extra` bytes followed it in this read.
+    private func receiveHead(_ response: HTTPResponse, followedBy extra: Int) {
+        let status = response.status
+        let shown = status.reasonPhrase.isEmpty ? "\(status.code)" : "\(status.code) \(status.reasonPhrase.prefix(200))"
+        switch status.code {
         case 200..<300:
-            guard headEnd == answer.count else {
+            // RFC 9110 section 9.3.6: a 2xx answer to CONNECT has no body,
+            // whatever its fields say; what follows is the tunnel's.
+            guard extra == 0 else {
                 fail(UVURLError(.proxyConnectFailed,
                                 detail: "CONNECT \(origin): the proxy sent data before the TLS handshake"))
                 return
             }
-            answer = []
             phase = .established
             // The layer above starts reading when it needs to (TLS: at
             // once, for the handshake).
@@ -245,16 +270,17 @@ package final class ProxyTunnelConnection: HTTPConnectionIO, HTTPConnectionHandl
                                 detail: "CONNECT \(origin): \(proxy) answered \(shown) (no credentials configured)"))
                 return
             }
-            answerChallenge(headEnd: headEnd, username: username, shown: shown)
+            readChallenge(response, username: username, shown: shown)
         default:
             fail(UVURLError(.proxyConnectFailed, detail: "CONNECT \(origin): \(proxy) answered \(shown)"))
         }
     }
 
-    /// Answers the 407 in `answer` (its head ends at `headEnd`) with a
-    /// Digest `CONNECT` on the same connection, or fails.
-    private func answerChallenge(headEnd: Int, username: String, shown: String) {
-        let fields = Self.fields(in: answer[..<headEnd])
+    /// Takes the Digest challenge of a 407 (its head in `response`) into
+    /// `digest`, or fails; its body is then read and dropped, and the
+    /// answer sent once it ended (``answerChallenge(keepAlive:followedBy:)``).
+    private func readChallenge(_ response: HTTPResponse, username: String, shown: String) {
+        let fields = response.headerFields
         let refused = UVURLError(.proxyAuthenticationRequired,
                                  detail: "CONNECT \(origin): \(proxy) answered \(shown) (credentials refused)")
         let challenges = AuthenticationChallenge.challenges(in: fields, for: .proxy)
@@ -274,72 +300,53 @@ package final class ProxyTunnelConnection: HTTPConnectionIO, HTTPConnectionHandl
         } else {
             digest = DigestAuthenticator(username: username, password: proxy.password ?? "", challenge: challenge)
         }
-        let connection = fields[.connection]?.lowercased() ?? ""
-        guard fields[.transferEncoding] == nil, !connection.contains("close"),
-              let lengthText = fields[.contentLength], let length = Int(lengthText), length >= 0 else {
-            fail(UVURLError(.proxyAuthenticationRequired,
-                            detail: "CONNECT \(origin): \(proxy) answered \(shown) (not answered: the proxy closed the connection)"))
+        // The answer needs the connection: a 407 that closes it (said so,
+        // or a body delimited by the close) is not answered. HTTP/1.0
+        // without keep-alive shows at the body's end.
+        let closes = fields[values: .connection].contains { value in
+            var value = value
+            return value.withUTF8 { HTTPTokenList.contains($0, "close") }
+        }
+        let closeDelimited = parser.announcedBodyLength == nil && fields[.transferEncoding] == nil
+        if closes || closeDelimited {
+            fail(notAnswered(shown))
             return
         }
-        let received = answer.count - headEnd
-        guard received <= length else {
-            fail(UVURLError(.proxyConnectFailed,
-                            detail: "CONNECT \(origin): \(proxy) sent data after its 407"))
+        pendingChallenge = shown
+    }
+
+    /// The 407 read by ``readChallenge(_:username:shown:)`` ended (its body
+    /// dropped): sends the Digest answer on the same connection.
+    private func answerChallenge(keepAlive: Bool, followedBy extra: Int) {
+        guard let shown = pendingChallenge, digest != nil else {
+            fail(UVURLError(.proxyConnectFailed, detail: "CONNECT \(origin): \(proxy) ended an answer without a head"))
             return
         }
-        bodyBytesToDrop = length - received
-        answer = []
+        pendingChallenge = nil
+        guard keepAlive else {
+            fail(notAnswered(shown))
+            return
+        }
+        guard extra == 0 else {
+            fail(UVURLError(.proxyConnectFailed, detail: "CONNECT \(origin): \(proxy) sent data after its 407"))
+            return
+        }
         let value = digest!.authorization(method: "CONNECT", uri: origin)
         authorizationLine = Array("Proxy-Authorization: \(value)\r\n".utf8)
+        parser.expectResponse(to: .connect)
         lower?.write(request)
     }
 
-    /// The fields of a response head (status line first), for reading the
-    /// challenges; lines without a colon are skipped.
-    private static func fields(in head: ArraySlice<UInt8>) -> HTTPFields {
-        var fields = HTTPFields()
-        let text = String(decoding: head, as: UTF8.self)
-        for line in text.split(separator: "\r\n").dropFirst() {
-            guard let colon = line.firstIndex(of: ":"),
-                  let name = HTTPField.Name(String(line[..<colon])) else { continue }
-            let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
-            let trimmed = value.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
-            fields.append(HTTPField(name: name, value: String(trimmed)))
-        }
-        return fields
+    /// A 407 that is not answered because the proxy closes the connection.
+    private func notAnswered(_ shown: String) -> UVURLError {
+        UVURLError(.proxyAuthenticationRequired,
+                   detail: "CONNECT \(origin): \(proxy) answered \(shown) (not answered: the proxy closed the connection)")
     }
 
     private func fail(_ error: UVURLError) {
         phase = .failed
-        answer = []
+        pendingChallenge = nil
         lower?.stopReading()
         handler?.connectionDidFailToConnect(error)
-    }
-
-    /// The index just past the blank line that ends the head, searching
-    /// from `start`.
-    private static func endOfHead(in bytes: [UInt8], from start: Int) -> Int? {
-        var index = start
-        while index + 3 < bytes.count {
-            if bytes[index] == 0x0D && bytes[index + 1] == 0x0A && bytes[index + 2] == 0x0D && bytes[index + 3] == 0x0A {
-                return index + 4
-            }
-            index += 1
-        }
-        return nil
-    }
-
-    /// The status of `HTTP/1.x NNN ...`, or nil.
-    private static func statusCode(of line: [UInt8]) -> Int? {
-        let prefix = Array("HTTP/1.".utf8)
-        guard line.count >= 12, Array(line[0..<7]) == prefix,
-              line[7] == UInt8(ascii: "0") || line[7] == UInt8(ascii: "1"), line[8] == 0x20 else { return nil }
-        var status = 0
-        for byte in line[9..<12] {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-            status = status * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        guard line.count == 12 || line[12] == 0x20 else { return nil }
-        return status
     }
 }

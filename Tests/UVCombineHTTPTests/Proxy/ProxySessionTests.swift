@@ -273,6 +273,24 @@ struct ProxySessionTests {
         #expect(Set(requests.map(\.connection)) == [1])
     }
 
+    @Test("Digest on a forwarded request: test-proxy.py checks the uri curl and Squid use (the path); answered once",
+          arguments: ["MD5", "SHA-256"])
+    func digestForwarding(algorithm: String) throws {
+        let origin = try TestHTTPServer { request in .text("forwarded \(request.target)") }
+        defer { origin.shutdown() }
+        let proxy = try TestProxy(digest: "alice:s3cret", digestAlgorithm: algorithm)
+        defer { proxy.stop() }
+        withRealLoop { loop in
+            let right = Proxy(host: "127.0.0.1", port: proxy.port, username: "alice", password: "s3cret")
+            let session = UVURLSession(loop: loop, configuration: Self.configuration(http: right))
+            let answered = fetch(session.dataTaskPublisher(for: origin.url("/x?a=1")), on: loop)
+            #expect(answered?.text == "forwarded /x?a=1", "\(String(describing: answered))")
+        }
+        let get = TestProxy.Request(connection: 1, method: "GET", target: "http://127.0.0.1:\(origin.port)/x?a=1",
+                                    hadAuthorization: true)
+        #expect(proxy.requests() == [get, get], "Basic first, then the Digest answer, on one connection")
+    }
+
     @Test("a proxy that refuses CONNECT: .proxyConnectFailed with its status; its body is not a response; the pool recovers")
     func connectRefused() throws {
         let proxy = try TestProxy(refuseConnect: true)

@@ -39,6 +39,25 @@ struct TaskRequestMemoTests {
         }
     }
 
+    @Test("a metrics handler or a credential bypasses the memo: the task request carries them")
+    func handlerAndCredentialBypass() {
+        withFakeSession { _, _, session in
+            let plain = session.taskRequest(url: exampleURL)
+            var options = UVURLSession.RequestOptions()
+            options.metricsHandler = UVURLSession.MetricsHandler { _ in }
+            #expect(options.isDefault, "a metrics handler overrides nothing")
+            let measured = session.taskRequest(url: exampleURL, options: options)
+            #expect(measured !== plain)
+            #expect(measured.options.metricsHandler != nil)
+            var authenticated = UVURLSession.RequestOptions()
+            authenticated.credential = UVURLSession.Credential(username: "bob", password: "pw")
+            let answering = session.taskRequest(url: exampleURL, options: authenticated)
+            #expect(answering !== plain)
+            #expect(answering.options.credential != nil)
+            #expect(session.taskRequest(url: exampleURL) === plain, "the memo still holds the plain one")
+        }
+    }
+
     @Test("a URL that fails its checks is remembered with its error")
     func errorRemembered() {
         withFakeSession { _, _, session in
