@@ -31,7 +31,8 @@ import UVCombineHTTP2
 ///   The session hears ``HTTPConnectionHandler/connectionDidConnect()``
 ///   only once the handshake completed, so its connect timeout covers it.
 ///   Any failure until then is a ``HTTPConnectionHandler/connectionDidFailToConnect(_:)``.
-/// - Established: ``write(_:)`` encrypts and writes at once; received
+/// - Established: ``write(_:)`` encrypts and writes at once (inside a
+///   delivery: when the delivery ends, one TCP write for all); received
 ///   records are decrypted into one 16 KiB buffer (one record's
 ///   plaintext at most) and delivered from it, one record per
 ///   ``HTTPConnectionHandler/connectionDidRead(_:)``.
@@ -101,9 +102,16 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
     package private(set) var isHTTP2Negotiated = false
     /// Decrypted bytes of one record; allocated when the handshake is done.
     private var plaintext: UnsafeMutableRawPointer?
-    /// Ciphertext handed to TCP: one array reused, so a connection whose
-    /// previous write completed writes without allocating.
+    /// The ciphertext array the next flush fills: two arrays in turn,
+    /// since TCP keeps the array it was given (a reference) until its
+    /// write callback, in the loop's next iteration. The one written last
+    /// is ``writtenOutbound``; this one was written the time before and is
+    /// normally released again, so its storage is reused. Should TCP still
+    /// hold it, `removeAll` copies on write (fresh storage): never wrong,
+    /// only an allocation.
     private var outbound: [UInt8] = []
+    /// The ciphertext array written last (TCP may still hold it).
+    private var writtenOutbound: [UInt8] = []
 
     /// The session asked for bytes.
     private var wantsReads = false
@@ -160,11 +168,21 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
             reportLater(TLSFailure.records(ssl, status: status, openSSL), beforeConnect: false)
             return
         }
-        flushOutbound()
+        // Inside the delivery of received records the ciphertext waits in
+        // the output BIO and goes to TCP in one write when the delivery
+        // ends (before it returns to the loop): one write per TCP read,
+        // not one per record the session answered.
+        if !isDelivering { flushOutbound() }
     }
 
     package var hasPendingWrites: Bool {
-        lower?.hasPendingWrites ?? false
+        (lower?.hasPendingWrites ?? false) || pendingOutboundByteCount > 0
+    }
+
+    /// Ciphertext in the output BIO, not yet handed to TCP.
+    private var pendingOutboundByteCount: Int {
+        guard let networkOut else { return 0 }
+        return Int(openSSL.BIO_ctrl_pending(networkOut))
     }
 
     package var establishment: ConnectionEstablishment {
@@ -175,7 +193,7 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
     }
 
     package var unacknowledgedOutputByteCount: Int {
-        lower?.unacknowledgedOutputByteCount ?? 0
+        (lower?.unacknowledgedOutputByteCount ?? 0) + pendingOutboundByteCount
     }
 
     package var bufferedInputByteCount: Int {
@@ -211,6 +229,9 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
         handler = nil
         wantsReads = false
         pendingFailure = nil
+        // What the session wrote inside a delivery goes out first (a
+        // GOAWAY or RST_STREAM written just before closing).
+        flushOutbound()
         lower?.close()
         lower = nil
         freeSSL()
@@ -379,7 +400,11 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
     private func processInput() {
         guard phase == .established, let ssl, let plaintext else { return }
         isDelivering = true
-        defer { isDelivering = false }
+        defer {
+            isDelivering = false
+            // The session's writes during the delivery, in one TCP write.
+            flushOutbound()
+        }
         while wantsReads {
             openSSL.ERR_clear_error()
             var count = 0
@@ -462,11 +487,12 @@ package final class TLSConnection: HTTPConnectionIO, HTTPConnectionHandler {
         var start: UnsafeMutablePointer<CChar>?
         let count = cuvc_bio_get_mem_data(openSSL.BIO_ctrl, networkOut, &start)
         guard count > 0, let start else { return }
-        // Fresh storage only when TCP still holds the previous write's.
+        // Fresh storage only when TCP still holds this array's last write.
         outbound.removeAll(keepingCapacity: true)
         outbound.append(contentsOf: UnsafeRawBufferPointer(start: start, count: count))
         _ = cuvc_bio_reset(openSSL.BIO_ctrl, networkOut)
         lower.write(outbound)
+        swap(&outbound, &writtenOutbound)
     }
 
     // MARK: Failures
