@@ -128,13 +128,8 @@ struct HTTP2BlockCacheTests {
 
     @Test("a connection after 1,000 streams in flight, then idle, keeps at most the default cap")
     func connectionBurst() throws {
-        let client = try HTTP2ClientConnection()
-        let server = InMemoryServer()
-        let body = Array(repeating: UInt8(7), count: 1024)
-        server.respond = { _, _ in InMemoryServer.Response(fields: [("content-type", "text/plain")], body: body) }
-        let recorder = CountingDelegate()
-        client.delegate = recorder
-        let request = HTTPRequest(method: .get, scheme: "http", authority: "example.test", path: "/small.txt")
+        let exchange = try SmallFileExchange()
+        let (client, server, recorder, request) = (exchange.client, exchange.server, exchange.recorder, exchange.request)
         for _ in 0..<1000 { _ = try client.openStream(request) }
         var out: [UInt8] = []
         while recorder.ended < 1000 {
@@ -158,18 +153,13 @@ struct HTTP2BlockCacheTests {
     /// nghttp2's allocation requests and system allocations per request
     /// after a warm-up of the same shape.
     static func inMemoryCounts(count: Int, inFlight: Int) throws -> (requests: Double, system: Double) {
-        let client = try HTTP2ClientConnection()
-        let server = InMemoryServer()
-        let body = Array(repeating: UInt8(7), count: 100)
-        server.respond = { _, _ in
-            InMemoryServer.Response(fields: [("server", "nginx/1.22.1"), ("date", "Sun, 29 Nov 2026 14:00:00 GMT"),
-                                             ("content-type", "text/plain"), ("last-modified", "Sun, 29 Nov 2026 13:00:00 GMT"),
-                                             ("etag", "\"6740a4b0-64\""), ("accept-ranges", "bytes")],
-                                    body: body)
-        }
-        let recorder = CountingDelegate()
-        client.delegate = recorder
-        let request = HTTPRequest(method: .get, scheme: "http", authority: "example.test", path: "/small.txt")
+        // nginx's head for a 100-byte file, as the benchmarks see it.
+        let exchange = try SmallFileExchange(
+            bodySize: 100,
+            fields: [("server", "nginx/1.22.1"), ("date", "Sun, 29 Nov 2026 14:00:00 GMT"),
+                     ("content-type", "text/plain"), ("last-modified", "Sun, 29 Nov 2026 13:00:00 GMT"),
+                     ("etag", "\"6740a4b0-64\""), ("accept-ranges", "bytes")])
+        let (client, server, recorder, request) = (exchange.client, exchange.server, exchange.recorder, exchange.request)
         var sent = 0
         var out: [UInt8] = []
         var marks: (requests: Int, system: Int) = (0, 0)

@@ -28,13 +28,8 @@ struct HTTP2CostTests {
     /// Runs `count` GETs (1 KiB responses), `inFlight` at a time; the
     /// client's mallocs and CPU.
     static func run(count: Int, inFlight: Int) throws -> (mallocs: Int, cpu: Duration) {
-        let client = try HTTP2ClientConnection()
-        let server = InMemoryServer()
-        let body = Array(repeating: UInt8(7), count: 1024)
-        server.respond = { _, _ in InMemoryServer.Response(fields: [("content-type", "text/plain")], body: body) }
-        let recorder = CountingDelegate()
-        client.delegate = recorder
-        let request = HTTPRequest(method: .get, scheme: "http", authority: "example.test", path: "/small.txt")
+        let exchange = try SmallFileExchange()
+        let (client, server, recorder, request) = (exchange.client, exchange.server, exchange.recorder, exchange.request)
         var mallocs = 0
         var cpu = Duration.zero
         var out: [UInt8] = []
